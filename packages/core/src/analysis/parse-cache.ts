@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import Parser from 'tree-sitter';
+
+export type SyntaxTree = Parser.Tree;
+export type SyntaxNode = Parser.SyntaxNode;
+/** A tree-sitter grammar object as exported by `tree-sitter-python`, `tree-sitter-cpp`, ... */
+export type Grammar = Parameters<Parser['setLanguage']>[0];
+
+export interface ParsedFile {
+  source: string;
+  tree: SyntaxTree;
+  hash: string;
+}
+
+/**
+ * Parses files with one tree-sitter grammar and caches the trees by content hash, so a file the
+ * scope walk reaches from several tests is parsed once, and an edited file is parsed again.
+ */
+export class ParseCache {
+  private readonly parser = new Parser();
+  private readonly byHash = new Map<string, ParsedFile>();
+
+  constructor(grammar: Grammar, private readonly maxEntries = 2000) {
+    this.parser.setLanguage(grammar);
+  }
+
+  /** Parse a file from disk; undefined when it cannot be read. */
+  async parseFile(absPath: string): Promise<ParsedFile | undefined> {
+    let source: string;
+    try {
+      source = await readFile(absPath, 'utf8');
+    } catch {
+      return undefined;
+    }
+    return this.parseText(source);
+  }
+
+  parseText(source: string): ParsedFile {
+    const hash = createHash('sha1').update(source).digest('hex');
+    const cached = this.byHash.get(hash);
+    if (cached) return cached;
+    // tree-sitter's default buffer is 32 KiB: pass a bufferSize that fits larger files.
+    const tree = this.parser.parse(source, undefined, { bufferSize: Math.max(32 * 1024, source.length * 2 + 1) });
+    const parsed = { source, tree, hash };
+    if (this.byHash.size >= this.maxEntries) this.byHash.delete(this.byHash.keys().next().value as string);
+    this.byHash.set(hash, parsed);
+    return parsed;
+  }
+
+  get size(): number {
+    return this.byHash.size;
+  }
+}
+
+/** Walks up from `node` to the nearest ancestor whose type is in `types`. */
+export function enclosing(node: SyntaxNode | null, types: ReadonlySet<string>): SyntaxNode | null {
+  let current = node;
+  while (current && !types.has(current.type)) current = current.parent;
+  return current;
+}
+
+/** The smallest named node covering a 1-based line (and optional 1-based column). */
+export function nodeAtLine(tree: SyntaxTree, line: number, column = 1): SyntaxNode {
+  const point = { row: line - 1, column: Math.max(0, column - 1) };
+  return tree.rootNode.namedDescendantForPosition(point);
+}

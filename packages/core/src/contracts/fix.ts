@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { FailureSchema, ScopeSchema } from './failure.js';
+
+/**
+ * One edit. `search`/`replace` replaces exactly one occurrence of `search` (it must occur once);
+ * `content` replaces the whole file (or creates it, if the scope allows new files).
+ */
+export const EditSchema = z.union([
+  z.object({
+    file: z.string().min(1),
+    search: z.string().min(1),
+    replace: z.string(),
+  }).strict(),
+  z.object({
+    file: z.string().min(1),
+    content: z.string(),
+  }).strict(),
+]);
+export type Edit = z.infer<typeof EditSchema>;
+
+export const UsageSchema = z.object({
+  model: z.string().optional(),
+  inputTokens: z.number().int().nonnegative().default(0),
+  outputTokens: z.number().int().nonnegative().default(0),
+  cacheReadTokens: z.number().int().nonnegative().default(0),
+  cacheWriteTokens: z.number().int().nonnegative().default(0),
+  costUsd: z.number().nonnegative().default(0),
+  /** Number of LLM calls made for this proposal (0 for deterministic fixers). */
+  calls: z.number().int().nonnegative().default(0),
+  durationMs: z.number().nonnegative().optional(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export const BugReportSchema = z.object({
+  summary: z.string().min(1),
+  expected: z.string(),
+  actual: z.string(),
+  evidence: z.string(),
+  /** Where the defect is believed to be. */
+  file: z.string().optional(),
+  symbol: z.string().optional(),
+});
+export type BugReport = z.infer<typeof BugReportSchema>;
+
+export const FixProposalSchema = z.discriminatedUnion('verdict', [
+  z.object({
+    verdict: z.literal('edits'),
+    edits: z.array(EditSchema).min(1),
+    rationale: z.string(),
+    usage: UsageSchema.optional(),
+  }),
+  z.object({
+    verdict: z.literal('product-bug'),
+    bug: BugReportSchema,
+    rationale: z.string().default(''),
+    usage: UsageSchema.optional(),
+  }),
+  z.object({
+    verdict: z.literal('unfixable'),
+    diagnosis: z.string(),
+    usage: UsageSchema.optional(),
+  }),
+]);
+export type FixProposal = z.infer<typeof FixProposalSchema>;
+export type FixProposalInput = z.input<typeof FixProposalSchema>;
+
+/**
+ * Which side of a failing test a fixer may edit.
+ * - source: only code under test (tests are the spec).
+ * - tests: only test files.
+ * - both: either.
+ */
+export const EditableSchema = z.enum(['source', 'tests', 'both']);
+export type Editable = z.infer<typeof EditableSchema>;
+
+export const EditPolicySchema = z.object({
+  editable: EditableSchema,
+  allowedPaths: z.array(z.string()),
+  deniedPaths: z.array(z.string()),
+  allowTestWeakening: z.boolean(),
+  allowNewFiles: z.boolean(),
+  maxFilesPerAttempt: z.number().int().positive(),
+});
+export type EditPolicy = z.infer<typeof EditPolicySchema>;
+
+export const SourceSliceSchema = z.object({
+  file: z.string(),
+  /** 1-based inclusive line range of `text` in the file. */
+  startLine: z.number().int().positive(),
+  endLine: z.number().int().positive(),
+  text: z.string(),
+  /** Why this slice was included (the scope entry's reasons). */
+  reason: z.string(),
+});
+export type SourceSlice = z.infer<typeof SourceSliceSchema>;
+
+/** What an earlier attempt on the same failure did and what happened. */
+export const AttemptSummarySchema = z.object({
+  attempt: z.number().int().positive(),
+  fixer: z.string(),
+  verdict: z.string(),
+  rationale: z.string().optional(),
+  diff: z.string().optional(),
+  /** Why it did not heal: refusal reason, or the new errors the re-run produced. */
+  outcome: z.string(),
+});
+export type AttemptSummary = z.infer<typeof AttemptSummarySchema>;
+
+export const FixRequestSchema = z.object({
+  project: z.object({ name: z.string(), root: z.string(), language: z.string().optional() }),
+  failure: FailureSchema,
+  scope: ScopeSchema,
+  /** Source of the scope, bounded by `tokenBudget` (about 4 characters a token). */
+  sources: z.array(SourceSliceSchema),
+  history: z.array(AttemptSummarySchema),
+  policy: EditPolicySchema,
+  attempt: z.number().int().positive(),
+  maxAttempts: z.number().int().positive(),
+  tokenBudget: z.number().int().positive(),
+});
+export type FixRequest = z.infer<typeof FixRequestSchema>;

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { BugReportSchema, EditSchema, UsageSchema } from './fix.js';
+import { FailureSchema, ScopeSchema } from './failure.js';
+import { DiagnosticSchema, RunStatusSchema, TestResultSchema } from './run-result.js';
+
+/** Result of re-running a failure's tests after a proposal was applied. */
+export const ValidationSchema = z.object({
+  passed: z.boolean(),
+  command: z.string().optional(),
+  durationMs: z.number().nonnegative().optional(),
+  /** Tests still failing, with their short message. */
+  stillFailing: z.array(z.object({ id: z.string(), message: z.string().optional() })).default([]),
+  /** Fingerprints of the failures the re-run produced (same fingerprint twice => stop). */
+  fingerprints: z.array(z.string()).default([]),
+  error: z.string().optional(),
+});
+export type Validation = z.infer<typeof ValidationSchema>;
+
+export const AttemptVerdictSchema = z.enum([
+  'healed', // edits applied and the failure's tests pass
+  'failed-validation', // edits applied, tests still fail: rolled back
+  'refused', // edits refused by the engine (scope, policy, syntax, test weakening): nothing written
+  'product-bug', // fixer says the code under test is wrong and may not be edited
+  'unfixable', // fixer gave up
+  'fixer-error', // fixer threw, timed out, or returned garbage
+]);
+export type AttemptVerdict = z.infer<typeof AttemptVerdictSchema>;
+
+export const AttemptSchema = z.object({
+  attempt: z.number().int().positive(),
+  fixer: z.string(),
+  verdict: AttemptVerdictSchema,
+  rationale: z.string().optional(),
+  /** Why the engine refused the proposal, or why the fixer failed. */
+  reason: z.string().optional(),
+  edits: z.array(EditSchema).default([]),
+  /** Unified diff of what was applied (or would have been). */
+  diff: z.string().optional(),
+  /** The proposal changes an expected value in a test: shown to reviewers. */
+  expectationChanged: z.boolean().default(false),
+  validation: ValidationSchema.optional(),
+  usage: UsageSchema.optional(),
+  durationMs: z.number().nonnegative(),
+  startedAt: z.string(),
+});
+export type Attempt = z.infer<typeof AttemptSchema>;
+
+export const FailureOutcomeSchema = z.enum(['healed', 'product-bug', 'flaky', 'unfixable', 'exhausted', 'skipped']);
+export type FailureOutcome = z.infer<typeof FailureOutcomeSchema>;
+
+export const FailureReportSchema = z.object({
+  failure: FailureSchema,
+  outcome: FailureOutcomeSchema,
+  /** Why it ended that way (unrepairable reason, last refusal, "same failure came back twice"). */
+  reason: z.string().optional(),
+  scope: ScopeSchema.optional(),
+  attempts: z.array(AttemptSchema).default([]),
+  bug: BugReportSchema.optional(),
+  /** The heal was reverted because the regression run broke other tests. */
+  reverted: z.boolean().default(false),
+});
+export type FailureReport = z.infer<typeof FailureReportSchema>;
+
+export const RoundKindSchema = z.enum(['initial', 'retry', 'regression']);
+
+/** One run of the suite (or a selection of it) and what it found. */
+export const RoundSchema = z.object({
+  kind: RoundKindSchema,
+  status: RunStatusSchema,
+  command: z.string(),
+  durationMs: z.number().nonnegative(),
+  tests: z.array(TestResultSchema),
+  diagnostics: z.array(DiagnosticSchema).default([]),
+  failures: z.array(z.string()).default([]),
+  error: z.string().optional(),
+});
+export type Round = z.infer<typeof RoundSchema>;
+
+export const ProjectStatusSchema = z.enum(['completed', 'recovered', 'failed_after_repair', 'failed']);
+export type ProjectStatus = z.infer<typeof ProjectStatusSchema>;
+
+export const TotalsSchema = z.object({
+  tests: z.number().int().nonnegative(),
+  passed: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  skipped: z.number().int().nonnegative(),
+  failures: z.number().int().nonnegative(),
+  healed: z.number().int().nonnegative(),
+  stillFailing: z.number().int().nonnegative(),
+  bugs: z.number().int().nonnegative(),
+  flaky: z.number().int().nonnegative(),
+  llmCalls: z.number().int().nonnegative(),
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  costUsd: z.number().nonnegative(),
+});
+export type Totals = z.infer<typeof TotalsSchema>;
+
+export const ProjectReportSchema = z.object({
+  name: z.string(),
+  root: z.string(),
+  runner: z.string(),
+  status: ProjectStatusSchema,
+  rounds: z.array(RoundSchema),
+  failures: z.array(FailureReportSchema),
+  totals: TotalsSchema,
+  durationMs: z.number().nonnegative(),
+  /** Set when the project could not be gated at all (runner missing, toolchain missing). */
+  error: z.string().optional(),
+});
+export type ProjectReport = z.infer<typeof ProjectReportSchema>;
+
+export const ConflictSchema = z.object({ file: z.string(), reason: z.string() });
+
+export const GateReportSchema = z.object({
+  schemaVersion: z.literal(1),
+  runId: z.string(),
+  /** Absolute path of the repository root (the config file's folder). */
+  root: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  durationMs: z.number().nonnegative(),
+  mode: z.enum(['check', 'fix', 'no-heal']),
+  projects: z.array(ProjectReportSchema),
+  totals: TotalsSchema,
+  /** Unified diff of every validated heal that was kept (fix mode) or would be (check mode). */
+  patch: z.string(),
+  /** Files the user changed while suture ran: the user's version was kept. */
+  conflicts: z.array(ConflictSchema).default([]),
+  /** Process exit code the CLI uses: 0 green, 1 failures remain, 3 internal error. */
+  exitCode: z.number().int(),
+  /** Where the run's artifacts were written. */
+  runDir: z.string().optional(),
+});
+export type GateReport = z.infer<typeof GateReportSchema>;

@@ -1,0 +1,35 @@
+import type { HealConfig } from '../contracts/config.js';
+import type { GateReport } from '../contracts/report.js';
+import type { Analyzer, Fixer, GateMode, Logger, Reporter, Runner } from '../plugin/types.js';
+
+/** A project ready to gate: plugins loaded (and wrapped), paths absolute, settings merged. */
+export interface GateProject {
+  name: string;
+  /** Absolute project root. */
+  root: string;
+  runner: Runner;
+  analyzer: Analyzer;
+  timeoutMs: number;
+  heal: HealConfig;
+}
+
+export interface GateOptions {
+  /** Absolute repository root: where `.suture/` (journal, lock, runs) lives. Usually the config file's folder. */
+  root: string;
+  /** Absolute folder for run folders (`<root>/.suture/runs` by default). */
+  outputDir: string;
+  mode: GateMode;
+  projects: GateProject[];
+  /** The fixer ladder, asked in order. */
+  fixers: Fixer[];
+  reporters: Reporter[];
+  concurrency: number;
+  logger: Logger;
+  signal?: AbortSignal;
+  /** Defaults to a timestamp-based id. */
+  runId?: string;
+  /** Environment used for secret redaction (defaults to process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export type RunGate = (options: GateOptions) => Promise<GateReport>;

@@ -1,0 +1,11 @@
+export * from './contracts/index.js';
+export * from './plugin/types.js';
+export * from './plugin/define.js';
+export * from './plugin/errors.js';
+export * from './engine/types.js';
+export * from './process/run-process.js';
+export * from './process/tail-buffer.js';
+export * from './analysis/graph-walk.js';
+export * from './analysis/parse-cache.js';
+export * from './redact.js';
+export { z } from 'zod';

@@ -1,0 +1,44 @@
+/** Where a plugin came from in the config, e.g. `suture.config.json#projects[1].runner`. */
+export interface PluginOrigin {
+  /** Config file path as shown to the user (relative to cwd when shorter). */
+  configFile: string;
+  /** Key path inside the config, e.g. `projects[1].runner`, `fixers[0]`. */
+  keyPath: string;
+}
+
+export function formatOrigin(origin: PluginOrigin): string {
+  return `${origin.configFile}#${origin.keyPath}`;
+}
+
+/** A config file that cannot be read, parsed or validated. The CLI exits 2. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(
+    message: string,
+    readonly file?: string,
+    readonly keyPath?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A plugin that could not be loaded, or that threw. The message names the plugin and the config
+ * entry: `@suture/runner-ctest (suture.config.json#projects[1].runner): cmake not found on PATH; ...`.
+ */
+export class PluginError extends Error {
+  override name = 'PluginError';
+  constructor(
+    readonly plugin: string,
+    readonly origin: PluginOrigin | undefined,
+    readonly detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${plugin}${origin ? ` (${formatOrigin(origin)})` : ''}: ${detail}`, options);
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
