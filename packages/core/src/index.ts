@@ -9,3 +9,8 @@ export * from './analysis/graph-walk.js';
 export * from './analysis/parse-cache.js';
 export * from './redact.js';
 export { z } from 'zod';
+export * from './engine/index.js';
+export * from './workspace/index.js';
+export * from './config/index.js';
+export * from './reporters/index.js';
+export * from './llm/index.js';

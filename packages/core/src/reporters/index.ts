@@ -1,0 +1,1 @@
+export { BUILTIN_REPORTERS, createBuiltinReporter, type BuiltinReporterContext } from './builtin.js';
