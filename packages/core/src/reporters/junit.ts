@@ -1,0 +1,107 @@
+import { XMLBuilder } from 'fast-xml-parser';
+import { z } from 'zod';
+import type { GateReport, ProjectReport } from '../contracts/report.js';
+import type { TestResult } from '../contracts/run-result.js';
+import { API_VERSION, type Reporter } from '../plugin/types.js';
+import { healedTests, lastFullRound } from './final-tests.js';
+import { outputPath, writeOutput } from './write-file.js';
+
+const JunitOptionsSchema = z.object({ file: z.string().default('results.xml') }).strict();
+
+type XmlNode = Record<string, unknown>;
+
+// XML 1.0 forbids most control characters (ANSI escapes from test output, NUL bytes).
+const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+function clean(text: string): string {
+  return text.replace(INVALID_XML, '');
+}
+
+function testcase(project: string, test: TestResult, healed: boolean): XmlNode {
+  const node: XmlNode = {
+    '@_classname': project,
+    '@_name': clean(test.name ?? test.id),
+    '@_time': ((test.durationMs ?? 0) / 1000).toFixed(3),
+  };
+  if (test.file) node['@_file'] = test.file;
+  if (test.line) node['@_line'] = String(test.line);
+  const body = { '@_message': clean((test.message ?? test.status).slice(0, 1000)), '#text': clean(test.trace ?? test.message ?? '') };
+  switch (test.status) {
+    case 'failed':
+      node.failure = { ...body, '@_type': 'failure' };
+      break;
+    case 'timeout':
+      node.failure = { ...body, '@_type': 'timeout' };
+      break;
+    case 'error':
+    case 'crashed':
+      node.error = { ...body, '@_type': test.status };
+      break;
+    case 'skipped':
+      node.skipped = { '@_message': test.message ?? '' };
+      break;
+    default:
+      break;
+  }
+  if (healed) node['system-out'] = 'healed by suture: see fixes.patch in the run folder';
+  return node;
+}
+
+function suite(project: ProjectReport): XmlNode {
+  const round = lastFullRound(project);
+  const healed = healedTests(project);
+  const cases = (round?.tests ?? []).map((t) => testcase(project.name, t, healed.has(t.id)));
+  // Failures that stop the whole suite (a build error) have no test of their own: give them one.
+  for (const f of project.failures) {
+    if (f.failure.tests.length > 0 || f.outcome === 'healed') continue;
+    cases.push({
+      '@_classname': project.name,
+      '@_name': `suture: ${f.failure.title}`,
+      '@_time': '0',
+      error: { '@_message': clean(f.failure.title.slice(0, 1000)), '@_type': f.failure.kind, '#text': clean(f.failure.evidence) },
+    });
+  }
+  if (project.error && cases.length === 0) {
+    cases.push({ '@_classname': project.name, '@_name': 'suture: run', '@_time': '0', error: { '@_message': clean(project.error), '@_type': 'error' } });
+  }
+  const count = (key: string): number => cases.filter((c) => key in c).length;
+  return {
+    '@_name': project.name,
+    '@_tests': String(cases.length),
+    '@_failures': String(count('failure')),
+    '@_errors': String(count('error')),
+    '@_skipped': String(count('skipped')),
+    '@_time': (project.durationMs / 1000).toFixed(3),
+    testcase: cases,
+  };
+}
+
+/** Renders the merged JUnit XML of every project (one `<testsuite>` per project). */
+export function renderJunit(report: GateReport): string {
+  const suites = report.projects.map(suite);
+  const sum = (key: string): number => suites.reduce((n, s) => n + Number(s[key]), 0);
+  const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressEmptyNode: true });
+  const xml = builder.build({
+    testsuites: {
+      '@_name': 'suture',
+      '@_tests': String(sum('@_tests')),
+      '@_failures': String(sum('@_failures')),
+      '@_errors': String(sum('@_errors')),
+      '@_skipped': String(sum('@_skipped')),
+      '@_time': (report.durationMs / 1000).toFixed(3),
+      testsuite: suites,
+    },
+  }) as string;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${xml}`;
+}
+
+/** Writes `results.xml`: every project's final test results merged into one JUnit file. */
+export function junitReporter(options: Record<string, unknown> = {}): Reporter {
+  const { file } = JunitOptionsSchema.parse(options);
+  return {
+    name: 'suture:junit',
+    apiVersion: API_VERSION,
+    async onRunEnd(report, { runDir }) {
+      await writeOutput(outputPath(runDir, file), renderJunit(report));
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { appendFile } from 'node:fs/promises';
+import { z } from 'zod';
+import type { Attempt, FailureReport, GateReport, ProjectReport } from '../contracts/report.js';
+import { API_VERSION, type Reporter } from '../plugin/types.js';
+import { outputPath, writeOutput } from './write-file.js';
+
+const MarkdownOptionsSchema = z
+  .object({ file: z.string().default('summary.md'), githubStepSummary: z.boolean().default(true) })
+  .strict();
+
+const STATUS_ICON: Record<ProjectReport['status'], string> = {
+  completed: '✅',
+  recovered: '🩹',
+  failed_after_repair: '⚠️',
+  failed: '❌',
+};
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').slice(0, 200);
+}
+
+function attemptRow(a: Attempt): string {
+  const flag = a.expectationChanged ? ' ⚠️ expectation changed' : '';
+  const reason = a.reason ?? a.validation?.error ?? (a.validation && !a.validation.passed ? `${a.validation.stillFailing.length} test(s) still failing` : '');
+  const cost = a.usage && a.usage.costUsd > 0 ? `$${a.usage.costUsd.toFixed(4)}` : '';
+  return `| ${a.attempt} | ${cell(a.fixer)} | ${a.verdict}${flag} | ${cell(reason)} | ${cost} |`;
+}
+
+function failureSection(f: FailureReport): string[] {
+  const where = f.failure.location ? ` at \`${f.failure.location.file}${f.failure.location.line ? `:${f.failure.location.line}` : ''}\`` : '';
+  const lines = [`#### ${f.outcome}: ${cell(f.failure.title)}`, '', `Kind \`${f.failure.kind}\`${where}; ${f.failure.tests.length} test(s).`];
+  if (f.reason) lines.push('', `Reason: ${f.reason}`);
+  if (f.reverted) lines.push('', 'The heal was reverted: the regression run showed it broke other tests.');
+  if (f.attempts.some((a) => a.expectationChanged && a.verdict === 'healed')) {
+    lines.push('', '> ⚠️ **Expectation changed**: the heal edits an expected value in a test. Review it.');
+  }
+  if (f.bug) {
+    lines.push('', `**Product bug**: ${f.bug.summary}`, '', `- expected: ${cell(f.bug.expected)}`, `- actual: ${cell(f.bug.actual)}`);
+  }
+  if (f.attempts.length > 0) {
+    lines.push('', '| # | fixer | verdict | reason | cost |', '|---|---|---|---|---|', ...f.attempts.map(attemptRow));
+    const healed = f.attempts.find((a) => a.verdict === 'healed' && a.diff);
+    if (healed?.diff) {
+      lines.push('', '<details><summary>Patch</summary>', '', '```diff', healed.diff.trimEnd(), '```', '', '</details>');
+    }
+  }
+  return [...lines, ''];
+}
+
+/** Renders the gate's Markdown summary: per-project table, then every failure with its attempts. */
+export function renderMarkdown(report: GateReport): string {
+  const t = report.totals;
+  const lines = [
+    `## suture: ${report.exitCode === 0 ? 'green' : 'failures remain'} (${report.mode} mode)`,
+    '',
+    '| project | status | tests | failed | healed | still failing | bugs | flaky |',
+    '|---|---|---|---|---|---|---|---|',
+    ...report.projects.map(
+      (p) =>
+        `| ${cell(p.name)} | ${STATUS_ICON[p.status]} ${p.status} | ${p.totals.tests} | ${p.totals.failed} | ${p.totals.healed} | ${p.totals.stillFailing} | ${p.totals.bugs} | ${p.totals.flaky} |`,
+    ),
+    '',
+    `Totals: ${t.tests} tests, ${t.failures} failure group(s), ${t.healed} healed, ${t.stillFailing} still failing, ${t.bugs} product bug(s), ${t.flaky} flaky; ${t.llmCalls} LLM call(s), ${t.inputTokens + t.outputTokens} tokens, $${t.costUsd.toFixed(4)}.`,
+    '',
+  ];
+  for (const p of report.projects) {
+    if (p.error) lines.push(`### ${p.name}`, '', `Error: ${p.error}`, '');
+    if (p.failures.length === 0) continue;
+    if (!p.error) lines.push(`### ${p.name}`, '');
+    for (const f of p.failures) lines.push(...failureSection(f));
+  }
+  if (report.conflicts.length > 0) {
+    lines.push('### Conflicts', '', ...report.conflicts.map((c) => `- \`${c.file}\`: ${c.reason}`), '');
+  }
+  if (report.patch && report.mode === 'check') {
+    lines.push(`The validated heals were not applied (check mode). Apply them with \`git apply ${report.runDir ?? '.suture/runs/<id>'}/fixes.patch\` or run with \`--fix\`.`, '');
+  }
+  return lines.join('\n');
+}
+
+/** Writes `summary.md`, and appends it to `$GITHUB_STEP_SUMMARY` when that is set. */
+export function markdownReporter(options: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = process.env): Reporter {
+  const { file, githubStepSummary } = MarkdownOptionsSchema.parse(options);
+  return {
+    name: 'suture:markdown',
+    apiVersion: API_VERSION,
+    async onRunEnd(report, { runDir }) {
+      const text = renderMarkdown(report);
+      await writeOutput(outputPath(runDir, file), text);
+      const summary = env.GITHUB_STEP_SUMMARY;
+      if (githubStepSummary && summary) await appendFile(summary, `${text}\n`);
+    },
+  };
+}
