@@ -1,1 +1,2 @@
-export {};
+export { registerRunnerConformance, runnerConformanceCases, type RunnerFixture, type ConformanceCase, type TestApi } from './runner-conformance.js';
+export { ConformanceError, copyFixture, snapshotTree, diffSnapshots, silentLogger } from './conformance-utils.js';

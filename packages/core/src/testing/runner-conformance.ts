@@ -1,0 +1,209 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { FailureSchema, ScopeSchema } from '../contracts/failure.js';
+import { RunResultSchema, type RunResult } from '../contracts/run-result.js';
+import { API_VERSION, type Analyzer, type ProjectInfo, type RunContext, type Runner } from '../plugin/types.js';
+import { check, copyFixture, diffSnapshots, silentLogger, snapshotTree } from './conformance-utils.js';
+
+export interface RunnerFixture {
+  /** A project folder with at least one failing and one passing test. It is copied before use. */
+  path: string;
+  /** Ids (as the runner reports them) of tests that must fail. */
+  failing: string[];
+  /** Ids of tests that must pass. */
+  passing: string[];
+  /** Where copies are made (a folder under the repo for runners that resolve tools from node_modules). */
+  tempParent?: string;
+  /** Globs (relative to the project) the runner may write: its build folder, caches. */
+  writes?: string[];
+  /** Wall-clock limit for one run. Default 120 s. */
+  timeoutMs?: number;
+}
+
+export interface ConformanceCase {
+  name: string;
+  run: () => Promise<void>;
+}
+
+interface Shared {
+  root: string;
+  full: RunResult;
+}
+
+/**
+ * The checks every runner must pass, as named cases. A runner author registers them with their
+ * test framework (`registerRunnerConformance`) or runs them directly. They use the real toolchain
+ * on a real copy of the fixture.
+ */
+export function runnerConformanceCases(runner: Runner, fixture: RunnerFixture): { cases: ConformanceCase[]; setup: () => Promise<void>; teardown: () => Promise<void> } {
+  let shared: Shared | undefined;
+  let dispose: (() => Promise<void>) | undefined;
+  let before: Map<string, string> | undefined;
+  const ignore = ['.suture/**', ...(fixture.writes ?? [])];
+  const timeoutMs = fixture.timeoutMs ?? 120_000;
+
+  const ctx = async (root: string, extra: Partial<RunContext> = {}): Promise<RunContext> => ({
+    root,
+    timeoutMs,
+    signal: new AbortController().signal,
+    logger: silentLogger,
+    workDir: await mkdtemp(join(tmpdir(), 'suture-conformance-work-')),
+    ...extra,
+  });
+  const run = async (extra: Partial<RunContext> = {}): Promise<RunResult> => {
+    const context = await ctx(shared!.root, extra);
+    try {
+      return RunResultSchema.parse(await runner.run(context));
+    } finally {
+      await rm(context.workDir, { recursive: true, force: true });
+    }
+  };
+  const analyzer = (): Analyzer => {
+    check(typeof runner.analyzer === 'function', 'runner.analyzer() is missing: a runner must say which analyzer fits its results');
+    return runner.analyzer!();
+  };
+  const project = (): ProjectInfo => ({ name: 'conformance', root: shared!.root, scopeDepth: 3, logger: silentLogger });
+
+  const cases: ConformanceCase[] = [
+    {
+      name: 'has the plugin shape',
+      run: async () => {
+        check(typeof runner.name === 'string' && runner.name.length > 0, 'name must be a non-empty string');
+        check(runner.apiVersion === API_VERSION, `apiVersion must be ${API_VERSION}, got ${String(runner.apiVersion)}`);
+        check(typeof runner.language === 'string' && runner.language.length > 0, 'language must be a non-empty string');
+        check(typeof runner.supportsSelection === 'boolean', 'supportsSelection must be a boolean');
+        check(typeof runner.run === 'function', 'run must be a function');
+      },
+    },
+    {
+      name: 'reports every test of a full run with a valid RunResult',
+      run: async () => {
+        const { full } = shared!;
+        check(full.status === 'failed', `a suite with failing tests must have status "failed", got "${full.status}"${full.error ? `: ${full.error}` : ''}`);
+        const byId = new Map(full.tests.map((t) => [t.id, t]));
+        check(byId.size === full.tests.length, 'test ids must be unique within a run');
+        for (const id of fixture.failing) {
+          const t = byId.get(id);
+          check(t, `failing test "${id}" missing from the results; got: ${[...byId.keys()].slice(0, 20).join(', ')}`);
+          check(t.status !== 'passed' && t.status !== 'skipped', `"${id}" must not pass, got ${t.status}`);
+        }
+        for (const id of fixture.passing) check(byId.get(id)?.status === 'passed', `passing test "${id}" must be reported as passed`);
+        check(typeof full.command === 'string' && full.command.length > 0, 'command must say what ran');
+      },
+    },
+    {
+      name: 'gives project-relative files and 1-based lines',
+      run: async () => {
+        for (const t of shared!.full.tests) {
+          if (t.file !== undefined) check(!isAbsolute(t.file) && !t.file.startsWith('..'), `test "${t.id}" file must be relative to the project root, got ${t.file}`);
+          if (t.line !== undefined) check(t.line >= 1, `test "${t.id}" line must be 1-based`);
+        }
+        const located = shared!.full.tests.filter((t) => t.file && t.line);
+        check(located.length > 0, 'at least the failing tests should carry a file and line');
+      },
+    },
+    {
+      name: 'runs exactly the selected tests',
+      run: async () => {
+        if (!runner.supportsSelection) return;
+        const target = fixture.failing[0]!;
+        const result = await run({ selection: [target] });
+        check(result.selected, 'a run with a selection must set selected: true');
+        const ran = result.tests.filter((t) => t.status !== 'skipped');
+        check(ran.some((t) => t.id === target && t.status !== 'passed'), `the selected failing test "${target}" must run and fail`);
+        const others = ran.filter((t) => t.id !== target).map((t) => t.id);
+        check(others.length === 0, `only "${target}" should run, but these ran too: ${others.join(', ')}`);
+        const pass = fixture.passing[0]!;
+        const passing = await run({ selection: [pass] });
+        check(passing.status === 'passed', `selecting the passing test "${pass}" must give status passed, got ${passing.status}${passing.error ? `: ${passing.error}` : ''}`);
+      },
+    },
+    {
+      name: 'stops promptly when aborted and never reports a pass',
+      run: async () => {
+        const controller = new AbortController();
+        controller.abort();
+        const result = await run({ signal: controller.signal });
+        check(result.status !== 'passed', 'an aborted run must not report status passed');
+      },
+    },
+    {
+      name: 'does not write into the project outside its own folders',
+      run: async () => {
+        const after = await snapshotTree(shared!.root, ignore);
+        const changes = diffSnapshots(before!, after);
+        check(changes.length === 0, `the runner changed project files: ${changes.join(', ')} (declare build folders in fixture.writes)`);
+      },
+    },
+    {
+      name: 'detects the fixture project',
+      run: async () => {
+        if (!runner.detect) return;
+        const detected = await runner.detect(shared!.root);
+        check(detected !== null, 'detect() must recognise the fixture project');
+        check(typeof detected.reason === 'string' && detected.reason.length > 0, 'detect() must say why');
+      },
+    },
+    {
+      name: 'its analyzer explains every failing test and justifies a scope',
+      run: async () => {
+        const a = analyzer();
+        check(a.apiVersion === API_VERSION, `analyzer apiVersion must be ${API_VERSION}`);
+        const failures = (await a.analyze(shared!.full, project())).map((f) => FailureSchema.parse(f));
+        check(failures.length > 0, 'analyze() found no failure in a failing run');
+        for (const id of fixture.failing) {
+          check(
+            failures.some((f) => f.tests.includes(id) || f.blocksAll),
+            `no failure explains the failing test "${id}"`,
+          );
+        }
+        const fingerprints = new Set(failures.map((f) => f.fingerprint));
+        check(fingerprints.size === failures.length, 'failures with the same fingerprint must be grouped into one');
+        const scope = ScopeSchema.parse(await a.scope(failures[0]!, project()));
+        check(scope.entries.length > 0, 'scope() of a failure must not be empty');
+        for (const e of scope.entries) check(!isAbsolute(e.file) && !e.file.startsWith('..'), `scope file must be project-relative: ${e.file}`);
+      },
+    },
+  ];
+
+  return {
+    cases,
+    async setup() {
+      const copy = await copyFixture(fixture.path, fixture.tempParent);
+      dispose = copy.dispose;
+      before = await snapshotTree(copy.root, ignore);
+      shared = { root: copy.root, full: RunResultSchema.parse({ status: 'error', tests: [], exitCode: null, command: 'not run', durationMs: 0 }) };
+      const context = await ctx(copy.root);
+      try {
+        shared.full = RunResultSchema.parse(await runner.run(context));
+      } finally {
+        await rm(context.workDir, { recursive: true, force: true });
+      }
+    },
+    async teardown() {
+      await dispose?.();
+    },
+  };
+}
+
+export interface TestApi {
+  describe: (name: string, fn: () => void) => void;
+  it: (name: string, fn: () => Promise<void>, timeout?: number) => void;
+  beforeAll: (fn: () => Promise<void>, timeout?: number) => void;
+  afterAll: (fn: () => Promise<void>, timeout?: number) => void;
+}
+
+/**
+ * Registers the runner conformance suite with a test framework (vitest, jest, node:test adapters):
+ * `registerRunnerConformance({ describe, it, beforeAll, afterAll }, pytest(), { path, failing, passing })`.
+ */
+export function registerRunnerConformance(api: TestApi, runner: Runner, fixture: RunnerFixture): void {
+  const suite = runnerConformanceCases(runner, fixture);
+  const timeout = (fixture.timeoutMs ?? 120_000) * 3;
+  api.describe(`${runner.name} runner conformance`, () => {
+    api.beforeAll(suite.setup, timeout);
+    api.afterAll(suite.teardown, timeout);
+    for (const c of suite.cases) api.it(c.name, c.run, timeout);
+  });
+}
