@@ -1,0 +1,124 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runProcess } from './run-process.js';
+import { TailBuffer } from './tail-buffer.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'suture-proc-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(pred: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (pred()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return pred();
+}
+
+describe('runProcess', () => {
+  it('returns the exit code and the output', async () => {
+    const r = await runProcess('sh', ['-c', 'echo out; echo err >&2; exit 3'], { cwd: dir, env: process.env, timeoutMs: 10_000 });
+    expect(r.exitCode).toBe(3);
+    expect(r.timedOut).toBe(false);
+    expect(r.output).toContain('out');
+    expect(r.output).toContain('err');
+  });
+
+  it('kills the whole group at the timeout, children that ignore SIGTERM and outlive their parent included', async () => {
+    const pids = join(dir, 'pids');
+    // The leader forks a grandchild that ignores SIGTERM and detaches from the leader's lifetime.
+    const script = `
+      trap '' TERM
+      (trap '' TERM; sh -c 'trap "" TERM; echo $$ >> ${pids}; while :; do sleep 1; done' & ) 
+      sh -c 'trap "" TERM; echo $$ >> ${pids}; while :; do sleep 1; done' &
+      echo $$ >> ${pids}
+      while :; do sleep 1; done`;
+    const r = await runProcess('sh', ['-c', script], { cwd: dir, env: process.env, timeoutMs: 800, killGraceMs: 300 });
+    expect(r.timedOut).toBe(true);
+    const started = (await readFile(pids, 'utf8')).trim().split('\n').map(Number);
+    expect(started.length).toBe(3);
+    expect(await waitFor(() => started.every((pid) => !alive(pid)), 5000)).toBe(true);
+  });
+
+  it('kills the group when aborted', async () => {
+    const controller = new AbortController();
+    const promise = runProcess('sh', ['-c', 'sleep 30'], { cwd: dir, env: process.env, timeoutMs: 60_000, signal: controller.signal, killGraceMs: 200 });
+    setTimeout(() => controller.abort(), 200);
+    const r = await promise;
+    expect(r.aborted).toBe(true);
+    expect(r.durationMs).toBeLessThan(20_000);
+  });
+
+  it('reports a missing executable as a spawn error', async () => {
+    const r = await runProcess('suture-no-such-binary', [], { cwd: dir, env: process.env, timeoutMs: 5000 });
+    expect(r.spawnError).toMatch(/ENOENT/);
+    expect(r.exitCode).toBeNull();
+  });
+
+  it('keeps only a bounded tail of a large output', async () => {
+    const r = await runProcess('sh', ['-c', 'yes 0123456789 | head -c 5000000; echo LAST-LINE'], { cwd: dir, env: process.env, timeoutMs: 30_000, tailBytes: 4096 });
+    expect(r.outputBytes).toBeGreaterThan(5_000_000);
+    expect(r.output.length).toBeLessThan(4096 + 200);
+    expect(r.output).toContain('LAST-LINE');
+    expect(r.output).toMatch(/output truncated/);
+  });
+
+  it('passes arguments without a shell, so metacharacters stay literal', async () => {
+    const marker = join(dir, 'pwned');
+    const arg = `x; touch ${marker}; $(touch ${marker}) \`touch ${marker}\``;
+    const r = await runProcess('node', ['-e', 'process.stdout.write(process.argv[1])', arg], { cwd: dir, env: process.env, timeoutMs: 10_000 });
+    expect(r.output).toBe(arg);
+    await expect(readFile(marker)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('feeds stdin when input is given', async () => {
+    await writeFile(join(dir, 'x'), '');
+    const r = await runProcess('cat', [], { cwd: dir, env: process.env, timeoutMs: 10_000, input: 'hello stdin' });
+    expect(r.output).toBe('hello stdin');
+  });
+
+  it('leaves no process of the run behind', async () => {
+    const tag = `suture-leftover-${process.pid}-${Date.now()}`;
+    await runProcess('sh', ['-c', `sh -c 'exec -a ${tag} sleep 60' & sleep 60`], { cwd: dir, env: process.env, timeoutMs: 500, killGraceMs: 200 });
+    const gone = await waitFor(() => {
+      try {
+        execFileSync('pgrep', ['-f', tag]);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 5000);
+    expect(gone).toBe(true);
+  });
+});
+
+describe('TailBuffer', () => {
+  it('keeps the last characters across chunk boundaries', () => {
+    const t = new TailBuffer(10);
+    for (const c of ['abc', 'defgh', 'ijklmnop']) t.push(c);
+    expect(t.toString().endsWith('ghijklmnop')).toBe(true);
+    expect(t.totalBytes).toBe(16);
+  });
+  it('handles a single chunk larger than the limit', () => {
+    const t = new TailBuffer(4);
+    t.push('0123456789');
+    expect(t.toString().endsWith('6789')).toBe(true);
+  });
+});
