@@ -131,5 +131,7 @@ export const GateReportSchema = z.object({
   exitCode: z.number().int(),
   /** Where the run's artifacts were written. */
   runDir: z.string().optional(),
+  /** Set when the gate itself failed (exit code 3). */
+  error: z.string().optional(),
 });
 export type GateReport = z.infer<typeof GateReportSchema>;

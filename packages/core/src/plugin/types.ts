@@ -106,6 +106,11 @@ export interface Analyzer extends PluginBase {
   scope(failure: Failure, project: ProjectInfo): Promise<ScopeInput>;
   /** Is this project-relative path a test file? Used by the edit policy and the weakening guard. */
   isTestFile?(file: string): boolean;
+  /**
+   * Syntax check of a proposed file content before it is written: a short reason when it would
+   * not parse, undefined when it does (or when the analyzer cannot tell).
+   */
+  checkSyntax?(file: string, content: string): string | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

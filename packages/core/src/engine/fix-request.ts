@@ -1,0 +1,106 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Failure, Scope, ScopeInput } from '../contracts/failure.js';
+import type { AttemptSummary, EditPolicy, FixRequest, SourceSlice } from '../contracts/fix.js';
+import { ScopeSchema } from '../contracts/failure.js';
+
+export const EVIDENCE_LINES = 200;
+const CHARS_PER_TOKEN = 4;
+const WINDOW = 40;
+
+/** The last `max` lines of a text, with a marker when lines were dropped. */
+export function trimEvidence(text: string, max = EVIDENCE_LINES): string {
+  const lines = text.split('\n');
+  if (lines.length <= max) return text;
+  return [`[... ${lines.length - max} earlier lines omitted ...]`, ...lines.slice(-max)].join('\n');
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** 1-based line ranges around the definitions of `symbols` (and a location line) in `text`. */
+function interestingRanges(text: string, symbols: readonly string[], line?: number): Array<[number, number]> {
+  const lines = text.split('\n');
+  const ranges: Array<[number, number]> = [];
+  for (const symbol of symbols) {
+    const name = escapeRe(symbol.split(/[.:]+/).pop() ?? symbol);
+    const def = new RegExp(`\\b(def|class|function|fn|struct|async\\s+def)\\s+${name}\\b|\\b${name}\\s*(=\\s*(async\\s*)?(\\(|function)|\\([^;]*\\)\\s*(const\\s*)?\\{?\\s*$)|\\bTEST(_F|_P)?\\s*\\([^)]*\\b${name}\\b`);
+    const at = lines.findIndex((l) => def.test(l));
+    if (at >= 0) ranges.push([at + 1, Math.min(lines.length, at + 1 + WINDOW * 2)]);
+  }
+  if (line) ranges.push([Math.max(1, line - WINDOW), Math.min(lines.length, line + WINDOW)]);
+  ranges.sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const r of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
+    else merged.push([...r]);
+  }
+  return merged;
+}
+
+/**
+ * Source slices of the scope within a token budget: whole files when they fit, otherwise windows
+ * around the symbols' definitions and the failure's location. Files nearest the failure first.
+ * Test files outside the editable scope are included too (read-only context).
+ */
+export async function sourceSlices(root: string, failure: Failure, scope: ScopeInput, tokenBudget: number): Promise<SourceSlice[]> {
+  const entries = ScopeSchema.parse(scope).entries;
+  let budget = tokenBudget * CHARS_PER_TOKEN;
+  const slices: SourceSlice[] = [];
+  for (const entry of entries) {
+    if (budget <= 200) break;
+    let text: string;
+    try {
+      text = await readFile(join(root, entry.file), 'utf8');
+    } catch {
+      continue;
+    }
+    if (text.includes('\0')) continue;
+    const reason = entry.reasons.join('; ');
+    const total = text.split('\n').length;
+    if (text.length <= budget && text.length <= 16_000) {
+      slices.push({ file: entry.file, startLine: 1, endLine: Math.max(1, total), text, reason });
+      budget -= text.length;
+      continue;
+    }
+    const line = failure.location?.file === entry.file ? failure.location.line : undefined;
+    const ranges = interestingRanges(text, entry.symbols, line);
+    if (ranges.length === 0) ranges.push([1, Math.min(total, WINDOW * 2)]);
+    const lines = text.split('\n');
+    for (const [start, end] of ranges) {
+      let chunk = lines.slice(start - 1, end).join('\n');
+      if (chunk.length > budget) chunk = chunk.slice(0, budget);
+      const endLine = start + chunk.split('\n').length - 1;
+      slices.push({ file: entry.file, startLine: start, endLine, text: chunk, reason });
+      budget -= chunk.length;
+      if (budget <= 200) break;
+    }
+  }
+  return slices;
+}
+
+export interface BuildRequestInput {
+  project: { name: string; root: string; language?: string };
+  failure: Failure;
+  scope: Scope;
+  rawScope: ScopeInput;
+  history: AttemptSummary[];
+  policy: EditPolicy;
+  attempt: number;
+  maxAttempts: number;
+  tokenBudget: number;
+}
+
+export async function buildFixRequest(input: BuildRequestInput): Promise<FixRequest> {
+  return {
+    project: input.project,
+    failure: { ...input.failure, evidence: trimEvidence(input.failure.evidence) },
+    scope: input.scope,
+    sources: await sourceSlices(input.project.root, input.failure, input.rawScope, input.tokenBudget),
+    history: input.history,
+    policy: input.policy,
+    attempt: input.attempt,
+    maxAttempts: input.maxAttempts,
+    tokenBudget: input.tokenBudget,
+  };
+}

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GateReport, ProjectReport } from '../contracts/report.js';
+import { errorMessage } from '../plugin/errors.js';
+import type { Logger } from '../plugin/types.js';
+import { createRedactor, redactDeep, type Redactor } from '../redact.js';
+import { hasJournal, Journal, journalDir } from '../workspace/journal.js';
+import { acquireLock } from '../workspace/lock.js';
+import { fileDiff } from '../workspace/patch.js';
+import { Emitter } from './events.js';
+import type { Heal } from './heal-loop.js';
+import { gateProject } from './project-gate.js';
+import { emptyTotals, sumTotals } from './totals.js';
+import type { GateOptions } from './types.js';
+
+/** `suture run` refuses to start while an interrupted run's journal is waiting to be recovered. */
+export class UnrecoveredJournalError extends Error {
+  override name = 'UnrecoveredJournalError';
+  constructor(root: string) {
+    super(`an interrupted suture run left a journal in ${journalDir(root)}; run \`suture recover\` to restore its files before starting a new run`);
+  }
+}
+
+export function newRunId(now = new Date()): string {
+  return `${now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${randomBytes(2).toString('hex')}`;
+}
+
+function redactingLogger(logger: Logger, redact: Redactor): Logger {
+  return {
+    debug: (m) => logger.debug(redact(m)),
+    info: (m) => logger.info(redact(m)),
+    warn: (m) => logger.warn(redact(m)),
+    error: (m) => logger.error(redact(m)),
+  };
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}
+
+/**
+ * Runs the gate over every project. Owns the lock, the journal and the run folder; the only
+ * writer of project files. Reporters get `onRunEnd` even when the gate fails internally.
+ */
+export async function runGate(options: GateOptions): Promise<GateReport> {
+  const runId = options.runId ?? newRunId();
+  const redact = createRedactor(options.env ?? process.env);
+  const logger = redactingLogger(options.logger, redact);
+  const lock = await acquireLock(options.root, runId);
+  if (await hasJournal(options.root)) {
+    await lock.release();
+    throw new UnrecoveredJournalError(options.root);
+  }
+  if (lock.staleFrom) logger.warn(`took over a stale lock left by pid ${lock.staleFrom.pid} (started ${lock.staleFrom.startedAt})`);
+  const startedAt = new Date();
+  const runDir = join(options.outputDir, runId);
+  const emitter = new Emitter(options.reporters, logger);
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) controller.abort();
+
+  let journal: Journal | undefined;
+  const projects: ProjectReport[] = [];
+  const conflicts: Array<{ file: string; reason: string }> = [];
+  let internalError: string | undefined;
+  let patch = '';
+  try {
+    journal = await Journal.create(options.root, runId);
+    await mkdir(runDir, { recursive: true });
+    await emitter.emit('onRunStart', { runId, root: options.root, runDir, mode: options.mode, projects: options.projects.map((p) => p.name) });
+    const heals: Heal[] = [];
+    const outcomes = await mapLimit(options.projects, options.concurrency, (project) =>
+      gateProject(project, { repoRoot: options.root, runDir, mode: options.mode, journal: journal!, fixers: options.fixers, emitter, logger, signal: controller.signal, conflicts }),
+    );
+    for (const o of outcomes) {
+      projects.push(o.report);
+      heals.push(...o.heals);
+    }
+    if (controller.signal.aborted) internalError = 'the run was interrupted';
+    const kept = new Set(heals.flatMap((h) => h.files));
+    for (const file of [...kept].sort()) {
+      const original = await journal.original(file);
+      const current = await journal.read(file);
+      patch += fileDiff(file, original?.toString('utf8'), current?.toString('utf8'));
+    }
+    // Check mode (and an interrupted run) leaves the tree as it found it; fix mode keeps the heals.
+    const restoreAll = options.mode !== 'fix' || controller.signal.aborted;
+    const toRestore = restoreAll ? undefined : journal.entries.map((e) => e.file).filter((f) => !kept.has(f));
+    const restored = await journal.restore(toRestore);
+    conflicts.push(...restored.conflicts);
+    // Conflicting files keep the user's version; either way the journal is done.
+    await journal.close();
+  } catch (error) {
+    internalError = errorMessage(error);
+    logger.error(`suture failed: ${internalError}`);
+    if (journal) {
+      try {
+        const restored = await journal.restore();
+        conflicts.push(...restored.conflicts);
+        await journal.close();
+      } catch (restoreError) {
+        logger.error(`could not restore the tree: ${errorMessage(restoreError)}; run \`suture recover\``);
+      }
+    }
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+
+  const finishedAt = new Date();
+  const totals = projects.length > 0 ? sumTotals(projects) : emptyTotals();
+  const green = projects.every((p) => p.status === 'completed' || (options.mode === 'fix' && p.status === 'recovered'));
+  const report: GateReport = redactDeep(
+    {
+      schemaVersion: 1,
+      runId,
+      root: options.root,
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      durationMs: finishedAt.getTime() - startedAt.getTime(),
+      mode: options.mode,
+      projects,
+      totals,
+      patch,
+      conflicts,
+      exitCode: internalError ? 3 : green ? 0 : 1,
+      runDir,
+      ...(internalError ? { error: internalError } : {}),
+    } as GateReport,
+    redact,
+  );
+  try {
+    await mkdir(runDir, { recursive: true });
+    await writeFile(join(runDir, 'fixes.patch'), report.patch);
+  } catch (error) {
+    logger.warn(`could not write ${runDir}: ${errorMessage(error)}`);
+  }
+  await emitter.end(report, { runDir, root: options.root });
+  await lock.release();
+  return report;
+}

@@ -1,0 +1,216 @@
+import { posix, relative } from 'node:path';
+import type { Failure, Scope, ScopeInput } from '../contracts/failure.js';
+import { FixProposalSchema, type AttemptSummary, type BugReport, type EditPolicy, type FixProposal } from '../contracts/fix.js';
+import type { Attempt, FailureReport, Validation } from '../contracts/report.js';
+import { errorMessage } from '../plugin/errors.js';
+import type { Fixer, Logger } from '../plugin/types.js';
+import type { Journal } from '../workspace/journal.js';
+import { fileDiff } from '../workspace/patch.js';
+import { toPosix } from '../workspace/paths.js';
+import type { Emitter } from './events.js';
+import { buildFixRequest } from './fix-request.js';
+import { failingIds, type RoundRunner } from './rounds.js';
+import type { GateProject } from './types.js';
+import { validateEdits, type PlannedWrite } from './validate.js';
+
+export interface Heal {
+  failureId: string;
+  /** Repository-relative files the heal wrote. */
+  files: string[];
+}
+
+export interface HealContext {
+  project: GateProject;
+  repoRoot: string;
+  journal: Journal;
+  fixers: readonly Fixer[];
+  rounds: RoundRunner;
+  emitter: Emitter;
+  logger: Logger;
+  signal: AbortSignal;
+  conflicts: Array<{ file: string; reason: string }>;
+}
+
+function policyOf(project: GateProject): EditPolicy {
+  const h = project.heal;
+  return {
+    editable: h.editable,
+    allowedPaths: h.allowedPaths,
+    deniedPaths: h.deniedPaths,
+    allowTestWeakening: h.allowTestWeakening,
+    allowNewFiles: h.allowNewFiles,
+    maxFilesPerAttempt: h.maxFilesPerAttempt,
+  };
+}
+
+/** Asks a fixer, never letting its failure escape: a throw or garbage becomes a reason. */
+async function propose(fixer: Fixer, request: Parameters<Fixer['propose']>[0], ctx: HealContext): Promise<{ proposal?: FixProposal; error?: string }> {
+  try {
+    const raw = await fixer.propose(request, { signal: ctx.signal, logger: ctx.logger, root: ctx.project.root });
+    const parsed = FixProposalSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      return { error: `${fixer.name} returned an invalid proposal: ${issues}` };
+    }
+    return { proposal: parsed.data };
+  } catch (error) {
+    return { error: errorMessage(error) };
+  }
+}
+
+function repoPath(ctx: HealContext, file: string): string {
+  return toPosix(relative(ctx.repoRoot, posix.join(toPosix(ctx.project.root), file)));
+}
+
+async function applyWrites(ctx: HealContext, writes: readonly PlannedWrite[]): Promise<{ files: string[]; diff: string }> {
+  const files: string[] = [];
+  let diff = '';
+  for (const w of writes) {
+    const file = repoPath(ctx, w.file);
+    await ctx.journal.write(file, w.after);
+    files.push(file);
+    diff += fileDiff(file, w.before, w.after);
+  }
+  return { files, diff };
+}
+
+async function validateRun(ctx: HealContext, failure: Failure): Promise<Validation> {
+  const runner = ctx.project.runner;
+  const selection = runner.supportsSelection && !failure.blocksAll && failure.tests.length > 0 ? failure.tests : undefined;
+  const result = await ctx.rounds.run('retry', selection);
+  const newFailures = await ctx.rounds.analyze(result);
+  const failing = failingIds(result);
+  const seen = new Set(result.tests.map((t) => t.id));
+  const stillFailing = failure.tests
+    .filter((id) => failing.has(id) || !seen.has(id))
+    .map((id) => ({ id, message: result.tests.find((t) => t.id === id)?.message ?? (seen.has(id) ? undefined : 'did not run') }));
+  const sameCause = newFailures.some((f) => f.fingerprint === failure.fingerprint);
+  const buildErrors = result.diagnostics.some((d) => d.severity === 'error');
+  const passed = result.status !== 'error' && result.status !== 'timeout' && stillFailing.length === 0 && !sameCause && !(failure.blocksAll && buildErrors);
+  return {
+    passed,
+    command: result.command,
+    durationMs: result.durationMs,
+    stillFailing,
+    fingerprints: newFailures.map((f) => f.fingerprint).sort(),
+    ...(result.error ? { error: result.error } : {}),
+    ...(!passed && newFailures.length > 0 ? { error: newFailures.map((f) => `${f.kind}: ${f.title}`).slice(0, 5).join('\n') } : {}),
+  };
+}
+
+/**
+ * The attempt loop for one failure group: fixers in ladder order, each proposal validated,
+ * applied through the journal and re-run; a failed attempt is restored before the next one.
+ */
+export async function healFailure(ctx: HealContext, failure: Failure, rawScope: ScopeInput, scope: Scope): Promise<{ report: FailureReport; heal?: Heal }> {
+  const { project } = ctx;
+  const maxAttempts = project.heal.maxAttempts;
+  const policy = policyOf(project);
+  const attempts: Attempt[] = [];
+  const history: AttemptSummary[] = [];
+  const diagnoses: string[] = [];
+  const seenFingerprints = new Set<string>();
+  const seenDiffs = new Map<string, number>();
+  let budget = 0;
+  let fixerIndex = 0;
+  const fixers = ctx.fixers.filter((f) => !f.kinds || f.kinds.includes(failure.kind));
+  const end = (outcome: FailureReport['outcome'], reason?: string, bug?: BugReport): { report: FailureReport } => ({
+    report: { failure, outcome, scope, attempts, reverted: false, ...(reason ? { reason } : {}), ...(bug ? { bug } : {}) },
+  });
+  if (fixers.length === 0) return end('unfixable', `no configured fixer handles ${failure.kind} failures`);
+
+  while (budget < maxAttempts && fixerIndex < fixers.length) {
+    if (ctx.signal.aborted) return end('exhausted', 'the run was interrupted');
+    const fixer = fixers[fixerIndex]!;
+    const number = attempts.length + 1;
+    const startedAt = new Date();
+    await ctx.emitter.emit('onAttemptStart', { project: project.name, failure, attempt: number, fixer: fixer.name });
+    const request = await buildFixRequest({
+      project: { name: project.name, root: project.root, language: project.runner.language },
+      failure,
+      scope,
+      rawScope,
+      history,
+      policy,
+      attempt: budget + 1,
+      maxAttempts,
+      tokenBudget: project.heal.tokenBudget,
+    });
+    const { proposal, error } = await propose(fixer, request, ctx);
+    const record: Attempt = { attempt: number, fixer: fixer.name, verdict: 'fixer-error', edits: [], expectationChanged: false, durationMs: 0, startedAt: startedAt.toISOString() };
+    let stop: { outcome: FailureReport['outcome']; reason?: string; bug?: BugReport } | undefined;
+    let heal: Heal | undefined;
+
+    if (!proposal) {
+      record.reason = error;
+      budget++;
+      if (fixerIndex < fixers.length - 1) fixerIndex++;
+    } else {
+      if (proposal.usage) record.usage = proposal.usage;
+      if (proposal.verdict === 'unfixable') {
+        record.verdict = 'unfixable';
+        record.reason = proposal.diagnosis;
+        diagnoses.push(`${fixer.name}: ${proposal.diagnosis}`);
+        fixerIndex++;
+      } else if (proposal.verdict === 'product-bug') {
+        record.verdict = 'product-bug';
+        record.rationale = proposal.rationale;
+        stop = { outcome: 'product-bug', reason: proposal.bug.summary, bug: proposal.bug };
+      } else {
+        record.edits = proposal.edits;
+        record.rationale = proposal.rationale;
+        const check = await validateEdits({ projectRoot: project.root, edits: proposal.edits, scope, policy, analyzer: project.analyzer });
+        if (!check.ok) {
+          record.verdict = 'refused';
+          record.reason = check.reason;
+          budget++;
+        } else {
+          record.expectationChanged = check.expectationChanged;
+          const preview = check.writes.map((w) => fileDiff(repoPath(ctx, w.file), w.before, w.after)).join('');
+          const repeat = seenDiffs.get(preview);
+          if (repeat !== undefined) {
+            record.verdict = 'refused';
+            record.diff = preview;
+            record.reason = `the same patch as attempt ${repeat}, which did not heal`;
+            fixerIndex++;
+          } else {
+            seenDiffs.set(preview, number);
+            const applied = await applyWrites(ctx, check.writes);
+            record.diff = applied.diff;
+            const validation = await validateRun(ctx, failure);
+            record.validation = validation;
+            budget++;
+            if (validation.passed) {
+              record.verdict = 'healed';
+              heal = { failureId: failure.id, files: applied.files };
+            } else {
+              record.verdict = 'failed-validation';
+              record.reason = validation.error ?? `${validation.stillFailing.length} test(s) still failing`;
+              const restored = await ctx.journal.restore(applied.files);
+              ctx.conflicts.push(...restored.conflicts);
+              const key = validation.fingerprints.join(',');
+              if (seenFingerprints.has(key)) stop = { outcome: 'exhausted', reason: 'the same failure came back twice; stopping early' };
+              seenFingerprints.add(key);
+            }
+          }
+        }
+      }
+    }
+    record.durationMs = Date.now() - startedAt.getTime();
+    attempts.push(record);
+    history.push({
+      attempt: number,
+      fixer: fixer.name,
+      verdict: record.verdict,
+      ...(record.rationale ? { rationale: record.rationale } : {}),
+      ...(record.diff ? { diff: record.diff } : {}),
+      outcome: record.verdict === 'healed' ? 'healed' : (record.reason ?? record.verdict),
+    });
+    await ctx.emitter.emit('onAttemptEnd', { project: project.name, failure, attempt: record });
+    if (heal) return { report: { failure, outcome: 'healed', scope, attempts, reverted: false }, heal };
+    if (stop) return end(stop.outcome, stop.reason, stop.bug);
+  }
+  if (attempts.length > 0 && attempts.every((a) => a.verdict === 'unfixable')) return end('unfixable', diagnoses.join('\n'));
+  const last = [...attempts].reverse().find((a) => a.reason)?.reason;
+  return end('exhausted', `no fix healed it after ${attempts.length} attempt(s)${last ? `; last: ${last}` : ''}`);
+}

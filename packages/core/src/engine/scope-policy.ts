@@ -1,0 +1,44 @@
+import type { HealConfig } from '../contracts/config.js';
+import type { Scope, ScopeInput } from '../contracts/failure.js';
+import { ScopeSchema } from '../contracts/failure.js';
+import type { Analyzer } from '../plugin/types.js';
+import { deniedBy, matcher, normalizeEditPath } from '../workspace/paths.js';
+import { isTestFile } from './test-files.js';
+
+/**
+ * The editable scope: the analyzer's scope intersected with the allowed paths, minus the denied
+ * paths and the side the edit policy protects. Removed files keep their reason in `excluded`.
+ */
+export function applyScopePolicy(raw: ScopeInput, heal: HealConfig, analyzer?: Analyzer): Scope {
+  const scope = ScopeSchema.parse(raw);
+  const allowed = matcher(heal.allowedPaths);
+  const out: Scope = { entries: [], excluded: [...scope.excluded] };
+  for (const entry of scope.entries) {
+    const norm = normalizeEditPath(entry.file);
+    if (!norm.ok) {
+      out.excluded.push({ file: entry.file, reason: norm.reason });
+      continue;
+    }
+    const file = norm.path;
+    const denied = deniedBy(file, heal.deniedPaths);
+    if (denied) {
+      out.excluded.push({ file, reason: `denied by "${denied}"` });
+      continue;
+    }
+    if (!allowed(file)) {
+      out.excluded.push({ file, reason: 'outside heal.allowedPaths' });
+      continue;
+    }
+    const test = isTestFile(file, analyzer);
+    if (test && heal.editable === 'source') {
+      out.excluded.push({ file, reason: 'a test file, and heal.editable is "source"' });
+      continue;
+    }
+    if (!test && heal.editable === 'tests') {
+      out.excluded.push({ file, reason: 'code under test, and heal.editable is "tests"' });
+      continue;
+    }
+    if (!out.entries.some((e) => e.file === file)) out.entries.push({ ...entry, file });
+  }
+  return out;
+}

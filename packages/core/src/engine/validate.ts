@@ -1,0 +1,117 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Scope } from '../contracts/failure.js';
+import type { EditPolicy, Edit } from '../contracts/fix.js';
+import type { Analyzer } from '../plugin/types.js';
+import { checkRealPath, deniedBy, matcher, normalizeEditPath } from '../workspace/paths.js';
+import { isTestFile } from './test-files.js';
+import { checkTestWeakening } from './weakening.js';
+
+/** Largest content a single edit may carry. */
+export const MAX_EDIT_BYTES = 1024 * 1024;
+
+export interface PlannedWrite {
+  /** Project-relative POSIX path. */
+  file: string;
+  before: string | undefined;
+  after: string;
+}
+
+export type ProposalCheck =
+  | { ok: true; writes: PlannedWrite[]; expectationChanged: boolean }
+  | { ok: false; reason: string };
+
+export interface ValidateInput {
+  projectRoot: string;
+  edits: readonly Edit[];
+  scope: Scope;
+  policy: EditPolicy;
+  analyzer?: Analyzer;
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function occurrences(haystack: string, needle: string): number {
+  let n = 0;
+  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + 1)) if (++n > 1) break;
+  return n;
+}
+
+/**
+ * Checks a fixer's edits against the scope and the edit policy and computes the resulting file
+ * contents. Nothing is written here: the engine applies `writes` through the journal only when
+ * this returns ok. Every refusal says why.
+ */
+export async function validateEdits(input: ValidateInput): Promise<ProposalCheck> {
+  const { policy, scope } = input;
+  const inScope = new Set(scope.entries.map((e) => e.file));
+  const allowed = matcher(policy.allowedPaths);
+  const contents = new Map<string, { before: string | undefined; after: string }>();
+
+  for (const [i, edit] of input.edits.entries()) {
+    const label = `edit ${i + 1}`;
+    const norm = normalizeEditPath(edit.file);
+    if (!norm.ok) return { ok: false, reason: `${label}: ${norm.reason}` };
+    const file = norm.path;
+    const denied = deniedBy(file, policy.deniedPaths);
+    if (denied) return { ok: false, reason: `${label}: ${file} is denied by "${denied}"` };
+    if (!allowed(file)) return { ok: false, reason: `${label}: ${file} is outside heal.allowedPaths` };
+    const escape = await checkRealPath(input.projectRoot, file);
+    if (escape) return { ok: false, reason: `${label}: ${escape}` };
+
+    let state = contents.get(file);
+    if (!state) {
+      const before = await readText(join(input.projectRoot, file));
+      if (!inScope.has(file) && !(before === undefined && policy.allowNewFiles)) {
+        return { ok: false, reason: `${label}: ${file} is outside the failure's scope (in scope: ${[...inScope].slice(0, 10).join(', ') || 'nothing'})` };
+      }
+      if (before === undefined && !('content' in edit)) return { ok: false, reason: `${label}: ${file} does not exist` };
+      if (before !== undefined && before.includes('\0')) return { ok: false, reason: `${label}: ${file} is a binary file` };
+      state = { before, after: before ?? '' };
+      contents.set(file, state);
+      if (contents.size > policy.maxFilesPerAttempt) {
+        return { ok: false, reason: `the proposal edits more than ${policy.maxFilesPerAttempt} files (heal.maxFilesPerAttempt)` };
+      }
+    }
+
+    const payload = 'content' in edit ? edit.content : `${edit.search}${edit.replace}`;
+    if (Buffer.byteLength(payload) > MAX_EDIT_BYTES) return { ok: false, reason: `${label}: larger than ${MAX_EDIT_BYTES} bytes` };
+    if (payload.includes('\0')) return { ok: false, reason: `${label}: contains a NUL byte` };
+
+    if ('content' in edit) {
+      state.after = edit.content;
+    } else {
+      const n = occurrences(state.after, edit.search);
+      if (n === 0) return { ok: false, reason: `${label}: the search text was not found in ${file}` };
+      if (n > 1) return { ok: false, reason: `${label}: the search text occurs more than once in ${file}; include more context` };
+      const at = state.after.indexOf(edit.search);
+      state.after = state.after.slice(0, at) + edit.replace + state.after.slice(at + edit.search.length);
+    }
+  }
+
+  let expectationChanged = false;
+  const writes: PlannedWrite[] = [];
+  for (const [file, { before, after }] of contents) {
+    if (before === after) continue;
+    const test = isTestFile(file, input.analyzer);
+    if (test && policy.editable === 'source') return { ok: false, reason: `${file} is a test and heal.editable is "source"` };
+    if (!test && policy.editable === 'tests') return { ok: false, reason: `${file} is not a test and heal.editable is "tests"` };
+    const syntax = input.analyzer?.checkSyntax?.(file, after);
+    if (syntax) return { ok: false, reason: `${file} would not parse: ${syntax}` };
+    if (test) {
+      const verdict = checkTestWeakening(file, before, after);
+      if (verdict.weakening && !policy.allowTestWeakening) return { ok: false, reason: verdict.weakening };
+      expectationChanged ||= verdict.expectationChanged;
+    }
+    writes.push({ file, before, after });
+  }
+  if (writes.length === 0) return { ok: false, reason: 'the proposal changes nothing' };
+  return { ok: true, writes, expectationChanged };
+}

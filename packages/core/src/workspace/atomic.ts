@@ -1,0 +1,41 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export function sha256(data: Buffer | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // some filesystems refuse to fsync a directory; the rename is still atomic
+  }
+}
+
+/**
+ * Writes a file so that a crash at any moment leaves either the old or the new bytes: temp file
+ * in the same folder, fsync, chmod, rename over the target, fsync the folder.
+ */
+export async function atomicWrite(path: string, data: Buffer | string, mode?: number): Promise<void> {
+  const tmp = join(dirname(path), `.${basename(path)}.suture-tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const handle = await open(tmp, 'w', mode ?? 0o644);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await rm(tmp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  if (mode !== undefined) await chmod(tmp, mode);
+  await rename(tmp, path);
+  await fsyncDir(dirname(path));
+}

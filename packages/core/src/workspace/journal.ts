@@ -1,0 +1,201 @@
+import { mkdir, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { atomicWrite, sha256 } from './atomic.js';
+
+export const SUTURE_DIR = '.suture';
+const JOURNAL_DIR = 'journal';
+const MANIFEST = 'manifest.json';
+
+export interface JournalEntry {
+  /** Path relative to the repository root (POSIX). */
+  file: string;
+  existed: boolean;
+  mode: number;
+  /** Backup file name inside the journal folder (absent when the file did not exist). */
+  backup?: string;
+  originalHash?: string;
+  /** Hashes of every content suture wrote (recorded before each write). */
+  written: string[];
+}
+
+export interface JournalManifest {
+  version: 1;
+  runId: string;
+  pid: number;
+  startedAt: string;
+  entries: JournalEntry[];
+}
+
+export interface RestoreOutcome {
+  restored: string[];
+  deleted: string[];
+  /** Files changed by someone else since suture wrote them: left as they are. */
+  conflicts: Array<{ file: string; reason: string }>;
+}
+
+export function journalDir(root: string): string {
+  return join(root, SUTURE_DIR, JOURNAL_DIR);
+}
+
+export async function hasJournal(root: string): Promise<boolean> {
+  try {
+    await stat(join(journalDir(root), MANIFEST));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function readManifest(root: string): Promise<JournalManifest> {
+  return JSON.parse(await readFile(join(journalDir(root), MANIFEST), 'utf8')) as JournalManifest;
+}
+
+async function readOptional(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The write-ahead journal. Every file's original bytes and mode are saved and flushed before the
+ * first write to it, and the hash of each new content is recorded before it is written, so that
+ * after a crash at any point `restoreAll` can tell suture's writes from the user's.
+ */
+export class Journal {
+  /** Serializes manifest updates: projects are gated in parallel over one journal. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private constructor(
+    readonly root: string,
+    private manifest: JournalManifest,
+  ) {}
+
+  static async create(root: string, runId: string): Promise<Journal> {
+    if (await hasJournal(root)) {
+      throw new Error(`an unrecovered journal exists in ${journalDir(root)}: run \`suture recover\` to restore the files of the interrupted run`);
+    }
+    await mkdir(journalDir(root), { recursive: true });
+    const journal = new Journal(root, { version: 1, runId, pid: process.pid, startedAt: new Date().toISOString(), entries: [] });
+    await journal.flush();
+    return journal;
+  }
+
+  static async load(root: string): Promise<Journal> {
+    return new Journal(root, await readManifest(root));
+  }
+
+  get entries(): readonly JournalEntry[] {
+    return this.manifest.entries;
+  }
+
+  private async flush(): Promise<void> {
+    await atomicWrite(join(journalDir(this.root), MANIFEST), `${JSON.stringify(this.manifest, null, 2)}\n`);
+  }
+
+  private entry(file: string): JournalEntry | undefined {
+    return this.manifest.entries.find((e) => e.file === file);
+  }
+
+  /** Current bytes of a repository file, or undefined when it does not exist. */
+  async read(file: string): Promise<Buffer | undefined> {
+    return readOptional(join(this.root, file));
+  }
+
+  /** Writes `content` to `file` (repository-relative) through the journal. */
+  write(file: string, content: Buffer | string): Promise<void> {
+    return this.serial(() => this.writeNow(file, content));
+  }
+
+  private async writeNow(file: string, content: Buffer | string): Promise<void> {
+    const abs = join(this.root, file);
+    let entry = this.entry(file);
+    if (!entry) {
+      const original = await readOptional(abs);
+      const mode = original ? (await stat(abs)).mode & 0o7777 : 0o644;
+      entry = { file, existed: original !== undefined, mode, written: [] };
+      if (original) {
+        entry.backup = `files/${this.manifest.entries.length}`;
+        entry.originalHash = sha256(original);
+        await mkdir(join(journalDir(this.root), 'files'), { recursive: true });
+        await atomicWrite(join(journalDir(this.root), entry.backup), original);
+      }
+      this.manifest.entries.push(entry);
+    }
+    const hash = sha256(content);
+    if (!entry.written.includes(hash)) entry.written.push(hash);
+    await this.flush();
+    if (!entry.existed) await mkdir(dirname(abs), { recursive: true });
+    await atomicWrite(abs, content, entry.mode);
+  }
+
+  /** Restores the given files (all journaled files by default) to their original bytes. */
+  restore(files?: readonly string[]): Promise<RestoreOutcome> {
+    return this.serial(() => this.restoreNow(files));
+  }
+
+  private async restoreNow(files?: readonly string[]): Promise<RestoreOutcome> {
+    const outcome: RestoreOutcome = { restored: [], deleted: [], conflicts: [] };
+    for (const entry of this.manifest.entries) {
+      if (files && !files.includes(entry.file)) continue;
+      const abs = join(this.root, entry.file);
+      const current = await readOptional(abs);
+      const currentHash = current ? sha256(current) : undefined;
+      if (currentHash === entry.originalHash) continue; // already original (both undefined: still absent)
+      if (currentHash !== undefined && !entry.written.includes(currentHash)) {
+        outcome.conflicts.push({ file: entry.file, reason: 'changed by someone else while suture ran: your version was kept' });
+        continue;
+      }
+      if (!entry.existed) {
+        if (current) await unlink(abs);
+        outcome.deleted.push(entry.file);
+        continue;
+      }
+      const original = await readFile(join(journalDir(this.root), entry.backup!));
+      await atomicWrite(abs, original, entry.mode);
+      outcome.restored.push(entry.file);
+    }
+    return outcome;
+  }
+
+  /** Files whose current content differs from the original and was written by suture. */
+  async changedFiles(): Promise<string[]> {
+    const changed: string[] = [];
+    for (const entry of this.manifest.entries) {
+      const current = await this.read(entry.file);
+      const hash = current ? sha256(current) : undefined;
+      if (hash !== entry.originalHash) changed.push(entry.file);
+    }
+    return changed;
+  }
+
+  /** Original bytes of a journaled file (undefined if it did not exist or is not journaled). */
+  async original(file: string): Promise<Buffer | undefined> {
+    const entry = this.entry(file);
+    if (!entry) return this.read(file);
+    if (!entry.existed) return undefined;
+    return readFile(join(journalDir(this.root), entry.backup!));
+  }
+
+  /** Ends the journal: the tree is in its final state. */
+  async close(): Promise<void> {
+    await rm(journalDir(this.root), { recursive: true, force: true });
+  }
+}
+
+/** `suture recover`: restores every journaled file of an interrupted run and removes the journal. */
+export async function recover(root: string): Promise<RestoreOutcome & { runId?: string; found: boolean }> {
+  if (!(await hasJournal(root))) return { found: false, restored: [], deleted: [], conflicts: [] };
+  const journal = await Journal.load(root);
+  const outcome = await journal.restore();
+  await journal.close();
+  return { found: true, runId: journal['manifest'].runId, ...outcome };
+}

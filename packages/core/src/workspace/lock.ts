@@ -1,0 +1,79 @@
+import { hostname } from 'node:os';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SUTURE_DIR } from './journal.js';
+
+interface LockInfo {
+  pid: number;
+  hostname: string;
+  startedAt: string;
+  runId: string;
+}
+
+export class LockError extends Error {
+  override name = 'LockError';
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface RepoLock {
+  release(): Promise<void>;
+  /** Set when a stale lock of a dead process was taken over. */
+  staleFrom?: LockInfo;
+}
+
+/**
+ * One gate at a time per repository: `.suture/lock` created with O_EXCL. A lock left by a dead
+ * process on this host is stale and taken over; a live one is refused with its pid.
+ */
+export async function acquireLock(root: string, runId: string): Promise<RepoLock> {
+  const path = join(root, SUTURE_DIR, 'lock');
+  await mkdir(join(root, SUTURE_DIR), { recursive: true });
+  let staleFrom: LockInfo | undefined;
+  for (let tries = 0; tries < 3; tries++) {
+    try {
+      const handle = await open(path, 'wx');
+      const info: LockInfo = { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString(), runId };
+      await handle.writeFile(JSON.stringify(info));
+      await handle.sync();
+      await handle.close();
+      return {
+        staleFrom,
+        async release() {
+          try {
+            const current = JSON.parse(await readFile(path, 'utf8')) as LockInfo;
+            if (current.pid === process.pid && current.runId === runId) await rm(path, { force: true });
+          } catch {
+            // already gone
+          }
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    let holder: LockInfo | undefined;
+    try {
+      holder = JSON.parse(await readFile(path, 'utf8')) as LockInfo;
+    } catch {
+      holder = undefined; // a lock being written right now, or garbage: treat as stale below
+    }
+    if (holder && holder.hostname === hostname() && alive(holder.pid)) {
+      throw new LockError(
+        `another suture run (pid ${holder.pid}, started ${holder.startedAt}) holds ${path}; wait for it to finish, or stop it`,
+      );
+    }
+    if (holder && holder.hostname !== hostname()) {
+      throw new LockError(`${path} is held by a run on host ${holder.hostname} (pid ${holder.pid}); delete the file if that run is gone`);
+    }
+    staleFrom = holder;
+    await rm(path, { force: true });
+  }
+  throw new LockError(`could not take ${path}; another run keeps creating it`);
+}

@@ -1,0 +1,77 @@
+import { lstat, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
+import picomatch from 'picomatch';
+
+/** Paths no fix may ever write, whatever the config says. */
+export const ALWAYS_DENIED: readonly string[] = [
+  '.git/**',
+  '**/.git/**',
+  '.suture/**',
+  '**/.suture/**',
+  '**/node_modules/**',
+  '**/.venv/**',
+  '**/venv/**',
+  '**/__pycache__/**',
+  '**/build-suture/**',
+];
+
+export function toPosix(path: string): string {
+  return path.split(sep).join('/');
+}
+
+/**
+ * Checks a project-relative path coming from a fixer and returns the normalized form, or the
+ * reason it is refused. Pure: symlinks are checked by `checkRealPath`.
+ */
+export function normalizeEditPath(path: string): { ok: true; path: string } | { ok: false; reason: string } {
+  if (path.length === 0) return { ok: false, reason: 'empty path' };
+  if (path.includes('\0')) return { ok: false, reason: 'path contains a NUL byte' };
+  if (path.length > 1024) return { ok: false, reason: 'path longer than 1024 characters' };
+  if (isAbsolute(path) || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\')) return { ok: false, reason: `absolute path ${JSON.stringify(path)}` };
+  const slashed = path.replace(/\\/g, '/');
+  if (slashed.split('/').includes('..')) return { ok: false, reason: `path ${JSON.stringify(path)} climbs out with ".."` };
+  const normalized = posix.normalize(slashed).replace(/^\.\//, '');
+  if (normalized === '.' || normalized.endsWith('/')) return { ok: false, reason: `path ${JSON.stringify(path)} is a folder` };
+  return { ok: true, path: normalized };
+}
+
+export function matcher(globs: readonly string[]): (path: string) => boolean {
+  if (globs.length === 0) return () => false;
+  // nocase: a fix must not reach `.GIT/config` on a case-insensitive filesystem.
+  return picomatch([...globs], { dot: true, nocase: true });
+}
+
+/** The first glob of `denied` (plus the built-in denials) that matches, if any. */
+export function deniedBy(path: string, denied: readonly string[]): string | undefined {
+  for (const glob of [...ALWAYS_DENIED, ...denied]) if (matcher([glob])(path)) return glob;
+  return undefined;
+}
+
+/**
+ * Refuses a path whose existing part resolves (through symlinks) outside the root, and a path
+ * that is itself a symlink (writing through it would change its target).
+ */
+export async function checkRealPath(root: string, rel: string): Promise<string | undefined> {
+  const realRoot = await realpath(root);
+  const abs = join(root, rel);
+  try {
+    const st = await lstat(abs);
+    if (st.isSymbolicLink()) return `${rel} is a symbolic link`;
+    if (!st.isFile()) return `${rel} is not a regular file`;
+  } catch {
+    // does not exist yet: check the deepest existing ancestor
+  }
+  let probe = abs;
+  for (;;) {
+    try {
+      const real = await realpath(probe);
+      const inside = relative(realRoot, real);
+      if (inside.startsWith('..') || isAbsolute(inside)) return `${rel} resolves outside the project root (through a symbolic link)`;
+      return undefined;
+    } catch {
+      const parent = dirname(probe);
+      if (parent === probe) return `${rel} cannot be resolved`;
+      probe = parent;
+    }
+  }
+}
