@@ -1,0 +1,101 @@
+import type { Diagnostic, TestResult } from '@suture/core';
+
+export interface ExceptionInfo {
+  type: string;
+  message: string;
+  frames: Array<{ file: string; line: number; function: string }>;
+  name?: string;
+  objType?: string;
+  objName?: string;
+  syntax_filename?: string;
+  syntax_lineno?: number;
+}
+
+type PytestEvent =
+  | { event: 'start'; nodeid: string; file: string; line: number | null }
+  | { event: 'report'; nodeid: string; when: 'setup' | 'call' | 'teardown'; outcome: 'passed' | 'failed' | 'skipped'; duration: number; file: string; line: number | null; wasxfail: boolean; longrepr?: string; exception?: ExceptionInfo }
+  | { event: 'collect-error'; nodeid: string; longrepr: string }
+  | { event: 'finish'; exitstatus: number };
+
+export interface ParsedEvents {
+  tests: TestResult[];
+  diagnostics: Diagnostic[];
+  /** A test that started and never finished (the run was killed while it ran). */
+  running?: string;
+  exitStatus?: number;
+}
+
+/** Parses the plugin's JSON lines; a truncated last line (the process was killed) is ignored. */
+export function parseEvents(text: string): PytestEvent[] {
+  const events: PytestEvent[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      events.push(JSON.parse(line) as PytestEvent);
+    } catch {
+      // a line cut short by a kill
+    }
+  }
+  return events;
+}
+
+function lastErrorLine(longrepr: string): string {
+  const e = longrepr.split('\n').filter((l) => /^E\s/.test(l)).map((l) => l.replace(/^E\s+/, ''));
+  return e.find((l) => /^\w+(\.\w+)*(Error|Exception|Warning|Exit|Interrupt)\b/.test(l)) ?? e[e.length - 1] ?? longrepr.trim().split('\n').pop() ?? '';
+}
+
+/** Where a collection error points: a `File "x", line N` or `x.py:N:` mention inside the project. */
+function collectLocation(longrepr: string, nodeid: string): { file: string; line?: number } {
+  const m = /File "([^"]+)", line (\d+)/.exec(longrepr) ?? /^([^\s:]+\.py):(\d+)/m.exec(longrepr);
+  if (m) return { file: m[1]!, line: Number(m[2]) };
+  return { file: nodeid };
+}
+
+/** Folds per-phase events into one TestResult per nodeid and collection errors into diagnostics. */
+export function foldEvents(events: readonly PytestEvent[]): ParsedEvents {
+  const tests = new Map<string, TestResult>();
+  const diagnostics: Diagnostic[] = [];
+  let running: string | undefined;
+  let exitStatus: number | undefined;
+  for (const e of events) {
+    if (e.event === 'start') {
+      running = e.nodeid;
+      tests.set(e.nodeid, { id: e.nodeid, file: e.file, ...(e.line ? { line: e.line } : {}), status: 'passed', durationMs: 0 });
+    } else if (e.event === 'report') {
+      const t = tests.get(e.nodeid) ?? { id: e.nodeid, file: e.file, ...(e.line ? { line: e.line } : {}), status: 'passed' as const, durationMs: 0 };
+      t.durationMs = (t.durationMs ?? 0) + e.duration * 1000;
+      if (e.outcome === 'failed') {
+        // call failures win over teardown errors; a setup error is an error
+        if (t.status === 'passed' || t.status === 'skipped') t.status = e.when === 'call' ? 'failed' : 'error';
+        if (!t.trace) {
+          t.trace = e.longrepr ?? '';
+          t.message = e.exception ? `${e.exception.type}: ${e.exception.message}`.split('\n').slice(0, 3).join('\n') : lastErrorLine(e.longrepr ?? '');
+          if (e.exception) t.details = { exception: e.exception, when: e.when };
+        }
+      } else if (e.outcome === 'skipped' && t.status === 'passed') {
+        t.status = 'skipped';
+        t.message = e.wasxfail ? 'xfail' : (e.longrepr ?? '').split('\n').pop();
+      }
+      tests.set(e.nodeid, t);
+      if (e.when === 'teardown' && running === e.nodeid) running = undefined;
+    } else if (e.event === 'collect-error') {
+      const where = collectLocation(e.longrepr, e.nodeid);
+      diagnostics.push({
+        source: 'pytest-collection',
+        severity: 'error',
+        message: lastErrorLine(e.longrepr),
+        file: where.file,
+        ...(where.line ? { line: where.line } : {}),
+        code: /^(\w+Error)/.exec(lastErrorLine(e.longrepr))?.[1],
+        notes: [],
+        fixIts: [],
+        tests: [],
+        raw: e.longrepr,
+        symbol: e.nodeid,
+      });
+    } else if (e.event === 'finish') {
+      exitStatus = e.exitstatus;
+    }
+  }
+  return { tests: [...tests.values()], diagnostics, ...(running ? { running } : {}), ...(exitStatus !== undefined ? { exitStatus } : {}) };
+}

@@ -1,0 +1,24 @@
+import { API_VERSION, type Runner } from '@suture/core';
+import { pythonAnalyzer } from './analyzer/index.js';
+import { detectPytest } from './detect.js';
+import { doctorPytest } from './doctor.js';
+import { PytestOptionsSchema, type PytestOptions } from './options.js';
+import { runPytest } from './run.js';
+
+export type { PytestOptions } from './options.js';
+export { pythonAnalyzer } from './analyzer/index.js';
+
+/** The pytest runner: `pytest({ python: '.venv/bin/python', args: ['-m', 'not slow'] })`. */
+export default function pytest(options: PytestOptions = {}): Runner {
+  const resolved = PytestOptionsSchema.parse(options);
+  return {
+    name: '@suture/runner-pytest',
+    apiVersion: API_VERSION,
+    language: 'python',
+    supportsSelection: true,
+    run: (ctx) => runPytest(resolved, ctx),
+    detect: detectPytest,
+    analyzer: pythonAnalyzer,
+    doctor: (root) => doctorPytest(resolved, root),
+  };
+}

@@ -1,0 +1,1 @@
+from pkg.core import compute

@@ -1,0 +1,5 @@
+from pkg import compute
+
+
+def test_compute_3():
+    assert compute(3) == 6
