@@ -1,2 +1,3 @@
 export { registerRunnerConformance, runnerConformanceCases, type RunnerFixture, type ConformanceCase, type TestApi } from './runner-conformance.js';
 export { ConformanceError, copyFixture, snapshotTree, diffSnapshots, silentLogger } from './conformance-utils.js';
+export { scriptedFixer, type ScriptedFixer, type ScriptedStep } from './scripted-fixer.js';

@@ -1,0 +1,30 @@
+import type { FixProposalInput, FixRequest } from '../contracts/fix.js';
+import { API_VERSION, type Fixer, type FixerContext } from '../plugin/types.js';
+
+export type ScriptedStep = FixProposalInput | Error | ((request: FixRequest) => FixProposalInput | Promise<FixProposalInput>);
+
+export interface ScriptedFixer extends Fixer {
+  /** Every request the fixer received, in order (for assertions). */
+  readonly requests: FixRequest[];
+}
+
+/**
+ * A fixer for tests that returns the given proposals in order (an Error step throws; a function
+ * step is called with the request). After the script runs out it answers `unfixable`.
+ */
+export function scriptedFixer(steps: readonly ScriptedStep[], name = 'scripted-fixer'): ScriptedFixer {
+  const requests: FixRequest[] = [];
+  let next = 0;
+  return {
+    name,
+    apiVersion: API_VERSION,
+    requests,
+    async propose(request: FixRequest, _ctx: FixerContext): Promise<FixProposalInput> {
+      requests.push(request);
+      const step = steps[next++];
+      if (step === undefined) return { verdict: 'unfixable', diagnosis: 'the script has no more steps' };
+      if (step instanceof Error) throw step;
+      return typeof step === 'function' ? step(request) : step;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HealConfigSchema, runGate, type Fixer, type GateMode, type GateReport, type HealConfig, type Logger } from '@suture/core';
+import pytest, { type PytestOptions } from '../../src/index.js';
+
+export const here = fileURLToPath(new URL('.', import.meta.url));
+const temps: string[] = [];
+
+export const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** A fresh git repository holding a copy of a fixture project under `app/`. */
+export async function repoWith(fixture: string): Promise<{ repo: string; root: string }> {
+  const repo = await mkdtemp(join(tmpdir(), `suture-gate-${fixture}-`));
+  temps.push(repo);
+  const root = join(repo, 'app');
+  await cp(join(here, fixture), root, { recursive: true });
+  const git = (...args: string[]): void => void execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
+  git('init', '-q');
+  git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'add', '-A');
+  git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'fixture');
+  return { repo, root };
+}
+
+export async function cleanup(): Promise<void> {
+  await Promise.all(temps.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+}
+
+export interface GateRun {
+  repo: string;
+  root: string;
+  mode?: GateMode;
+  fixers: Fixer[];
+  heal?: Partial<HealConfig>;
+  runner?: PytestOptions;
+  timeoutMs?: number;
+}
+
+export function gate(run: GateRun): Promise<GateReport> {
+  return runGate({
+    root: run.repo,
+    outputDir: join(run.repo, '.suture', 'runs'),
+    mode: run.mode ?? 'check',
+    projects: [
+      {
+        name: 'app',
+        root: run.root,
+        runner: pytest(run.runner ?? {}),
+        analyzer: pytest().analyzer!(),
+        timeoutMs: run.timeoutMs ?? 60_000,
+        heal: HealConfigSchema.parse({ ...run.heal }),
+      },
+    ],
+    fixers: run.fixers,
+    reporters: [],
+    concurrency: 1,
+    logger: quiet,
+  });
+}
+
+export function gitStatus(repo: string): string {
+  return execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--', '.', ':!.suture'], { cwd: repo, encoding: 'utf8' });
+}
