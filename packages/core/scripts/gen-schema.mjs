@@ -1,0 +1,5 @@
+// Writes config.schema.json from the zod schema. Run after `tsc`: `node scripts/gen-schema.mjs`.
+import { writeFileSync } from 'node:fs';
+import { configJsonSchemaText } from '../dist/index.js';
+
+writeFileSync(new URL('../config.schema.json', import.meta.url), configJsonSchemaText());

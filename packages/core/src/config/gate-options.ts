@@ -1,0 +1,100 @@
+import { join, resolve } from 'node:path';
+import type { PluginSpec } from '../contracts/config.js';
+import type { GateOptions, GateProject } from '../engine/types.js';
+import { ConfigError, PluginError } from '../plugin/errors.js';
+import { loadPlugin, splitSpec, type PluginRef } from '../plugin/load.js';
+import { PLUGIN_ALIASES } from '../plugin/resolve.js';
+import type { Fixer, GateMode, Logger, Reporter } from '../plugin/types.js';
+import { wrapAnalyzer, wrapFixer, wrapReporter, wrapRunner } from '../plugin/wrap.js';
+import { createBuiltinReporter, type BuiltinReporterContext } from '../reporters/builtin.js';
+import { projectHeal, type LoadedConfig } from './load.js';
+
+export interface GateRequest {
+  mode: GateMode;
+  /** Project names to gate (all when empty). */
+  projects?: string[];
+  /** Narrow the fixer ladder to these (alias, package name or plugin name). */
+  fixers?: string[];
+  maxAttempts?: number;
+  /** Replace the configured reporters. */
+  reporters?: string[];
+  concurrency?: number;
+  logger: Logger;
+  output: BuiltinReporterContext;
+  signal?: AbortSignal;
+}
+
+export async function loadReporter(spec: PluginSpec, keyPath: string, loaded: LoadedConfig, output: BuiltinReporterContext, logger: Logger): Promise<Reporter> {
+  const ref = splitSpec(spec, { configFile: loaded.display, keyPath });
+  try {
+    const builtin = createBuiltinReporter(ref.spec, ref.options, output);
+    if (builtin) return builtin;
+  } catch (error) {
+    throw new PluginError(ref.spec, ref.origin, `invalid options: ${(error as Error).message}`);
+  }
+  return wrapReporter(await loadPlugin('reporter', ref, loaded.dir), ref.origin, logger);
+}
+
+function matchesFixer(ref: PluginRef, fixer: Fixer, wanted: string): boolean {
+  const id = PLUGIN_ALIASES[wanted] ?? wanted;
+  return ref.spec === wanted || ref.id === id || fixer.name === wanted || fixer.name === id;
+}
+
+/** Turns a loaded config and command-line choices into the engine's GateOptions, loading every plugin. */
+export async function createGateOptions(loaded: LoadedConfig, request: GateRequest): Promise<GateOptions> {
+  const { config } = loaded;
+  const names = config.projects.map((p) => p.name);
+  for (const wanted of request.projects ?? []) {
+    if (!names.includes(wanted)) throw new ConfigError(`unknown project "${wanted}"; ${loaded.display} defines: ${names.join(', ')}`, loaded.file);
+  }
+  const projects: GateProject[] = [];
+  for (const [i, p] of config.projects.entries()) {
+    if (request.projects?.length && !request.projects.includes(p.name)) continue;
+    const runnerRef = splitSpec(p.runner, { configFile: loaded.display, keyPath: `projects[${i}].runner` });
+    const runner = wrapRunner(await loadPlugin('runner', runnerRef, loaded.dir), runnerRef.origin, request.logger);
+    let analyzer;
+    if (p.analyzer) {
+      const ref = splitSpec(p.analyzer, { configFile: loaded.display, keyPath: `projects[${i}].analyzer` });
+      analyzer = wrapAnalyzer(await loadPlugin('analyzer', ref, loaded.dir), ref.origin, request.logger);
+    } else if (runner.analyzer) {
+      analyzer = runner.analyzer();
+    } else {
+      throw new PluginError(runnerRef.spec, runnerRef.origin, 'this runner brings no analyzer; name one with "analyzer" in the project entry');
+    }
+    const heal = projectHeal(config, i);
+    if (request.maxAttempts) heal.maxAttempts = request.maxAttempts;
+    projects.push({ name: p.name, root: resolve(loaded.dir, p.root), runner, analyzer, timeoutMs: p.timeoutMs ?? config.timeoutMs, heal });
+  }
+
+  const fixers: Fixer[] = [];
+  const refs: PluginRef[] = [];
+  for (const [i, spec] of config.fixers.entries()) {
+    const ref = splitSpec(spec, { configFile: loaded.display, keyPath: `fixers[${i}]` });
+    fixers.push(wrapFixer(await loadPlugin('fixer', ref, loaded.dir), ref.origin, request.logger));
+    refs.push(ref);
+  }
+  let ladder = fixers;
+  if (request.fixers?.length) {
+    ladder = fixers.filter((f, i) => request.fixers!.some((w) => matchesFixer(refs[i]!, f, w)));
+    const missing = request.fixers.filter((w) => !fixers.some((f, i) => matchesFixer(refs[i]!, f, w)));
+    if (missing.length) throw new ConfigError(`--fixer ${missing.join(', ')}: not in ${loaded.display}#fixers (configured: ${refs.map((r) => r.spec).join(', ') || 'none'})`, loaded.file);
+  }
+
+  const reporterSpecs: Array<[PluginSpec, string]> = request.reporters?.length
+    ? request.reporters.map((r) => [r, `--reporter ${r}`])
+    : config.reporters.map((r, i) => [r, `reporters[${i}]`]);
+  const reporters: Reporter[] = [];
+  for (const [spec, keyPath] of reporterSpecs) reporters.push(await loadReporter(spec, keyPath, loaded, request.output, request.logger));
+
+  return {
+    root: loaded.dir,
+    outputDir: resolve(loaded.dir, config.outputDir ?? join('.suture', 'runs')),
+    mode: request.mode,
+    projects,
+    fixers: ladder,
+    reporters,
+    concurrency: request.concurrency ?? config.concurrency,
+    logger: request.logger,
+    ...(request.signal ? { signal: request.signal } : {}),
+  };
+}

@@ -1,0 +1,101 @@
+import { stat } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createJiti } from 'jiti';
+import { ZodError } from 'zod';
+import type { PluginSpec } from '../contracts/config.js';
+import { formatIssues } from '../config/format-issues.js';
+import { errorMessage, PluginError, type PluginOrigin } from './errors.js';
+import { isPathSpec, PLUGIN_ALIASES, resolvePackageEntry } from './resolve.js';
+import { API_VERSION, type Analyzer, type Fixer, type PluginKind, type Reporter, type Runner } from './types.js';
+
+export interface PluginRef {
+  /** The name as written in the config. */
+  spec: string;
+  /** The package or path it resolved to. */
+  id: string;
+  options: Record<string, unknown>;
+  origin: PluginOrigin;
+}
+
+export function splitSpec(spec: PluginSpec, origin: PluginOrigin): PluginRef {
+  const [name, options] = typeof spec === 'string' ? [spec, {}] : spec;
+  return { spec: name, id: PLUGIN_ALIASES[name] ?? name, options, origin };
+}
+
+/** Imports a plugin module named by package, alias or path, resolved from `fromDir`. */
+export async function importPlugin(ref: PluginRef, fromDir: string): Promise<unknown> {
+  let file: string | undefined;
+  if (isPathSpec(ref.id)) {
+    file = resolve(fromDir, ref.id);
+    if (!(await stat(file).catch(() => undefined))) {
+      throw new PluginError(ref.spec, ref.origin, `file ${file} does not exist; check the path (it is relative to the config file)`);
+    }
+  } else {
+    file = await resolvePackageEntry(ref.id, fromDir);
+    if (!file) {
+      throw new PluginError(ref.spec, ref.origin, `cannot find package "${ref.id}"; install it with \`npm install -D ${ref.id}\``);
+    }
+  }
+  try {
+    if (extname(file) === '.ts' || extname(file) === '.mts') return await createJiti(pathToFileURL(fromDir).href + '/').import(file);
+    return await import(pathToFileURL(file).href);
+  } catch (error) {
+    throw new PluginError(ref.spec, ref.origin, `cannot load ${file}: ${errorMessage(error)}`, { cause: error });
+  }
+}
+
+const REQUIRED: Record<PluginKind, string[]> = {
+  runner: ['run'],
+  analyzer: ['analyze', 'scope'],
+  fixer: ['propose'],
+  reporter: [],
+};
+
+/** Checks a plugin object's shape and API version; says what was expected. */
+export function checkShape(value: unknown, kind: PluginKind, ref: PluginRef): void {
+  const fail = (detail: string): never => {
+    throw new PluginError(ref.spec, ref.origin, detail);
+  };
+  if (!value || typeof value !== 'object') fail(`expected a ${kind} plugin object (or a factory returning one), got ${value === null ? 'null' : typeof value}`);
+  const plugin = value as Record<string, unknown>;
+  if (typeof plugin.name !== 'string' || plugin.name.length === 0) fail(`a ${kind} plugin must have a string "name"`);
+  if (plugin.apiVersion !== API_VERSION) {
+    fail(`declares apiVersion ${String(plugin.apiVersion)}, but this @suture/core speaks apiVersion ${API_VERSION}; install a version of the plugin made for it`);
+  }
+  for (const method of REQUIRED[kind]) {
+    if (typeof plugin[method] !== 'function') fail(`a ${kind} plugin must have a "${method}" function`);
+  }
+  if (kind === 'runner') {
+    if (typeof plugin.language !== 'string') fail('a runner must declare its "language"');
+    if (typeof plugin.supportsSelection !== 'boolean') fail('a runner must declare "supportsSelection" (true or false)');
+  }
+  if (kind === 'reporter' && !Object.keys(plugin).some((k) => k.startsWith('on') && typeof plugin[k] === 'function')) {
+    fail('a reporter must implement at least one hook (onRunStart, onTestResult, onAttemptEnd, onProjectEnd, onRunEnd, ...)');
+  }
+}
+
+/** Calls the module's factory with the options (or takes its plugin object). */
+export function instantiate(mod: unknown, ref: PluginRef): unknown {
+  const m = mod as { default?: unknown; plugin?: unknown };
+  const exported = m.default ?? m.plugin ?? mod;
+  if (typeof exported !== 'function') return exported;
+  try {
+    return (exported as (options: Record<string, unknown>) => unknown)(ref.options);
+  } catch (error) {
+    if (error instanceof ZodError) {
+      throw new PluginError(ref.spec, ref.origin, `invalid options:\n${formatIssues(error, ref.options).map((l) => `  - ${l}`).join('\n')}`);
+    }
+    throw new PluginError(ref.spec, ref.origin, errorMessage(error), { cause: error });
+  }
+}
+
+export async function loadPlugin(kind: 'runner', ref: PluginRef, fromDir: string): Promise<Runner>;
+export async function loadPlugin(kind: 'analyzer', ref: PluginRef, fromDir: string): Promise<Analyzer>;
+export async function loadPlugin(kind: 'fixer', ref: PluginRef, fromDir: string): Promise<Fixer>;
+export async function loadPlugin(kind: 'reporter', ref: PluginRef, fromDir: string): Promise<Reporter>;
+export async function loadPlugin(kind: PluginKind, ref: PluginRef, fromDir: string): Promise<unknown> {
+  const plugin = instantiate(await importPlugin(ref, fromDir), ref);
+  checkShape(plugin, kind, ref);
+  return plugin;
+}

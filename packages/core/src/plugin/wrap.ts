@@ -1,0 +1,75 @@
+import { errorMessage, PluginError, type PluginOrigin } from './errors.js';
+import type { Analyzer, Fixer, Logger, Reporter, Runner } from './types.js';
+
+/**
+ * Core never calls a raw plugin method: each call is timed and a throw becomes a PluginError that
+ * names the plugin and its config entry (Nx's loaded-plugin adapter is the model).
+ */
+function guard<A extends unknown[], R>(name: string, origin: PluginOrigin | undefined, method: string, logger: Logger, fn: (...args: A) => Promise<R> | R): (...args: A) => Promise<R> {
+  return async (...args: A): Promise<R> => {
+    const started = Date.now();
+    try {
+      return await fn(...args);
+    } catch (error) {
+      if (error instanceof PluginError) throw error;
+      throw new PluginError(name, origin, errorMessage(error), { cause: error });
+    } finally {
+      logger.debug(`${name}.${method} took ${Date.now() - started} ms`);
+    }
+  };
+}
+
+export function wrapRunner(runner: Runner, origin: PluginOrigin | undefined, logger: Logger): Runner {
+  const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) => guard(runner.name, origin, m, logger, fn);
+  return {
+    name: runner.name,
+    apiVersion: runner.apiVersion,
+    language: runner.language,
+    supportsSelection: runner.supportsSelection,
+    run: g('run', runner.run.bind(runner)),
+    ...(runner.detect ? { detect: g('detect', runner.detect.bind(runner)) } : {}),
+    ...(runner.analyzer ? { analyzer: () => wrapAnalyzer(runner.analyzer!(), origin, logger) } : {}),
+    ...(runner.doctor ? { doctor: g('doctor', runner.doctor.bind(runner)) } : {}),
+  };
+}
+
+export function wrapAnalyzer(analyzer: Analyzer, origin: PluginOrigin | undefined, logger: Logger): Analyzer {
+  const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) => guard(analyzer.name, origin, m, logger, fn);
+  return {
+    name: analyzer.name,
+    apiVersion: analyzer.apiVersion,
+    analyze: g('analyze', analyzer.analyze.bind(analyzer)),
+    scope: g('scope', analyzer.scope.bind(analyzer)),
+    // synchronous hooks: a throw means "cannot tell", never a crash of the gate
+    ...(analyzer.isTestFile ? { isTestFile: (file: string) => safe(() => analyzer.isTestFile!(file), false) } : {}),
+    ...(analyzer.checkSyntax ? { checkSyntax: (file: string, content: string) => safe(() => analyzer.checkSyntax!(file, content), undefined) } : {}),
+  };
+}
+
+function safe<T>(fn: () => T, fallback: T): T {
+  try {
+    return fn();
+  } catch {
+    return fallback;
+  }
+}
+
+export function wrapFixer(fixer: Fixer, origin: PluginOrigin | undefined, logger: Logger): Fixer {
+  const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) => guard(fixer.name, origin, m, logger, fn);
+  return {
+    name: fixer.name,
+    apiVersion: fixer.apiVersion,
+    ...(fixer.kinds ? { kinds: fixer.kinds } : {}),
+    propose: g('propose', fixer.propose.bind(fixer)),
+    ...(fixer.doctor ? { doctor: g('doctor', fixer.doctor.bind(fixer)) } : {}),
+  };
+}
+
+export function wrapReporter(reporter: Reporter, origin: PluginOrigin | undefined, logger: Logger): Reporter {
+  const wrapped: Reporter = { name: reporter.name, apiVersion: reporter.apiVersion };
+  for (const key of ['onRunStart', 'onProjectStart', 'onTestResult', 'onRoundEnd', 'onAttemptStart', 'onAttemptEnd', 'onProjectEnd', 'onRunEnd'] as const) {
+    const fn = reporter[key] as ((...a: unknown[]) => unknown) | undefined;
+    if (fn) (wrapped as unknown as Record<string, unknown>)[key] = guard(reporter.name, origin, key, logger, fn.bind(reporter));
+  }
+  return wrapped;
+}
