@@ -95,7 +95,9 @@ export function calls(node: SyntaxNode): Array<{ name: string; object?: string }
 
 /** Qualified name (`func` or `Class.method`) of the function enclosing a 1-based line. */
 export function enclosingSymbol(tree: SyntaxTree, line: number): string | undefined {
-  let node: SyntaxNode | null = tree.rootNode.namedDescendantForPosition({ row: line - 1, column: 0 }, { row: line - 1, column: 200 });
+  // the first non-blank character of the line lies inside the statement, hence inside its function
+  const text = tree.rootNode.text.split('\n')[line - 1] ?? '';
+  let node: SyntaxNode | null = tree.rootNode.namedDescendantForPosition({ row: line - 1, column: text.length - text.trimStart().length });
   const names: string[] = [];
   while (node) {
     if (node.type === 'function_definition' || node.type === 'class_definition') {

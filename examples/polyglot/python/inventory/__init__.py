@@ -1,0 +1,1 @@
+"""A tiny inventory package used by suture's polyglot example."""

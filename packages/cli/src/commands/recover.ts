@@ -1,0 +1,18 @@
+import { findConfigFile, recover } from '@suture/core';
+import { dirname, resolve } from 'node:path';
+
+/** `suture recover`: restore the files of an interrupted run from its journal. */
+export async function recoverCommand(flags: { config?: string }): Promise<number> {
+  const file = flags.config ? resolve(flags.config) : await findConfigFile(process.cwd());
+  const root = file ? dirname(file) : process.cwd();
+  const outcome = await recover(root);
+  if (!outcome.found) {
+    process.stdout.write(`nothing to recover in ${root}: no interrupted run left a journal\n`);
+    return 0;
+  }
+  for (const f of outcome.restored) process.stdout.write(`restored ${f}\n`);
+  for (const f of outcome.deleted) process.stdout.write(`removed ${f} (created by the interrupted run)\n`);
+  for (const c of outcome.conflicts) process.stdout.write(`kept your version of ${c.file}: ${c.reason}\n`);
+  process.stdout.write(`recovered run ${outcome.runId ?? '?'}: ${outcome.restored.length + outcome.deleted.length} file(s) restored, ${outcome.conflicts.length} conflict(s)\n`);
+  return 0;
+}

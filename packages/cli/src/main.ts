@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { cac } from 'cac';
+import { doctorCommand } from './commands/doctor.js';
+import { initCommand } from './commands/init.js';
+import { recoverCommand } from './commands/recover.js';
+import { reportCommand } from './commands/report.js';
+import { runCommand, type RunFlags } from './commands/run.js';
+import { EXIT, exitCodeFor } from './exit.js';
+
+const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** Parses argv, runs the command and returns the process exit code (0, 1, 2 or 3). */
+export async function main(argv: readonly string[]): Promise<number> {
+  const cli = cac('suture');
+  let code: number = EXIT.green;
+  cli
+    .command('run [...projects]', 'Run the test gate: run every project\'s tests, diagnose failures and heal what can be healed')
+    .option('--fix', 'Keep the validated heals in the working tree (default: check mode, the tree is left as it was)')
+    .option('--no-heal', 'Report failures without asking any fixer')
+    .option('--fixer <name>', 'Use only this fixer from the configured ladder (repeatable)')
+    .option('--max-attempts <n>', 'Attempts per failure group (default from config, 3)')
+    .option('--reporter <name>', 'Use this reporter instead of the configured ones (repeatable)')
+    .option('--json', 'Print the JSON report on stdout (human output goes to stderr)')
+    .option('--concurrency <n>', 'Projects gated at once')
+    .option('--config <file>', 'Config file (default: suture.config.* found walking up)')
+    .example('suture run --fix')
+    .example('suture run py --fixer hints --reporter console --reporter junit')
+    .action(async (projects: string[], flags: RunFlags) => {
+      code = await runCommand(projects, flags);
+    });
+  cli
+    .command('init', 'Detect pytest, CMake/CTest and Jest projects and write suture.config.json')
+    .option('--force', 'Overwrite an existing suture.config.json')
+    .action(async (flags: { force?: boolean }) => {
+      code = await initCommand(flags);
+    });
+  cli
+    .command('doctor', 'Check toolchains, plugins and fixer credentials')
+    .option('--config <file>', 'Config file')
+    .action(async (flags: { config?: string }) => {
+      code = await doctorCommand(flags);
+    });
+  cli
+    .command('recover', "Restore the working tree from an interrupted run's journal")
+    .option('--config <file>', 'Config file (its folder is the repository root)')
+    .action(async (flags: { config?: string }) => {
+      code = await recoverCommand(flags);
+    });
+  cli
+    .command('report [runId]', 'Re-render the reports of an earlier run (the latest by default)')
+    .option('--config <file>', 'Config file')
+    .option('--reporter <name>', 'Reporter to render with (repeatable; default: all built-ins but json)')
+    .action(async (runId: string | undefined, flags: { config?: string; reporter?: string | string[] }) => {
+      code = await reportCommand(runId, flags);
+    });
+  cli.help();
+  cli.version(version);
+
+  try {
+    cli.parse(['node', 'suture', ...argv], { run: false });
+    if (cli.options.help || cli.options.version) return EXIT.green;
+    if (!cli.matchedCommand) {
+      const name = cli.args[0];
+      process.stderr.write(name ? `suture: unknown command "${name}"\n\n` : '');
+      cli.outputHelp();
+      return EXIT.usage;
+    }
+    await cli.runMatchedCommand();
+    return code;
+  } catch (error) {
+    const exit = (error as { name?: string }).name === 'CACError' ? EXIT.usage : exitCodeFor(error);
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`suture: ${message}\n`);
+    if (exit === EXIT.internal && error instanceof Error && process.env.SUTURE_LOG === 'debug') process.stderr.write(`${error.stack}\n`);
+    if (exit === EXIT.usage && (error as { name?: string }).name === 'CACError') process.stderr.write('run `suture --help` for usage\n');
+    return exit;
+  }
+}

@@ -1,0 +1,73 @@
+import { createRequire } from 'node:module';
+import { ParseCache, type Grammar, type SyntaxNode, type SyntaxTree } from '@suture/core';
+
+const grammar = createRequire(import.meta.url)('tree-sitter-python') as Grammar;
+export const pythonCache = new ParseCache(grammar);
+
+function bound(node: SyntaxNode, out: Set<string>): void {
+  // names bound by assignment targets, for loops, with-as, function/class definitions, imports, params
+  for (const n of node.descendantsOfType(['assignment', 'augmented_assignment', 'for_statement', 'with_item', 'for_in_clause', 'named_expression'])) {
+    const target = n.childForFieldName('left') ?? n.childForFieldName('name') ?? n.childForFieldName('value');
+    for (const id of target ? [target, ...target.descendantsOfType('identifier')] : []) if (id.type === 'identifier') out.add(id.text);
+  }
+  for (const n of node.descendantsOfType(['function_definition', 'class_definition'])) {
+    const name = n.childForFieldName('name')?.text;
+    if (name) out.add(name);
+  }
+  for (const n of node.descendantsOfType('parameters')) for (const id of n.descendantsOfType('identifier')) out.add(id.text);
+  for (const n of node.descendantsOfType(['import_statement', 'import_from_statement'])) {
+    for (const a of n.descendantsOfType('aliased_import')) out.add(a.childForFieldName('alias')!.text);
+    for (const d of n.childrenForFieldName('name')) if (d.type === 'dotted_name') out.add(d.text.split('.')[0]!);
+  }
+}
+
+/** Names visible at a line: the enclosing functions' locals and parameters plus module globals. */
+export function visibleNames(tree: SyntaxTree, line: number): Set<string> {
+  const out = new Set<string>();
+  // module level: only direct statements' bindings, not other functions' locals
+  for (const child of tree.rootNode.namedChildren) {
+    if (child.type === 'function_definition' || child.type === 'class_definition' || child.type === 'decorated_definition') {
+      const def = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
+      const name = def?.childForFieldName('name')?.text;
+      if (name) out.add(name);
+    } else bound(child, out);
+  }
+  const text = tree.rootNode.text.split('\n')[line - 1] ?? '';
+  const column = text.length - text.trimStart().length;
+  let node: SyntaxNode | null = tree.rootNode.namedDescendantForPosition({ row: line - 1, column });
+  while (node) {
+    if (node.type === 'function_definition') bound(node, out);
+    node = node.parent;
+  }
+  return out;
+}
+
+/** Names a module defines at top level (functions, classes, assignments, imports). */
+export function moduleNames(tree: SyntaxTree): Set<string> {
+  return visibleNames(tree, 1);
+}
+
+/** Methods and `self.x` attributes of a class defined in the tree. */
+export function classMembers(tree: SyntaxTree, className: string): Set<string> | undefined {
+  const cls = tree.rootNode.descendantsOfType('class_definition').find((c) => c.childForFieldName('name')?.text === className);
+  if (!cls) return undefined;
+  const out = new Set<string>();
+  for (const fn of cls.descendantsOfType('function_definition')) out.add(fn.childForFieldName('name')!.text);
+  for (const attr of cls.descendantsOfType('attribute')) if (attr.childForFieldName('object')?.text === 'self') out.add(attr.childForFieldName('attribute')!.text);
+  for (const a of cls.childForFieldName('body')?.namedChildren ?? []) if (a.type === 'expression_statement') bound(a, out);
+  return out;
+}
+
+/** Where a new top-level import goes: after the docstring, __future__ imports and existing imports. */
+export function importInsertLine(tree: SyntaxTree): number {
+  let after = 0;
+  for (const child of tree.rootNode.namedChildren) {
+    const isDoc = child.type === 'expression_statement' && child.namedChildren[0]?.type === 'string' && after === child.startPosition.row;
+    if (isDoc || child.type === 'future_import_statement' || child.type === 'import_statement' || child.type === 'import_from_statement' || child.type === 'comment') {
+      after = child.endPosition.row + 1;
+      continue;
+    }
+    break;
+  }
+  return after; // 0-based index of the line before which to insert
+}

@@ -1,0 +1,63 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import type { Edit, FixProposalInput, FixRequest } from '@suture/core';
+import { diffEdit } from '../edits.js';
+
+const FIXABLE_CODES = new Set([2304, 2552, 2580, 2582, 2583, 2584, 2503, 2662, 2663]);
+const WANTED_FIXES = new Set(['spelling', 'import', 'requireInTs', 'fixMissingImport']);
+
+function languageService(root: string, files: string[]): ts.LanguageService {
+  const versions = new Map(files.map((f) => [f, '1']));
+  const host: ts.LanguageServiceHost = {
+    getScriptFileNames: () => files,
+    getScriptVersion: (f) => versions.get(f) ?? '1',
+    getScriptSnapshot: (f) => (existsSync(f) ? ts.ScriptSnapshot.fromString(readFileSync(f, 'utf8')) : undefined),
+    getCurrentDirectory: () => root,
+    getCompilationSettings: () => ({ allowJs: true, checkJs: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: ['node'], skipLibCheck: true, esModuleInterop: true }),
+    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+    fileExists: ts.sys.fileExists,
+    readFile: ts.sys.readFile,
+    readDirectory: ts.sys.readDirectory,
+    directoryExists: ts.sys.directoryExists,
+    getDirectories: ts.sys.getDirectories,
+  };
+  return ts.createLanguageService(host, ts.createDocumentRegistry());
+}
+
+/**
+ * `ReferenceError: x is not defined` / `Cannot find name 'x'`: the TypeScript language service's
+ * own code fixes (spelling, add an import or a require) on the file where it happened.
+ */
+export async function scriptProposal(request: FixRequest): Promise<FixProposalInput | undefined> {
+  const text = `${request.failure.title}\n${request.failure.evidence}`;
+  const name = /ReferenceError: (\w+) is not defined/.exec(text)?.[1] ?? /Cannot find name '(\w+)'/.exec(text)?.[1];
+  const loc = request.failure.location;
+  if (!name || !loc) return undefined;
+  const root = request.project.root;
+  const file = join(root, loc.file);
+  if (!existsSync(file)) return undefined;
+  const others = request.scope.entries.map((e) => join(root, e.file)).filter((f) => f !== file && /\.[cm]?[jt]sx?$/.test(f));
+  const service = languageService(root, [file, ...others]);
+  const source = readFileSync(file, 'utf8');
+  const diagnostics = service.getSemanticDiagnostics(file).filter((d) => d.start !== undefined && FIXABLE_CODES.has(d.code) && source.slice(d.start, d.start + (d.length ?? 0)) === name);
+  // prefer the occurrence on the failing line
+  const lineStart = loc.line ? source.split('\n').slice(0, loc.line - 1).join('\n').length + (loc.line > 1 ? 1 : 0) : 0;
+  diagnostics.sort((a, b) => Math.abs(a.start! - lineStart) - Math.abs(b.start! - lineStart));
+  const formatting = ts.getDefaultFormatCodeSettings();
+  for (const d of diagnostics) {
+    const fixes = service.getCodeFixesAtPosition(file, d.start!, d.start! + (d.length ?? 0), [d.code], formatting, { quotePreference: 'auto', importModuleSpecifierPreference: 'relative' });
+    const fix = fixes.find((f) => WANTED_FIXES.has(f.fixName));
+    if (!fix) continue;
+    const edits: Edit[] = [];
+    for (const change of fix.changes) {
+      const before = readFileSync(change.fileName, 'utf8');
+      const after = [...change.textChanges].sort((a, b) => b.span.start - a.span.start).reduce((acc, c) => acc.slice(0, c.span.start) + c.newText + acc.slice(c.span.start + c.span.length), before);
+      const rel = change.fileName.startsWith(`${root}/`) ? change.fileName.slice(root.length + 1) : change.fileName;
+      const edit = diffEdit(rel, before, after);
+      if (edit) edits.push(edit);
+    }
+    if (edits.length > 0) return { verdict: 'edits', edits, rationale: `TypeScript code fix: ${fix.description}`, usage: { calls: 0, costUsd: 0 } };
+  }
+  return { verdict: 'unfixable', diagnosis: `"${name}" is not defined and the TypeScript language service has no spelling or import fix for it: needs an LLM fixer`, usage: { calls: 0, costUsd: 0 } };
+}
