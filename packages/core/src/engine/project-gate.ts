@@ -131,11 +131,13 @@ async function regression(
   reports: FailureReport[],
   heals: Heal[],
 ): Promise<Heal[]> {
-  const before = failingIds(initial);
+  // Only tests that passed at first count: a healed collection error may reveal tests that were
+  // never run before, and their failures are not the heal's doing.
+  const passedBefore = new Set(initial.tests.filter((t) => t.status === 'passed').map((t) => t.id));
   const kept = [...heals];
   let result = await rounds.run('regression');
   await rounds.analyze(result);
-  const broken = (): string[] => [...failingIds(result)].filter((id) => !before.has(id));
+  const broken = (): string[] => [...failingIds(result)].filter((id) => passedBefore.has(id));
   while (broken().length > 0 && kept.length > 0) {
     const newly = broken();
     const heal = kept.pop()!;

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FixProposalInput, FixRequest } from '@suture/core';
 import { closest } from '../distance.js';
-import { lineEdit } from '../edits.js';
+import { diffEdit, lineEdit } from '../edits.js';
 import { dirOf, projectPython, pythonFacts } from './interpreter.js';
 import { classMembers, importInsertLine, moduleNames, pythonCache, visibleNames } from './model.js';
 
@@ -31,7 +31,7 @@ function message(request: FixRequest): string {
 
 async function nameError(request: FixRequest, python: string): Promise<Result> {
   const m = /NameError: name '(\w+)' is not defined/.exec(message(request));
-  const name = (request.failure.details.name as string | undefined) ?? m?.[1];
+  const name = m?.[1];
   const loc = request.failure.location;
   if (!name || !loc?.line) return undefined;
   const root = request.project.root;
@@ -105,9 +105,10 @@ async function importError(request: FixRequest, python: string): Promise<Result>
   const pick = closest(name, [...names].filter((n) => !n.startsWith('_')));
   if (!pick.ok) return unfixable(`ImportError "${name}" from ${module}: ${pick.candidates.length ? `ambiguous (${pick.candidates.join(', ')})` : 'nothing close is exported'}`);
   const text = await source(root, loc.file);
-  const line = text?.split('\n')[loc.line - 1];
-  const fixed = line === undefined ? undefined : replaceWord(line, name, pick.best);
-  const edit = fixed === undefined || text === undefined ? undefined : lineEdit(loc.file, text, loc.line, fixed);
+  if (text === undefined) return undefined;
+  // the misspelled name is used below the import too: rename every whole-word use in that file
+  const renamed = text.replace(new RegExp(`(?<![\\w.])${name}(?!\\w)`, 'g'), pick.best);
+  const edit = diffEdit(loc.file, text, renamed);
   if (!edit) return undefined;
   return { verdict: 'edits', edits: [edit], rationale: `${module} has no "${name}"; the closest exported name is "${pick.best}"`, usage };
 }
@@ -120,7 +121,7 @@ async function missingColon(request: FixRequest): Promise<Result> {
   const text = await source(request.project.root, loc.file);
   const line = text?.split('\n')[lineNo - 1];
   if (text === undefined || line === undefined || !/^\s*(if|elif|else|for|while|def|class|try|except|finally|with)\b/.test(line)) return undefined;
-  const [code, comment] = line.split(/(?=\s+#)/, 2);
+  const [, code, comment] = /^(.*?)(\s+#.*)?$/.exec(line)!;
   const edit = lineEdit(loc.file, text, lineNo, `${code!.trimEnd()}:${comment ?? ''}`);
   if (!edit) return undefined;
   return { verdict: 'edits', edits: [edit], rationale: "SyntaxError: expected ':' at the end of the statement", usage };

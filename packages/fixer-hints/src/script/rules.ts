@@ -1,5 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import type { Edit, FixProposalInput, FixRequest } from '@suture/core';
 import { diffEdit } from '../edits.js';
@@ -7,14 +8,35 @@ import { diffEdit } from '../edits.js';
 const FIXABLE_CODES = new Set([2304, 2552, 2580, 2582, 2583, 2584, 2503, 2662, 2663]);
 const WANTED_FIXES = new Set(['spelling', 'import', 'requireInTs', 'fixMissingImport']);
 
-function languageService(root: string, files: string[]): ts.LanguageService {
+/** Node's own type declarations, shipped with this fixer, so a missing `require('path')` has a fix. */
+function nodeTypeRoots(): string[] {
+  try {
+    return [dirname(dirname(createRequire(import.meta.url).resolve('@types/node/package.json')))];
+  } catch {
+    return [];
+  }
+}
+
+/** Is this file an ES module (so a fix adds `import`), or CommonJS (so it adds `require`)? */
+function isEsm(file: string, source: string): boolean {
+  if (/\.m[jt]s$/.test(file)) return true;
+  if (/\.c[jt]s$/.test(file)) return false;
+  if (/^\s*(import\s[^(]|export\s)/m.test(source)) return true;
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg)) return (JSON.parse(readFileSync(pkg, 'utf8')) as { type?: string }).type === 'module';
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+function languageService(root: string, files: string[], esm: boolean): ts.LanguageService {
   const versions = new Map(files.map((f) => [f, '1']));
   const host: ts.LanguageServiceHost = {
     getScriptFileNames: () => files,
     getScriptVersion: (f) => versions.get(f) ?? '1',
     getScriptSnapshot: (f) => (existsSync(f) ? ts.ScriptSnapshot.fromString(readFileSync(f, 'utf8')) : undefined),
     getCurrentDirectory: () => root,
-    getCompilationSettings: () => ({ allowJs: true, checkJs: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: ['node'], skipLibCheck: true, esModuleInterop: true }),
+    getCompilationSettings: () => ({ allowJs: true, checkJs: true, noEmit: true, target: ts.ScriptTarget.ES2022, ...(esm ? { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext } : { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 }), types: ['node'], typeRoots: nodeTypeRoots(), skipLibCheck: true }),
     getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
     fileExists: ts.sys.fileExists,
     readFile: ts.sys.readFile,
@@ -38,8 +60,8 @@ export async function scriptProposal(request: FixRequest): Promise<FixProposalIn
   const file = join(root, loc.file);
   if (!existsSync(file)) return undefined;
   const others = request.scope.entries.map((e) => join(root, e.file)).filter((f) => f !== file && /\.[cm]?[jt]sx?$/.test(f));
-  const service = languageService(root, [file, ...others]);
   const source = readFileSync(file, 'utf8');
+  const service = languageService(root, [file, ...others], isEsm(file, source));
   const diagnostics = service.getSemanticDiagnostics(file).filter((d) => d.start !== undefined && FIXABLE_CODES.has(d.code) && source.slice(d.start, d.start + (d.length ?? 0)) === name);
   // prefer the occurrence on the failing line
   const lineStart = loc.line ? source.split('\n').slice(0, loc.line - 1).join('\n').length + (loc.line > 1 ? 1 : 0) : 0;

@@ -30,10 +30,11 @@ async function projectFrames(root: string, frames: ExceptionInfo['frames'], cach
 
 /** `File "x.py", line N` and `x.py:N:` frames from a text traceback (collection errors). */
 function textFrames(text: string): ExceptionInfo['frames'] {
-  const frames: ExceptionInfo['frames'] = [];
-  for (const m of text.matchAll(/File "([^"]+)", line (\d+)(?:, in (\S+))?/g)) frames.push({ file: m[1]!, line: Number(m[2]), function: m[3] ?? '' });
-  for (const m of text.matchAll(/^([^\s:]+\.py):(\d+):(?: in (\S+))?/gm)) frames.push({ file: m[1]!, line: Number(m[2]), function: m[3] ?? '' });
-  return frames;
+  // Both forms, in the order they appear: the last one is the innermost.
+  const hits: Array<{ at: number; frame: ExceptionInfo['frames'][number] }> = [];
+  for (const m of text.matchAll(/File "([^"]+)", line (\d+)(?:, in (\S+))?/g)) hits.push({ at: m.index, frame: { file: m[1]!, line: Number(m[2]), function: m[3] ?? '' } });
+  for (const m of text.matchAll(/^([^\s:]+\.py):(\d+):(?: in (\S+))?/gm)) hits.push({ at: m.index, frame: { file: m[1]!, line: Number(m[2]), function: m[3] ?? '' } });
+  return hits.sort((a, b) => a.at - b.at).map((h) => h.frame);
 }
 
 function fingerprint(parts: readonly (string | undefined)[]): string {
