@@ -16,8 +16,12 @@ async function installedRunners(cwd: string): Promise<Array<{ alias: string; run
   for (const [alias, pkg] of RUNNERS) {
     const entry = await resolvePackageEntry(pkg, cwd);
     if (!entry) continue;
-    const mod = (await import(pathToFileURL(entry).href)) as { default: () => Runner };
-    out.push({ alias, runner: mod.default() });
+    try {
+      const mod = (await import(pathToFileURL(entry).href)) as { default: () => Runner };
+      out.push({ alias, runner: mod.default() });
+    } catch (error) {
+      process.stderr.write(`suture: skipping ${pkg}: it cannot be loaded (${(error as Error).message.split('\n')[0]})\n`);
+    }
   }
   return out;
 }
@@ -40,13 +44,17 @@ export async function initCommand(flags: { force?: boolean }): Promise<number> {
   if (runners.length === 0) throw new UsageError('no suture runner is installed here; install one, e.g. `npm install -D @suture/runner-pytest`');
   const projects: Array<{ name: string; root: string; runner: string | [string, Record<string, unknown>] }> = [];
   const taken = new Set<string>();
+  const claimed: Array<{ alias: string; dir: string }> = [];
   for await (const dir of folders(cwd, 3)) {
     for (const { alias, runner } of runners) {
+      // a project's own subfolders (its tests/) belong to it
+      if (claimed.some((c) => c.alias === alias && (dir + '/').startsWith(c.dir + '/'))) continue;
       const found = await runner.detect?.(dir);
       if (!found) continue;
       let name = found.name.replace(/[^A-Za-z0-9._-]/g, '-') || alias;
       if (taken.has(name)) name = `${name}-${alias}`;
       taken.add(name);
+      claimed.push({ alias, dir });
       const root = relative(cwd, dir) || '.';
       projects.push({ name, root, runner: found.options ? [alias, found.options] : alias });
       process.stdout.write(`found ${alias} project "${name}" in ${root} (${found.reason})\n`);
