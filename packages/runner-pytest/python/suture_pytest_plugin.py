@@ -13,12 +13,17 @@ _MAX_TEXT = 64 * 1024
 _MAX_FRAMES = 40
 
 
+_handle = None
+
+
 def _emit(event):
+    global _handle
     if not _PATH:
         return
-    with open(_PATH, "a", encoding="utf-8") as handle:
-        handle.write(json.dumps(event, default=str) + "\n")
-        handle.flush()
+    if _handle is None:
+        # line-buffered: every event reaches the file before the next test starts
+        _handle = open(_PATH, "a", encoding="utf-8", buffering=1)
+    _handle.write(json.dumps(event, default=str) + "\n")
 
 
 def _clip(text):
@@ -67,6 +72,11 @@ def pytest_runtest_makereport(item, call):
 
 
 def pytest_runtest_logreport(report):
+    if report.passed and report.when != "call":
+        # passing setup/teardown phases carry nothing the runner needs except the end of the test
+        if report.when == "teardown":
+            _emit({"event": "end", "nodeid": report.nodeid})
+        return
     event = {
         "event": "report",
         "nodeid": report.nodeid,
@@ -92,3 +102,5 @@ def pytest_collectreport(report):
 
 def pytest_sessionfinish(session, exitstatus):
     _emit({"event": "finish", "exitstatus": int(exitstatus)})
+    if _handle is not None:
+        _handle.close()

@@ -14,6 +14,7 @@ export interface ExceptionInfo {
 type PytestEvent =
   | { event: 'start'; nodeid: string; file: string; line: number | null }
   | { event: 'report'; nodeid: string; when: 'setup' | 'call' | 'teardown'; outcome: 'passed' | 'failed' | 'skipped'; duration: number; file: string; line: number | null; wasxfail: boolean; longrepr?: string; exception?: ExceptionInfo }
+  | { event: 'end'; nodeid: string }
   | { event: 'collect-error'; nodeid: string; longrepr: string }
   | { event: 'finish'; exitstatus: number };
 
@@ -78,6 +79,8 @@ export function foldEvents(events: readonly PytestEvent[]): ParsedEvents {
       }
       tests.set(e.nodeid, t);
       if (e.when === 'teardown' && running === e.nodeid) running = undefined;
+    } else if (e.event === 'end') {
+      if (running === e.nodeid) running = undefined;
     } else if (e.event === 'collect-error') {
       const where = collectLocation(e.longrepr, e.nodeid);
       diagnostics.push({
