@@ -1,0 +1,7 @@
+export function add(a, b) {
+  return a - b;
+}
+
+export function mul(a, b) {
+  return a * b;
+}

@@ -1,0 +1,4 @@
+import assert from 'node:assert/strict';
+import { greet } from '../src/greet.mjs';
+
+assert.equal(greet('ada'), 'hello ada');
