@@ -1,0 +1,22 @@
+import { access, readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPORTER = fileURLToPath(new URL('../reporter/suture-jest-reporter.cjs', import.meta.url));
+
+/** The project's own Jest: `node_modules/jest/bin/jest.js` found walking up from the root. */
+export async function resolveJest(root: string, configured?: string): Promise<{ script: string; version?: string } | undefined> {
+  if (configured) return { script: isAbsolute(configured) ? configured : resolve(root, configured) };
+  let dir = root;
+  for (;;) {
+    const pkgDir = join(dir, 'node_modules', 'jest');
+    const script = join(pkgDir, 'bin', 'jest.js');
+    if (await access(script).then(() => true, () => false)) {
+      const version = await readFile(join(pkgDir, 'package.json'), 'utf8').then((t) => (JSON.parse(t) as { version?: string }).version, () => undefined);
+      return { script, ...(version ? { version } : {}) };
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}

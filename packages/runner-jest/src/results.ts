@@ -1,0 +1,90 @@
+import { relative } from 'node:path';
+import type { Diagnostic, TestResult } from '@suture/core';
+import { testId } from './ids.js';
+
+interface AssertionResult {
+  ancestorTitles: string[];
+  fullName: string;
+  title: string;
+  status: 'passed' | 'failed' | 'pending' | 'todo' | 'skipped' | 'disabled' | 'focused';
+  location?: { line: number; column: number } | null;
+  failureMessages?: string[];
+  duration?: number | null;
+}
+
+export interface JestJson {
+  success: boolean;
+  numTotalTests: number;
+  testResults: Array<{ name: string; status: string; message: string; assertionResults: AssertionResult[] }>;
+}
+
+// Jest colours nothing in --ci/--no-colors mode, but a project's own reporter might.
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+/** The failure message without the stack: what a reviewer reads first. */
+export function shortMessage(text: string): string {
+  const lines = text.replace(ANSI, '').split('\n');
+  const stackAt = lines.findIndex((l) => /^\s+at /.test(l));
+  return (stackAt >= 0 ? lines.slice(0, stackAt) : lines).join('\n').trim().slice(0, 2000);
+}
+
+function status(a: AssertionResult): TestResult['status'] {
+  if (a.status === 'passed') return 'passed';
+  if (a.status === 'failed') return (a.failureMessages ?? []).some((m) => /Exceeded timeout of \d+ ?ms/.test(m)) ? 'timeout' : 'failed';
+  return 'skipped';
+}
+
+/** `Expected: 4` / `Received: 3` lines of an expect() failure. */
+function expectation(message: string): Record<string, string> {
+  const expected = /^\s*Expected(?: value)?:\s*(.*)$/m.exec(message)?.[1];
+  const received = /^\s*Received(?: value)?:\s*(.*)$/m.exec(message)?.[1];
+  return { ...(expected !== undefined ? { expected } : {}), ...(received !== undefined ? { received } : {}) };
+}
+
+/** Where a suite that failed to run points: Babel's `(line:col)`, a code frame `> 12 |`, or a stack frame. */
+function suitePosition(message: string, file: string): { line?: number; column?: number } {
+  const babel = new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: [^\\n]*\\((\\d+):(\\d+)\\)`).exec(message) ?? /\((\d+):(\d+)\)\s*$/m.exec(message);
+  if (babel) return { line: Number(babel[1]), column: Number(babel[2]) + 1 };
+  const frame = /^\s*>\s*(\d+)\s*\|/m.exec(message);
+  if (frame) return { line: Number(frame[1]) };
+  return {};
+}
+
+export function foldResults(json: JestJson, root: string): { tests: TestResult[]; diagnostics: Diagnostic[] } {
+  const tests: TestResult[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const suite of json.testResults) {
+    const file = relative(root, suite.name);
+    if (suite.assertionResults.length === 0 && suite.status === 'failed') {
+      const message = suite.message.replace(ANSI, '');
+      const headline = message.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('●'))[0] ?? 'Test suite failed to run';
+      diagnostics.push({
+        source: 'jest-suite',
+        severity: 'error',
+        message: headline,
+        file,
+        ...suitePosition(message, file),
+        code: /SyntaxError/.test(message) || /Unexpected token/.test(message) ? 'SyntaxError' : /Cannot find module/.test(message) ? 'ModuleNotFound' : undefined,
+        notes: [],
+        fixIts: [],
+        tests: [],
+        raw: message.slice(0, 20_000),
+      });
+      continue;
+    }
+    for (const a of suite.assertionResults) {
+      const failure = (a.failureMessages ?? []).join('\n\n').replace(ANSI, '');
+      const st = status(a);
+      tests.push({
+        id: testId(file, a.fullName),
+        name: a.fullName,
+        file,
+        ...(a.location?.line ? { line: a.location.line } : {}),
+        status: st,
+        ...(a.duration != null ? { durationMs: a.duration } : {}),
+        ...(failure ? { message: shortMessage(failure), trace: failure.slice(0, 100_000), details: { ...expectation(failure), title: a.title, ancestorTitles: a.ancestorTitles } } : {}),
+      });
+    }
+  }
+  return { tests, diagnostics };
+}

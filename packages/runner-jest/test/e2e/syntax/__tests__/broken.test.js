@@ -1,0 +1,2 @@
+const x = ;
+test('never runs', () => expect(x).toBe(1));
