@@ -1,5 +1,5 @@
-import { mkdir, readFile, rm, stat, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, readdir, readFile, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, posix } from 'node:path';
 import { atomicWrite, sha256 } from './atomic.js';
 
 export const SUTURE_DIR = '.suture';
@@ -16,6 +16,8 @@ export interface JournalEntry {
   originalHash?: string;
   /** Hashes of every content suture wrote (recorded before each write). */
   written: string[];
+  /** Folders suture created for a new file (repository-relative, deepest first), removed on restore when empty. */
+  createdDirs?: string[];
 }
 
 export interface JournalManifest {
@@ -57,6 +59,32 @@ async function readOptional(path: string): Promise<Buffer | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/** Ancestors of a repository-relative file that do not exist yet, deepest first. */
+async function missingDirs(root: string, file: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (let dir = posix.dirname(file); dir !== '.' && dir !== '/'; dir = posix.dirname(dir)) {
+    try {
+      await stat(join(root, dir));
+      break;
+    } catch {
+      missing.push(dir);
+    }
+  }
+  return missing;
+}
+
+/** Temp files of an atomic write that a crash interrupted before its rename. */
+async function removeTempFiles(abs: string): Promise<void> {
+  const prefix = `.${basename(abs)}.suture-tmp-`;
+  let names: string[];
+  try {
+    names = await readdir(dirname(abs));
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith(prefix)) await rm(join(dirname(abs), name), { force: true });
 }
 
 /**
@@ -122,6 +150,7 @@ export class Journal {
       const original = await readOptional(abs);
       const mode = original ? (await stat(abs)).mode & 0o7777 : 0o644;
       entry = { file, existed: original !== undefined, mode, written: [] };
+      if (!original) entry.createdDirs = await missingDirs(this.root, file);
       if (original) {
         entry.backup = `files/${this.manifest.entries.length}`;
         entry.originalHash = sha256(original);
@@ -147,15 +176,22 @@ export class Journal {
     for (const entry of this.manifest.entries) {
       if (files && !files.includes(entry.file)) continue;
       const abs = join(this.root, entry.file);
+      await removeTempFiles(abs);
       const current = await readOptional(abs);
       const currentHash = current ? sha256(current) : undefined;
       if (currentHash === entry.originalHash) continue; // already original (both undefined: still absent)
+      if (current === undefined) {
+        // Suture's writes are renames over the file, so it is never missing after one: someone deleted it.
+        outcome.conflicts.push({ file: entry.file, reason: 'deleted by someone else while suture ran: left deleted' });
+        continue;
+      }
       if (currentHash !== undefined && !entry.written.includes(currentHash)) {
         outcome.conflicts.push({ file: entry.file, reason: 'changed by someone else while suture ran: your version was kept' });
         continue;
       }
       if (!entry.existed) {
         if (current) await unlink(abs);
+        for (const dir of entry.createdDirs ?? []) await rmdir(join(this.root, dir)).catch(() => undefined);
         outcome.deleted.push(entry.file);
         continue;
       }

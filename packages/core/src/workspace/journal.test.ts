@@ -1,0 +1,147 @@
+import { spawn } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile, readdir } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Journal, hasJournal, recover } from './journal.js';
+import { acquireLock, LockError } from './lock.js';
+
+const dirs: string[] = [];
+async function tree(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'suture-journal-'));
+  dirs.push(root);
+  await mkdir(join(root, 'src'), { recursive: true });
+  await writeFile(join(root, 'src/crlf.py'), 'a = 1\r\nb = 2\r\n');
+  await writeFile(join(root, 'src/no-eol.py'), 'x = 1');
+  await writeFile(join(root, 'blob.bin'), Buffer.from([0, 1, 2, 255, 13, 10]));
+  await writeFile(join(root, 'run.sh'), '#!/bin/sh\necho hi\n');
+  await chmod(join(root, 'run.sh'), 0o755);
+  return root;
+}
+afterEach(async () => {
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+async function listAll(root: string, dir = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(join(root, dir), { withFileTypes: true })) {
+    const rel = dir ? `${dir}/${e.name}` : e.name;
+    if (rel === '.suture') continue;
+    out.push(rel);
+    if (e.isDirectory()) out.push(...(await listAll(root, rel)));
+  }
+  return out.sort();
+}
+
+async function snapshot(root: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const rel of await listAll(root)) {
+    const st = await stat(join(root, rel));
+    out[rel] = st.isDirectory() ? 'dir' : `${(st.mode & 0o777).toString(8)}:${(await readFile(join(root, rel))).toString('base64')}`;
+  }
+  return out;
+}
+
+describe('Journal', () => {
+  it('restores CRLF, missing trailing newline, binary content and file modes byte for byte, and deletes created files and folders', async () => {
+    const root = await tree();
+    const before = await snapshot(root);
+    const journal = await Journal.create(root, 'r1');
+    await journal.write('src/crlf.py', 'a = 9\r\n');
+    await journal.write('src/no-eol.py', 'x = 2\n');
+    await journal.write('blob.bin', Buffer.from([9, 9]));
+    await journal.write('run.sh', '#!/bin/sh\necho changed\n');
+    await journal.write('src/pkg/sub/new.py', 'n = 1\n');
+    expect((await stat(join(root, 'run.sh'))).mode & 0o777).toBe(0o755);
+    expect(await hasJournal(root)).toBe(true);
+    const outcome = await journal.restore();
+    expect(outcome.restored.sort()).toEqual(['blob.bin', 'run.sh', 'src/crlf.py', 'src/no-eol.py']);
+    expect(outcome.deleted).toEqual(['src/pkg/sub/new.py']);
+    expect(outcome.conflicts).toEqual([]);
+    await journal.close();
+    expect(await snapshot(root)).toEqual(before);
+    expect(await hasJournal(root)).toBe(false);
+  });
+
+  it('keeps a file the user changed after suture wrote it and reports the conflict', async () => {
+    const root = await tree();
+    const journal = await Journal.create(root, 'r1');
+    await journal.write('src/crlf.py', 'suture\n');
+    await journal.write('src/no-eol.py', 'suture\n');
+    await writeFile(join(root, 'src/crlf.py'), 'the user typed this\n');
+    await rm(join(root, 'src/no-eol.py'));
+    const outcome = await journal.restore();
+    expect(outcome.conflicts.map((c) => c.file).sort()).toEqual(['src/crlf.py', 'src/no-eol.py']);
+    expect(outcome.conflicts.find((c) => c.file === 'src/crlf.py')!.reason).toContain('your version was kept');
+    expect(await readFile(join(root, 'src/crlf.py'), 'utf8')).toBe('the user typed this\n');
+    await expect(stat(join(root, 'src/no-eol.py'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('refuses to start over an unrecovered journal; recover restores it and reports what it did', async () => {
+    const root = await tree();
+    const before = await snapshot(root);
+    const journal = await Journal.create(root, 'r1');
+    await journal.write('src/crlf.py', 'changed\n');
+    await journal.write('added.txt', 'new\n');
+    await expect(Journal.create(root, 'r2')).rejects.toThrow(/suture recover/);
+    const outcome = await recover(root);
+    expect(outcome).toMatchObject({ found: true, runId: 'r1', restored: ['src/crlf.py'], deleted: ['added.txt'] });
+    expect(await snapshot(root)).toEqual(before);
+    expect(await recover(root)).toMatchObject({ found: false });
+  });
+
+  it('restores only the files asked for', async () => {
+    const root = await tree();
+    const journal = await Journal.create(root, 'r1');
+    await journal.write('src/crlf.py', 'one\n');
+    await journal.write('src/no-eol.py', 'two\n');
+    await journal.restore(['src/crlf.py']);
+    expect(await readFile(join(root, 'src/crlf.py'), 'utf8')).toBe('a = 1\r\nb = 2\r\n');
+    expect(await readFile(join(root, 'src/no-eol.py'), 'utf8')).toBe('two\n');
+    expect((await journal.original('src/no-eol.py'))!.toString()).toBe('x = 1');
+  });
+});
+
+describe('repository lock', () => {
+  it('refuses a live lock naming its pid, and releases', async () => {
+    const root = await tree();
+    const first = await acquireLock(root, 'a');
+    const err = await acquireLock(root, 'b').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LockError);
+    expect((err as Error).message).toContain(`pid ${process.pid}`);
+    await first.release();
+    const again = await acquireLock(root, 'c');
+    expect(again.staleFrom).toBeUndefined();
+    await again.release();
+  });
+
+  it('takes over the stale lock of a dead process and says whose it was', async () => {
+    const root = await tree();
+    // A real process that has exited: its pid is no longer alive.
+    const child = spawn(process.execPath, ['-e', '0']);
+    const pid = child.pid!;
+    await new Promise((resolve) => child.on('exit', resolve));
+    await mkdir(join(root, '.suture'), { recursive: true });
+    await writeFile(join(root, '.suture/lock'), JSON.stringify({ pid, hostname: hostname(), startedAt: '2026-01-01T00:00:00.000Z', runId: 'old' }));
+    const lock = await acquireLock(root, 'new');
+    expect(lock.staleFrom?.pid).toBe(pid);
+    const held = JSON.parse(await readFile(join(root, '.suture/lock'), 'utf8')) as { pid: number; hostname: string; startedAt: string };
+    expect(held.pid).toBe(process.pid);
+    expect(held.hostname).toBe(hostname());
+    expect(Date.parse(held.startedAt)).not.toBeNaN();
+    await lock.release();
+    await expect(stat(join(root, '.suture/lock'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('refuses a lock held by a live process of another suture', async () => {
+    const root = await tree();
+    const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      await mkdir(join(root, '.suture'), { recursive: true });
+      await writeFile(join(root, '.suture/lock'), JSON.stringify({ pid: sleeper.pid, hostname: hostname(), startedAt: new Date().toISOString(), runId: 'other' }));
+      await expect(acquireLock(root, 'mine')).rejects.toThrow(new RegExp(`pid ${sleeper.pid}`));
+    } finally {
+      sleeper.kill('SIGKILL');
+    }
+  });
+});
