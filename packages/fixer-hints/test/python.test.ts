@@ -72,7 +72,7 @@ describe('Python hints', () => {
   it('leaves the project green apart from the ambiguous case', () => {
     let out = '';
     try {
-      execFileSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], { cwd: root, encoding: 'utf8', env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
+      execFileSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--color=no'], { cwd: root, encoding: 'utf8', env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
     } catch (error) {
       out = String((error as { stdout?: string }).stdout);
     }
