@@ -60,7 +60,8 @@ export function checkTestWeakening(file: string, before: string | undefined, aft
   if (deleted.length > 0) reasons.push(`deletes or renames test(s) ${deleted.slice(0, 5).join(', ')}`);
   if (swallowCount(after) > swallowCount(old)) reasons.push('wraps an assertion in a try block that swallows its failure');
   if (reasons.length > 0) return { weakening: `test-weakening edit to ${file}: ${reasons.join('; ')}`, expectationChanged: false };
-  const oldSet = new Set(oldAsserts);
-  const expectationChanged = newAsserts.some((l) => !oldSet.has(l));
+  // Assertions did not decrease; if an old one is gone, it was rewritten (an expected value changed).
+  const newSet = new Set(newAsserts);
+  const expectationChanged = oldAsserts.some((l) => !newSet.has(l));
   return { expectationChanged };
 }

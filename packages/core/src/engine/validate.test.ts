@@ -1,0 +1,170 @@
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EditPolicy, Edit } from '../contracts/fix.js';
+import type { Scope } from '../contracts/failure.js';
+import { API_VERSION, type Analyzer } from '../plugin/types.js';
+import { validateEdits, MAX_EDIT_BYTES } from './validate.js';
+import { applyScopePolicy } from './scope-policy.js';
+import { HealConfigSchema } from '../contracts/config.js';
+import { normalizeEditPath } from '../workspace/paths.js';
+
+let root: string;
+let outside: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'suture-validate-'));
+  outside = await mkdtemp(join(tmpdir(), 'suture-outside-'));
+  await mkdir(join(root, 'src'));
+  await mkdir(join(root, 'tests'));
+  await writeFile(join(root, 'src/app.py'), 'def total(xs):\n    return sum(xs) - 1\n\ndef count(xs):\n    return len(xs) - 1\n');
+  await writeFile(join(root, 'tests/test_app.py'), 'def test_total():\n    assert total([1, 2]) == 3\n');
+  await writeFile(join(root, 'src/blob.bin'), Buffer.from([1, 0, 2]));
+  await symlink(outside, join(root, 'src/out'));
+  await symlink(join(outside, 'target.py'), join(root, 'src/link.py'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+  await rm(outside, { recursive: true, force: true });
+});
+
+const policy = (over: Partial<EditPolicy> = {}): EditPolicy => ({
+  editable: 'both',
+  allowedPaths: ['**'],
+  deniedPaths: [],
+  allowTestWeakening: false,
+  allowNewFiles: false,
+  maxFilesPerAttempt: 5,
+  ...over,
+});
+const scopeOf = (...files: string[]): Scope => ({
+  entries: files.map((file) => ({ file, symbols: [], role: file.startsWith('tests/') ? 'test' : 'source', reasons: ['test'], depth: 0 })),
+  excluded: [],
+});
+const SCOPE = scopeOf('src/app.py', 'tests/test_app.py', 'src/blob.bin', 'src/out/x.py', 'src/link.py', '.git/config', '.suture/lock', 'src/secret.py');
+
+async function check(edits: Edit[], over: Partial<EditPolicy> = {}, scope = SCOPE, analyzer?: Analyzer) {
+  return validateEdits({ projectRoot: root, edits, scope, policy: policy(over), ...(analyzer ? { analyzer } : {}) });
+}
+
+describe('validateEdits', () => {
+  it('applies search/replace edits in order and returns the planned contents without writing', async () => {
+    const result = await check([
+      { file: 'src/app.py', search: 'sum(xs) - 1', replace: 'sum(xs)' },
+      { file: 'src/app.py', search: 'len(xs) - 1', replace: 'len(xs)' },
+    ]);
+    expect(result).toEqual({ ok: true, expectationChanged: false, writes: [{ file: 'src/app.py', before: expect.any(String), after: 'def total(xs):\n    return sum(xs)\n\ndef count(xs):\n    return len(xs)\n' }] });
+    expect(await readFile(join(root, 'src/app.py'), 'utf8')).toContain('sum(xs) - 1');
+  });
+
+  it.each<[string, Edit, string]>([
+    ['traversal', { file: '../x.py', content: 'x' }, 'climbs out with ".."'],
+    ['hidden traversal', { file: 'src/../../x.py', content: 'x' }, 'climbs out'],
+    ['absolute', { file: '/etc/passwd', content: 'x' }, 'absolute path'],
+    ['windows absolute', { file: 'C:\\x.py', content: 'x' }, 'absolute path'],
+    ['NUL in path', { file: 'src/a\0.py', content: 'x' }, 'NUL byte'],
+    ['.git', { file: '.git/config', content: 'x' }, 'denied by ".git/**"'],
+    ['.GIT on a case-insensitive disk', { file: '.GIT/config', content: 'x' }, 'denied by ".git/**"'],
+    ['.suture', { file: '.suture/lock', content: 'x' }, 'denied by ".suture/**"'],
+    ['node_modules', { file: 'node_modules/x/index.js', content: 'x' }, 'denied by "**/node_modules/**"'],
+    ['virtualenv', { file: '.venv/lib/site.py', content: 'x' }, 'denied by "**/.venv/**"'],
+    ['config denial', { file: 'src/secret.py', content: 'x' }, 'denied by "src/*.py"'],
+    ['symlinked folder escaping the root', { file: 'src/out/x.py', content: 'x' }, 'outside the project root'],
+    ['a symlink', { file: 'src/link.py', content: 'x' }, 'is a symbolic link'],
+    ['outside the scope', { file: 'src/other.py', content: 'x' }, 'outside the failure\'s scope'],
+    ['search not found', { file: 'src/app.py', search: 'nope', replace: 'x' }, 'not found'],
+    ['search found twice', { file: 'src/app.py', search: ' - 1', replace: '' }, 'occurs more than once'],
+    ['NUL in content', { file: 'src/app.py', content: 'a\0b' }, 'NUL byte'],
+    ['binary target', { file: 'src/blob.bin', content: 'text' }, 'binary file'],
+    ['oversized content', { file: 'src/app.py', content: 'x'.repeat(MAX_EDIT_BYTES + 1) }, 'larger than'],
+    ['no change', { file: 'src/app.py', search: 'sum', replace: 'sum' }, 'changes nothing'],
+  ])('refuses %s with a reason', async (_name, edit, reason) => {
+    const deny = edit.file === 'src/secret.py' ? { deniedPaths: ['src/*.py'] } : {};
+    const result = await check([edit], deny);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.reason).toContain(reason);
+  });
+
+  it('refuses files outside allowedPaths and new files unless allowed', async () => {
+    const a = await check([{ file: 'src/app.py', search: 'sum(xs) - 1', replace: 'sum(xs)' }], { allowedPaths: ['lib/**'] });
+    expect(!a.ok && a.reason).toContain('outside heal.allowedPaths');
+    const b = await check([{ file: 'src/new.py', content: 'x = 1\n' }]);
+    expect(!b.ok && b.reason).toContain("outside the failure's scope");
+    const c = await check([{ file: 'src/new.py', content: 'x = 1\n' }], { allowNewFiles: true });
+    expect(c.ok && c.writes).toEqual([{ file: 'src/new.py', before: undefined, after: 'x = 1\n' }]);
+    const d = await check([{ file: 'src/missing.py', search: 'a', replace: 'b' }], { allowNewFiles: true });
+    expect(!d.ok && d.reason).toContain('does not exist');
+  });
+
+  it('enforces the editable side and the file count', async () => {
+    const src = await check([{ file: 'tests/test_app.py', search: '== 3', replace: '== 2' }], { editable: 'source' });
+    expect(!src.ok && src.reason).toContain('is a test and heal.editable is "source"');
+    const tst = await check([{ file: 'src/app.py', search: 'sum(xs) - 1', replace: 'sum(xs)' }], { editable: 'tests' });
+    expect(!tst.ok && tst.reason).toContain('is not a test');
+    const many = await check(
+      [
+        { file: 'src/app.py', search: 'sum(xs) - 1', replace: 'sum(xs)' },
+        { file: 'tests/test_app.py', search: '== 3', replace: '== 3.0' },
+      ],
+      { maxFilesPerAttempt: 1 },
+    );
+    expect(!many.ok && many.reason).toContain('more than 1 files');
+  });
+
+  it('refuses test weakening unless allowed, and flags an expectation change', async () => {
+    const weak = await check([{ file: 'tests/test_app.py', search: '    assert total([1, 2]) == 3\n', replace: '    total([1, 2])\n' }]);
+    expect(!weak.ok && weak.reason).toMatch(/test-weakening edit to tests\/test_app.py: removes 1 assertion/);
+    const allowed = await check([{ file: 'tests/test_app.py', search: '    assert total([1, 2]) == 3\n', replace: '    total([1, 2])\n' }], { allowTestWeakening: true });
+    expect(allowed.ok).toBe(true);
+    const expectation = await check([{ file: 'tests/test_app.py', search: '== 3', replace: '== 2' }]);
+    expect(expectation.ok && expectation.expectationChanged).toBe(true);
+  });
+
+  it('runs the analyzer syntax check', async () => {
+    const analyzer: Analyzer = {
+      name: 'syntax',
+      apiVersion: API_VERSION,
+      analyze: async () => [],
+      scope: async () => ({ entries: [] }),
+      checkSyntax: (_file, content) => (content.includes('def (') ? 'line 1: invalid syntax' : undefined),
+    };
+    const bad = await check([{ file: 'src/app.py', search: 'def total(xs)', replace: 'def (xs)' }], {}, SCOPE, analyzer);
+    expect(!bad.ok && bad.reason).toBe('src/app.py would not parse: line 1: invalid syntax');
+  });
+});
+
+describe('applyScopePolicy', () => {
+  it('keeps allowed files and records every removal with its rule', () => {
+    const heal = HealConfigSchema.parse({ editable: 'source', deniedPaths: ['src/vendor/**'], allowedPaths: ['src/**', 'tests/**'] });
+    const scope = applyScopePolicy(
+      {
+        entries: [
+          { file: 'src/app.py', role: 'source', reasons: ['frame 1'] },
+          { file: 'tests/test_app.py', role: 'test', reasons: ['the test'] },
+          { file: 'src/vendor/lib.py', role: 'source', reasons: ['frame 2'] },
+          { file: 'docs/x.py', role: 'source', reasons: ['frame 3'] },
+          { file: '.venv/lib/x.py', role: 'source', reasons: ['frame 4'] },
+          { file: '../other/x.py', role: 'source', reasons: ['frame 5'] },
+        ],
+      },
+      heal,
+    );
+    expect(scope.entries.map((e) => e.file)).toEqual(['src/app.py']);
+    expect(scope.excluded).toEqual([
+      { file: 'tests/test_app.py', reason: 'a test file, and heal.editable is "source"' },
+      { file: 'src/vendor/lib.py', reason: 'denied by "src/vendor/**"' },
+      { file: 'docs/x.py', reason: 'outside heal.allowedPaths' },
+      { file: '.venv/lib/x.py', reason: 'denied by "**/.venv/**"' },
+      { file: '../other/x.py', reason: expect.stringContaining('climbs out') },
+    ]);
+  });
+});
+
+describe('normalizeEditPath', () => {
+  it('normalizes ./ and backslashes', () => {
+    expect(normalizeEditPath('./src//a.py')).toEqual({ ok: true, path: 'src/a.py' });
+    expect(normalizeEditPath('src\\a.py')).toEqual({ ok: true, path: 'src/a.py' });
+    expect(normalizeEditPath('src/')).toMatchObject({ ok: false });
+    expect(normalizeEditPath('')).toMatchObject({ ok: false, reason: 'empty path' });
+  });
+});
