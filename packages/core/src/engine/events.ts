@@ -1,6 +1,7 @@
 import type { GateReport } from '../contracts/report.js';
 import type { Logger, Reporter, RunEndContext } from '../plugin/types.js';
 import { errorMessage } from '../plugin/errors.js';
+import { redactDeep, type Redactor } from '../redact.js';
 
 type HookName = Exclude<keyof Reporter, 'name' | 'apiVersion' | 'onRunEnd'>;
 type HookEvent<K extends HookName> = Parameters<NonNullable<Reporter[K]>>[0];
@@ -10,14 +11,18 @@ export class Emitter {
   constructor(
     private readonly reporters: readonly Reporter[],
     private readonly logger: Logger,
+    /** Events carry test output and evidence: secrets are masked before any reporter sees them. */
+    private readonly redact: Redactor = (text) => text,
   ) {}
 
   async emit<K extends HookName>(hook: K, event: HookEvent<K>): Promise<void> {
+    if (this.reporters.length === 0) return;
+    const safe = redactDeep(event, this.redact);
     for (const reporter of this.reporters) {
       const fn = reporter[hook] as ((e: HookEvent<K>) => void | Promise<void>) | undefined;
       if (!fn) continue;
       try {
-        await fn.call(reporter, event);
+        await fn.call(reporter, safe);
       } catch (error) {
         this.logger.warn(`reporter ${reporter.name} failed in ${hook}: ${errorMessage(error)}`);
       }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import type { GateReport, ProjectReport } from '../contracts/report.js';
-import { errorMessage } from '../plugin/errors.js';
+import { ConfigError, errorMessage } from '../plugin/errors.js';
 import type { Logger } from '../plugin/types.js';
 import { createRedactor, redactDeep, type Redactor } from '../redact.js';
 import { hasJournal, Journal, journalDir } from '../workspace/journal.js';
@@ -54,6 +54,12 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
  */
 export async function runGate(options: GateOptions): Promise<GateReport> {
   const runId = options.runId ?? newRunId();
+  for (const p of options.projects) {
+    const inside = relative(options.root, p.root);
+    if (inside.startsWith('..') || isAbsolute(inside)) {
+      throw new ConfigError(`project "${p.name}" has root ${p.root}, outside the repository root ${options.root}; move the config file up or the project in`);
+    }
+  }
   const redact = createRedactor(options.env ?? process.env);
   const logger = redactingLogger(options.logger, redact);
   const lock = await acquireLock(options.root, runId);
@@ -64,7 +70,7 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
   if (lock.staleFrom) logger.warn(`took over a stale lock left by pid ${lock.staleFrom.pid} (started ${lock.staleFrom.startedAt})`);
   const startedAt = new Date();
   const runDir = join(options.outputDir, runId);
-  const emitter = new Emitter(options.reporters, logger);
+  const emitter = new Emitter(options.reporters, logger, redact);
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });

@@ -263,8 +263,19 @@ describe('runGate on real node test processes', () => {
     const b = await box();
     const secret = 'sk-live-abcdef0123456789';
     await writeFile(join(b.root, 'tests/add.test.mjs'), `throw new Error('token ${secret} rejected');\n`);
-    const report = await gate(b, [], { mode: 'no-heal', env: { MY_API_TOKEN: secret } });
+    const seen: string[] = [];
+    const spy: Reporter = {
+      name: 'spy',
+      apiVersion: API_VERSION,
+      onTestResult: (e) => void seen.push(JSON.stringify(e)),
+      onRoundEnd: (e) => void seen.push(JSON.stringify(e)),
+      onProjectEnd: (e) => void seen.push(JSON.stringify(e)),
+    };
+    const report = await gate(b, [], { mode: 'no-heal', env: { MY_API_TOKEN: secret }, reporters: [spy] });
     expect(JSON.stringify(report)).not.toContain(secret);
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    expect(seen.join('\n')).toContain('rejected');
+    expect(seen.join('\n')).not.toContain(secret);
     expect(JSON.stringify(report)).toContain('rejected');
   });
 });

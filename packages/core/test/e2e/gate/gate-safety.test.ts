@@ -1,0 +1,114 @@
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { GateReport } from '../../../src/contracts/report.js';
+import { UnrecoveredJournalError } from '../../../src/engine/gate.js';
+import { API_VERSION, type Reporter } from '../../../src/plugin/types.js';
+import { scriptedFixer } from '../../../src/testing/scripted-fixer.js';
+import { hasJournal, Journal } from '../../../src/workspace/journal.js';
+import { acquireLock } from '../../../src/workspace/lock.js';
+import { FIX_ADD, FIXTURE, gate, hashTree, project, sandbox, type Sandbox } from './support.js';
+
+const boxes: Sandbox[] = [];
+async function box(): Promise<Sandbox> {
+  const b = await sandbox();
+  boxes.push(b);
+  return b;
+}
+afterEach(async () => {
+  for (const b of boxes.splice(0)) await rm(b.root, { recursive: true, force: true });
+});
+
+describe('runGate workspace safety', () => {
+  it('refuses to start over an unrecovered journal, touching nothing and releasing the lock', async () => {
+    const b = await box();
+    const journal = await Journal.create(b.root, 'crashed');
+    await journal.write('src/math.mjs', 'half-done\n');
+    const fixer = scriptedFixer([FIX_ADD]);
+    const err = await gate(b, [fixer], { mode: 'fix' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnrecoveredJournalError);
+    expect((err as Error).message).toContain('suture recover');
+    expect(fixer.requests).toHaveLength(0);
+    expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toBe('half-done\n');
+    expect(await hasJournal(b.root)).toBe(true);
+    const lock = await acquireLock(b.root, 'next');
+    await lock.release();
+  });
+
+  it('refuses to start while another live run holds the lock, naming its pid', async () => {
+    const b = await box();
+    const held = await acquireLock(b.root, 'other');
+    try {
+      await expect(gate(b, [scriptedFixer([FIX_ADD])])).rejects.toThrow(`pid ${process.pid}`);
+    } finally {
+      await held.release();
+    }
+  });
+
+  it("keeps a user's edit made during the run and reports it as a conflict", async () => {
+    const b = await box();
+    const userVersion = 'export function add(a, b) {\n  return b + a; // mine\n}\n';
+    const reporter: Reporter = {
+      name: 'user-at-keyboard',
+      apiVersion: API_VERSION,
+      onAttemptEnd: async (e) => {
+        if (e.attempt.verdict === 'healed') await writeFile(join(b.root, 'src/math.mjs'), userVersion);
+      },
+    };
+    const report = await gate(b, [scriptedFixer([FIX_ADD])], { mode: 'check', reporters: [reporter], healConfig: { regression: false } });
+    expect(report.conflicts).toEqual([{ file: 'src/math.mjs', reason: expect.stringContaining('your version was kept') }]);
+    expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toBe(userVersion);
+    expect(await hasJournal(b.root)).toBe(false);
+  });
+
+  it('on abort, restores the tree and reports the interruption', async () => {
+    const b = await box();
+    const before = await hashTree(b.root);
+    const controller = new AbortController();
+    const fixer = scriptedFixer([
+      () => {
+        controller.abort();
+        return FIX_ADD;
+      },
+    ]);
+    const report = await gate(b, [fixer], { mode: 'fix', signal: controller.signal });
+    expect(report.exitCode).toBe(3);
+    expect(report.error).toContain('interrupted');
+    expect(await hashTree(b.root)).toEqual(before);
+    expect(await hasJournal(b.root)).toBe(false);
+  });
+
+  it('calls onRunEnd with a partial report when the gate fails internally, and exits 3', async () => {
+    const b = await box();
+    const notAFolder = join(b.root, 'README.md');
+    const ended: GateReport[] = [];
+    const reporter: Reporter = { name: 'end', apiVersion: API_VERSION, onRunEnd: (r) => void ended.push(r) };
+    const report = await gate(b, [], { outputDir: notAFolder, reporters: [reporter] });
+    expect(report.exitCode).toBe(3);
+    expect(report.error).toMatch(/ENOTDIR|EEXIST/);
+    expect(ended).toHaveLength(1);
+    expect(ended[0]!.runId).toBe(report.runId);
+    expect(await hasJournal(b.root)).toBe(false);
+    await expect(acquireLock(b.root, 'after').then((l) => l.release())).resolves.toBeUndefined();
+  });
+
+  it('gates several projects in parallel and sums the totals', async () => {
+    const a = await box();
+    await cp(FIXTURE, join(a.root, 'sub'), { recursive: true });
+    const fixer = scriptedFixer([FIX_ADD]);
+    const report = await gate(a, [fixer], {
+      mode: 'fix',
+      concurrency: 2,
+      projects: [project(a.root, { name: 'one' }), project(join(a.root, 'sub'), { name: 'two' })],
+    });
+    expect(report.projects.map((p) => p.name)).toEqual(['one', 'two']);
+    expect(report.projects.map((p) => p.status).sort()).toEqual(['failed', 'recovered']);
+    expect(report.totals).toMatchObject({ failures: 2, healed: 1 });
+    expect(report.exitCode).toBe(1);
+  });
+
+  it('refuses a project outside the repository root', async () => {
+    const a = await box();
+    await expect(gate(a, [], { projects: [project('/tmp', { name: 'out' })] })).rejects.toThrow(/outside the repository root/);
+  });
+});
