@@ -45,8 +45,18 @@ function policyOf(project: GateProject): EditPolicy {
 
 /** Asks a fixer, never letting its failure escape: a throw or garbage becomes a reason. */
 async function propose(fixer: Fixer, request: Parameters<Fixer['propose']>[0], ctx: HealContext): Promise<{ proposal?: FixProposal; error?: string }> {
+  // A signal per call: aborted when the gate is, and once the call is over, so a fixer's
+  // leftover work (a CLI process, an HTTP stream) is cancelled instead of running on.
+  const call = new AbortController();
+  const onAbort = (): void => call.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  if (ctx.signal.aborted) call.abort(ctx.signal.reason);
+  const aborted = new Promise<never>((_, reject) => {
+    call.signal.addEventListener('abort', () => reject(new Error('the run was interrupted while the fixer was working')), { once: true });
+  });
+  aborted.catch(() => undefined);
   try {
-    const raw = await fixer.propose(request, { signal: ctx.signal, logger: ctx.logger, root: ctx.project.root });
+    const raw = await Promise.race([fixer.propose(request, { signal: call.signal, logger: ctx.logger, root: ctx.project.root }), aborted]);
     const parsed = FixProposalSchema.safeParse(raw);
     if (!parsed.success) {
       const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
@@ -55,6 +65,9 @@ async function propose(fixer: Fixer, request: Parameters<Fixer['propose']>[0], c
     return { proposal: parsed.data };
   } catch (error) {
     return { error: errorMessage(error) };
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+    call.abort();
   }
 }
 

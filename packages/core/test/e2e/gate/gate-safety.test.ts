@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../../src/contracts/report.js';
 import { UnrecoveredJournalError } from '../../../src/engine/gate.js';
-import { API_VERSION, type Reporter } from '../../../src/plugin/types.js';
+import { API_VERSION, type Fixer, type Reporter } from '../../../src/plugin/types.js';
 import { scriptedFixer } from '../../../src/testing/scripted-fixer.js';
 import { hasJournal, Journal } from '../../../src/workspace/journal.js';
 import { acquireLock } from '../../../src/workspace/lock.js';
@@ -76,6 +76,33 @@ describe('runGate workspace safety', () => {
     expect(report.error).toContain('interrupted');
     expect(await hashTree(b.root)).toEqual(before);
     expect(await hasJournal(b.root)).toBe(false);
+  });
+
+  it('gives each fixer call its own signal, aborted after the call and when the gate is aborted while a fixer hangs', async () => {
+    const b = await box();
+    const before = await hashTree(b.root);
+    const controller = new AbortController();
+    const signals: AbortSignal[] = [];
+    const hanging: Fixer = {
+      name: 'hangs',
+      apiVersion: API_VERSION,
+      propose: (_req, ctx) => {
+        signals.push(ctx.signal);
+        if (signals.length === 1) return Promise.resolve({ verdict: 'unfixable', diagnosis: 'first call answers' });
+        setImmediate(() => controller.abort());
+        return new Promise(() => undefined);
+      },
+    };
+    const second: Fixer = { ...hanging, name: 'hangs-too' };
+    const report = await gate(b, [hanging, second], { mode: 'fix', signal: controller.signal });
+    expect(signals).toHaveLength(2);
+    expect(signals[0]).not.toBe(signals[1]);
+    expect(signals.every((s) => s.aborted)).toBe(true);
+    const attempts = report.projects[0]!.failures[0]!.attempts;
+    expect(attempts.map((a) => a.verdict)).toEqual(['unfixable', 'fixer-error']);
+    expect(attempts[1]!.reason).toContain('interrupted');
+    expect(report.exitCode).toBe(3);
+    expect(await hashTree(b.root)).toEqual(before);
   });
 
   it('calls onRunEnd with a partial report when the gate fails internally, and exits 3', async () => {
