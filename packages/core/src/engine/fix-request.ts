@@ -17,6 +17,51 @@ export function trimEvidence(text: string, max = EVIDENCE_LINES): string {
 
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+const MAX_BLOCK = 400;
+
+/** Decorator, attribute and comment lines right above a definition (0-based index `at`). */
+function leadingDecorations(lines: readonly string[], at: number): number {
+  let n = 0;
+  while (at - n - 1 >= 0 && /^\s*(@|#\[|\/\/|\/\*|\*|template\s*<)/.test(lines[at - n - 1]!)) n++;
+  return n;
+}
+
+/**
+ * 1-based last line of the block a definition opens at 0-based `at`: by indentation when the
+ * header ends with a colon (Python), else by matching braces (C, C++, JS, TS). Strings and
+ * comments are not parsed, which is good enough to slice a function out for a prompt.
+ */
+function blockEnd(lines: readonly string[], at: number): number {
+  const limit = Math.min(lines.length, at + MAX_BLOCK);
+  const indent = (l: string): number => l.length - l.trimStart().length;
+  let header = at;
+  while (header < limit - 1 && !/[:{;]\s*(#.*|\/\/.*)?$/.test(lines[header]!)) header++;
+  if (/:\s*(#.*)?$/.test(lines[header]!)) {
+    const base = indent(lines[at]!);
+    let last = header;
+    for (let i = header + 1; i < limit; i++) {
+      const l = lines[i]!;
+      if (l.trim() === '') continue;
+      if (indent(l) <= base) break;
+      last = i;
+    }
+    return last + 1;
+  }
+  let depth = 0;
+  let opened = false;
+  for (let i = at; i < limit; i++) {
+    for (const ch of lines[i]!) {
+      if (ch === '{') {
+        depth++;
+        opened = true;
+      } else if (ch === '}') depth--;
+    }
+    if (opened && depth <= 0) return i + 1;
+    if (!opened && i > header) break;
+  }
+  return Math.min(lines.length, at + 1 + WINDOW * 2);
+}
+
 /** 1-based line ranges around the definitions of `symbols` (and a location line) in `text`. */
 function interestingRanges(text: string, symbols: readonly string[], line?: number): Array<[number, number]> {
   const lines = text.split('\n');
@@ -25,7 +70,7 @@ function interestingRanges(text: string, symbols: readonly string[], line?: numb
     const name = escapeRe(symbol.split(/[.:]+/).pop() ?? symbol);
     const def = new RegExp(`\\b(def|class|function|fn|struct|async\\s+def)\\s+${name}\\b|\\b${name}\\s*(=\\s*(async\\s*)?(\\(|function)|\\([^;]*\\)\\s*(const\\s*)?\\{?\\s*$)|\\bTEST(_F|_P)?\\s*\\([^)]*\\b${name}\\b`);
     const at = lines.findIndex((l) => def.test(l));
-    if (at >= 0) ranges.push([at + 1, Math.min(lines.length, at + 1 + WINDOW * 2)]);
+    if (at >= 0) ranges.push([Math.max(1, at + 1 - leadingDecorations(lines, at)), blockEnd(lines, at)]);
   }
   if (line) ranges.push([Math.max(1, line - WINDOW), Math.min(lines.length, line + WINDOW)]);
   ranges.sort((a, b) => a[0] - b[0]);
