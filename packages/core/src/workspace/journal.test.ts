@@ -145,3 +145,27 @@ describe('repository lock', () => {
     }
   });
 });
+
+describe('recover with a damaged journal', () => {
+  it('explains an unreadable manifest and where the originals are, and keeps the journal', async () => {
+    const root = await tree();
+    const journal = await Journal.create(root, 'r1');
+    await journal.write('src/crlf.py', 'changed\n');
+    await writeFile(join(root, '.suture/journal/manifest.json'), '{"version": 1, "entr');
+    await expect(recover(root)).rejects.toThrow(/manifest\.json is unreadable.*\.suture\/journal\/files.*copy them back/);
+    expect(await hasJournal(root)).toBe(true);
+    expect(await readFile(join(root, '.suture/journal/files/0'), 'utf8')).toBe('a = 1\r\nb = 2\r\n');
+  });
+
+  it('restores what it can and reports a file whose backup is gone', async () => {
+    const root = await tree();
+    const journal = await Journal.create(root, 'r1');
+    await journal.write('src/crlf.py', 'changed\n');
+    await journal.write('src/no-eol.py', 'changed\n');
+    await rm(join(root, '.suture/journal/files/0'));
+    const outcome = await recover(root);
+    expect(outcome.restored).toEqual(['src/no-eol.py']);
+    expect(outcome.conflicts).toEqual([{ file: 'src/crlf.py', reason: expect.stringContaining('missing from the journal') }]);
+    expect(await readFile(join(root, 'src/no-eol.py'), 'utf8')).toBe('x = 1');
+  });
+});

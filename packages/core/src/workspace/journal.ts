@@ -49,7 +49,16 @@ export async function hasJournal(root: string): Promise<boolean> {
 }
 
 export async function readManifest(root: string): Promise<JournalManifest> {
-  return JSON.parse(await readFile(join(journalDir(root), MANIFEST), 'utf8')) as JournalManifest;
+  const path = join(journalDir(root), MANIFEST);
+  try {
+    const manifest = JSON.parse(await readFile(path, 'utf8')) as JournalManifest;
+    if (manifest.version !== 1 || !Array.isArray(manifest.entries)) throw new Error('not a version 1 journal manifest');
+    return manifest;
+  } catch (error) {
+    throw new Error(
+      `the journal manifest ${path} is unreadable (${(error as Error).message}); the original files are in ${join(journalDir(root), 'files')}: copy them back by hand, then delete ${journalDir(root)}`,
+    );
+  }
 }
 
 async function readOptional(path: string): Promise<Buffer | undefined> {
@@ -195,7 +204,11 @@ export class Journal {
         outcome.deleted.push(entry.file);
         continue;
       }
-      const original = await readFile(join(journalDir(this.root), entry.backup!));
+      const original = await readOptional(join(journalDir(this.root), entry.backup ?? ''));
+      if (!original) {
+        outcome.conflicts.push({ file: entry.file, reason: `its backup ${entry.backup} is missing from the journal: left as it is` });
+        continue;
+      }
       await atomicWrite(abs, original, entry.mode);
       outcome.restored.push(entry.file);
     }
@@ -223,6 +236,9 @@ export class Journal {
 
   /** Ends the journal: the tree is in its final state. */
   async close(): Promise<void> {
+    // The manifest goes first: it is the commit point. A crash while the backups are being
+    // removed must not leave a manifest that points at backups already gone.
+    await rm(join(journalDir(this.root), MANIFEST), { force: true });
     await rm(journalDir(this.root), { recursive: true, force: true });
   }
 }
