@@ -87,7 +87,7 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
     await emitter.emit('onRunStart', { runId, root: options.root, runDir, mode: options.mode, projects: options.projects.map((p) => p.name) });
     const heals: Heal[] = [];
     const outcomes = await mapLimit(options.projects, options.concurrency, (project) =>
-      gateProject(project, { repoRoot: options.root, runDir, mode: options.mode, journal: journal!, fixers: options.fixers, emitter, logger, signal: controller.signal, conflicts }),
+      gateProject(project, { repoRoot: options.root, runDir, mode: options.mode, journal: journal!, fixers: options.fixers, emitter, logger, signal: controller.signal, conflicts, redact }),
     );
     for (const o of outcomes) {
       projects.push(o.report);

@@ -3,6 +3,7 @@ import type { Failure, Scope, ScopeInput } from '../contracts/failure.js';
 import { FixProposalSchema, type AttemptSummary, type BugReport, type EditPolicy, type FixProposal } from '../contracts/fix.js';
 import type { Attempt, FailureReport, Validation } from '../contracts/report.js';
 import { errorMessage } from '../plugin/errors.js';
+import { redactDeep, type Redactor } from '../redact.js';
 import type { Fixer, Logger } from '../plugin/types.js';
 import type { Journal } from '../workspace/journal.js';
 import { fileDiff } from '../workspace/patch.js';
@@ -29,6 +30,8 @@ export interface HealContext {
   logger: Logger;
   signal: AbortSignal;
   conflicts: Array<{ file: string; reason: string }>;
+  /** Masks secrets in what is sent to fixers (evidence, source slices, history). */
+  redact?: Redactor;
 }
 
 function policyOf(project: GateProject): EditPolicy {
@@ -138,7 +141,7 @@ export async function healFailure(ctx: HealContext, failure: Failure, rawScope: 
     const number = attempts.length + 1;
     const startedAt = new Date();
     await ctx.emitter.emit('onAttemptStart', { project: project.name, failure, attempt: number, fixer: fixer.name });
-    const request = await buildFixRequest({
+    const built = await buildFixRequest({
       project: { name: project.name, root: project.root, language: project.runner.language },
       failure,
       scope,
@@ -149,6 +152,7 @@ export async function healFailure(ctx: HealContext, failure: Failure, rawScope: 
       maxAttempts,
       tokenBudget: project.heal.tokenBudget,
     });
+    const request = ctx.redact ? redactDeep(built, ctx.redact) : built;
     const { proposal, error } = await propose(fixer, request, ctx);
     const record: Attempt = { attempt: number, fixer: fixer.name, verdict: 'fixer-error', edits: [], expectationChanged: false, durationMs: 0, startedAt: startedAt.toISOString() };
     let stop: { outcome: FailureReport['outcome']; reason?: string; bug?: BugReport } | undefined;

@@ -1,6 +1,7 @@
 import { UNREPAIRABLE_KINDS, type Failure } from '../contracts/failure.js';
 import type { FailureReport, ProjectReport } from '../contracts/report.js';
 import { errorMessage } from '../plugin/errors.js';
+import type { Redactor } from '../redact.js';
 import type { Fixer, GateMode, Logger } from '../plugin/types.js';
 import type { Journal } from '../workspace/journal.js';
 import type { Emitter } from './events.js';
@@ -20,6 +21,7 @@ export interface ProjectGateContext {
   logger: Logger;
   signal: AbortSignal;
   conflicts: Array<{ file: string; reason: string }>;
+  redact?: Redactor;
 }
 
 export interface ProjectOutcome {
@@ -92,7 +94,7 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
       continue;
     }
     const healed = await healFailure(
-      { project, repoRoot: ctx.repoRoot, journal: ctx.journal, fixers: ctx.fixers, rounds, emitter: ctx.emitter, logger, signal: ctx.signal, conflicts: ctx.conflicts },
+      { project, repoRoot: ctx.repoRoot, journal: ctx.journal, fixers: ctx.fixers, rounds, emitter: ctx.emitter, logger, signal: ctx.signal, conflicts: ctx.conflicts, ...(ctx.redact ? { redact: ctx.redact } : {}) },
       failure,
       rawScope,
       scope,

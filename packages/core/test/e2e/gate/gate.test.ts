@@ -259,7 +259,7 @@ describe('runGate on real node test processes', () => {
     expect(report.exitCode).toBe(1);
   });
 
-  it('redacts secrets from the report', async () => {
+  it('redacts secrets from the report, reporter events and fix requests', async () => {
     const b = await box();
     const secret = 'sk-live-abcdef0123456789';
     await writeFile(join(b.root, 'tests/add.test.mjs'), `throw new Error('token ${secret} rejected');\n`);
@@ -271,7 +271,11 @@ describe('runGate on real node test processes', () => {
       onRoundEnd: (e) => void seen.push(JSON.stringify(e)),
       onProjectEnd: (e) => void seen.push(JSON.stringify(e)),
     };
-    const report = await gate(b, [], { mode: 'no-heal', env: { MY_API_TOKEN: secret }, reporters: [spy] });
+    const fixer = scriptedFixer([]);
+    const report = await gate(b, [fixer], { mode: 'fix', env: { MY_API_TOKEN: secret }, reporters: [spy], healConfig: { flakyReruns: 0 } });
+    expect(fixer.requests).toHaveLength(1);
+    expect(JSON.stringify(fixer.requests[0])).toContain('rejected');
+    expect(JSON.stringify(fixer.requests[0])).not.toContain(secret);
     expect(JSON.stringify(report)).not.toContain(secret);
     expect(seen.length).toBeGreaterThanOrEqual(3);
     expect(seen.join('\n')).toContain('rejected');
