@@ -1,0 +1,123 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+
+export type ConsoleStatus = 'passed' | 'failed' | 'timeout' | 'crashed' | 'skipped' | 'notrun';
+
+/** `3/5 Test #3: Calc.Crashes ....***Exception: SegFault  0.00 sec` lines: the only place timeouts and crashes differ from failures. */
+export function consoleStatuses(output: string): Map<string, { status: ConsoleStatus; detail: string; seconds: number }> {
+  const out = new Map<string, { status: ConsoleStatus; detail: string; seconds: number }>();
+  for (const m of output.matchAll(/^\s*\d+\/\d+ Test\s+#\d+: (.+?) \.+\s*(\*\*\*)?(Passed|Failed|Timeout|Not Run|Skipped|Exception: [\w ]+?|Subprocess aborted|Child aborted|SEGFAULT|Illegal|Bus error|Other)\s+([\d.]+) sec/gm)) {
+    const word = m[3]!;
+    const status: ConsoleStatus = word === 'Passed' ? 'passed' : word === 'Timeout' ? 'timeout' : word === 'Skipped' ? 'skipped' : word === 'Not Run' ? 'notrun' : word === 'Failed' ? 'failed' : 'crashed';
+    out.set(m[1]!, { status, detail: word, seconds: Number(m[4]) });
+  }
+  return out;
+}
+
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', htmlEntities: true, isArray: (name) => name === 'testcase' || name === 'testsuite' || name === 'failure' });
+
+export interface CtestCase {
+  name: string;
+  status: string;
+  seconds: number;
+  output: string;
+  skippedMessage?: string;
+}
+
+/** CTest's --output-junit file: one `<testsuite>` root; failure messages are empty, details are in system-out. */
+export function parseCtestJunit(xml: string): CtestCase[] {
+  const doc = parser.parse(xml) as { testsuite?: Array<{ testcase?: Array<Record<string, unknown>> }> };
+  const cases = doc.testsuite?.[0]?.testcase ?? [];
+  return cases.map((c) => ({
+    name: String(c.name),
+    status: String(c.status ?? ''),
+    seconds: Number(c.time ?? 0),
+    output: typeof c['system-out'] === 'string' ? c['system-out'] : '',
+    ...(c.skipped ? { skippedMessage: String((c.skipped as { message?: string }).message ?? '') } : {}),
+  }));
+}
+
+export interface GtestFailure {
+  /** gtest name: `Suite.Test` or `Prefix/Suite.Test/index`. */
+  name: string;
+  file?: string;
+  line?: number;
+  failureFile?: string;
+  failureLine?: number;
+  message: string;
+  passed: boolean;
+}
+
+/** Every gtest XML report in a folder (GTEST_OUTPUT=xml:<dir>/ writes one per binary run). */
+export async function readGtestReports(dir: string): Promise<Map<string, GtestFailure>> {
+  const out = new Map<string, GtestFailure>();
+  for (const f of (await readdir(dir).catch(() => [] as string[])).filter((x) => x.endsWith('.xml'))) {
+    let doc: { testsuites?: { testsuite?: Array<{ testcase?: Array<Record<string, unknown>> }> } };
+    try {
+      doc = parser.parse(await readFile(join(dir, f), 'utf8'));
+    } catch {
+      continue; // a report cut short by a crash
+    }
+    for (const suite of doc.testsuites?.testsuite ?? []) {
+      for (const c of suite.testcase ?? []) {
+        if (c.result === 'skipped' || c.status === 'notrun') continue;
+        const name = `${String(c.classname)}.${String(c.name)}`;
+        const failures = (c.failure as Array<{ message?: string; '#text'?: string }> | undefined) ?? [];
+        // the failing assertion's own `file:line` opens the message; the testcase's line is the TEST's
+        const at = /^(\S+):(\d+)\n/.exec(failures[0]?.message ?? '');
+        out.set(name, {
+          name,
+          ...(c.file ? { file: String(c.file) } : {}),
+          ...(c.line ? { line: Number(c.line) } : {}),
+          ...(at ? { failureFile: at[1]!, failureLine: Number(at[2]) } : {}),
+          // gtest starts each message with its own `file:line` line
+          message: failures.map((x) => (x.message ?? x['#text'] ?? '').replace(/^\S+:\d+\n/, '')).join('\n'),
+          passed: failures.length === 0,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** `[  FAILED  ] Suite.Case` lines of a gtest transcript (a whole binary registered as one CTest entry). */
+export function failedGtestCases(output: string): string[] {
+  const names = new Set<string>();
+  for (const m of output.matchAll(/^\[  FAILED  \] ([\w/]+\.[\w/]+)(?:, where .*)?(?: \(\d+ ms\))?$/gm)) names.add(m[1]!);
+  return [...names];
+}
+
+/** `file:line: Failure` blocks of a gtest transcript, by test name. */
+export function gtestTranscriptFailures(output: string): Map<string, { file: string; line: number; message: string }> {
+  const out = new Map<string, { file: string; line: number; message: string }>();
+  for (const block of output.split(/^\[ RUN      \] /m).slice(1)) {
+    const name = block.split('\n')[0]!.trim();
+    const m = /^(.+?):(\d+): Failure\n([\s\S]*?)(?=^\[  FAILED  \]|^\S+:\d+: Failure|$(?![\s\S]))/m.exec(block);
+    if (m) out.set(name, { file: m[1]!, line: Number(m[2]), message: m[3]!.trim() });
+  }
+  return out;
+}
+
+/** Unity's `file:line:test:FAIL: message` lines. */
+export function unityFailures(output: string): Array<{ file: string; line: number; name: string; message: string }> {
+  return [...output.matchAll(/^(.+?):(\d+):(\w+):FAIL:?\s*(.*)$/gm)].map((m) => ({ file: m[1]!, line: Number(m[2]), name: m[3]!, message: m[4] ?? '' }));
+}
+
+const LIMIT = 100 * 1024;
+
+/** Messages over 100 KB keep the failure lines, the head and the tail. */
+export function trimMessage(text: string): string {
+  if (text.length <= LIMIT) return text;
+  const failures = text.split('\n').filter((l) => /Failure|FAILED|error|Expected|Which is|Value of|ERROR|FAIL/.test(l)).slice(0, 200).join('\n');
+  return `${text.slice(0, 20_000)}\n[... ${text.length - 60_000} characters trimmed by suture; failure lines follow ...]\n${failures.slice(0, 20_000)}\n[...]\n${text.slice(-20_000)}`;
+}
+
+/** The faulting frame of a sanitizer report or a backtrace, when the output has one. */
+export function faultingFrame(output: string): { file: string; line: number; fn?: string } | undefined {
+  const asan = /#\d+ 0x[0-9a-f]+ in (\S+) (\/[^:\s]+|[\w./-]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+)/.exec(output);
+  if (asan) return { fn: asan[1]!, file: asan[2]!, line: Number(asan[3]) };
+  const gdb = /#\d+ .* in (\S+) \(.*\) at (\S+):(\d+)/.exec(output);
+  if (gdb) return { fn: gdb[1]!, file: gdb[2]!, line: Number(gdb[3]) };
+  return undefined;
+}

@@ -1,0 +1,90 @@
+import { isAbsolute, relative } from 'node:path';
+import type { Diagnostic, FixIt } from '@suture/core';
+
+const LINE = /^(.+?):(\d+):(\d+): (fatal error|error|warning|note): (.*)$/;
+const FIXIT = /^fix-it:"((?:\\.|[^"\\])*)":\{(\d+):(\d+)-(\d+):(\d+)\}:"((?:\\.|[^"\\])*)"$/;
+const CONTEXT = /^(.+?): In (?:member )?function '([^']+)':$|^(.+?): In (?:constructor|destructor|instantiation of) '([^']+)'/;
+const LD_IN_FUNCTION = /^(?:\/\S*ld\S*: )?(.+?): in function [`'](.+)':$/;
+const LD_ERROR = /^(?:\/\S*ld\S*: )?(?:(.+?):(?:\(\.\w+[^)]*\)|\d+)?: )?(undefined reference|multiple definition) (?:to|of) [`'](.+?)'(?:;.*)?$/;
+
+function unescapeC(text: string): string {
+  return text.replace(/\\(n|t|"|\\|'|0|[0-7]{3})/g, (_, c: string) => ({ n: '\n', t: '\t', '"': '"', '\\': '\\', "'": "'", '0': '\0' })[c] ?? String.fromCharCode(parseInt(c, 8)));
+}
+
+/**
+ * GCC/Clang diagnostics from a build log (with `-fdiagnostics-parseable-fixits`, LC_ALL=C):
+ * errors with their notes and fix-its (1-based, end column exclusive), and linker errors.
+ */
+export function parseCompilerOutput(output: string, root: string): Diagnostic[] {
+  const rel = (file: string): string => {
+    const r = isAbsolute(file) ? relative(root, file) : file;
+    return r.startsWith('..') ? file : r.split('\\').join('/');
+  };
+  const diagnostics: Diagnostic[] = [];
+  let current: Diagnostic | undefined;
+  let context: string | undefined;
+  let linkContext: { object: string; fn: string } | undefined;
+  for (const raw of output.split('\n')) {
+    const line = raw.replace(/\r$/, '');
+    const ctx = CONTEXT.exec(line);
+    if (ctx) {
+      context = ctx[2] ?? ctx[4];
+      continue;
+    }
+    const fix = FIXIT.exec(line);
+    if (fix && current) {
+      const f: FixIt = { file: rel(unescapeC(fix[1]!)), line: Number(fix[2]), column: Number(fix[3]), endLine: Number(fix[4]), endColumn: Number(fix[5]), replacement: unescapeC(fix[6]!) };
+      current.fixIts.push(f);
+      continue;
+    }
+    const m = LINE.exec(line);
+    if (m) {
+      const [, file, l, c, sev, message] = m as unknown as [string, string, string, string, string, string];
+      if (sev === 'note' && current) {
+        current.notes.push({ message, file: rel(file), line: Number(l), column: Number(c) });
+        continue;
+      }
+      if (sev === 'note') continue;
+      current = { source: 'gcc', severity: sev === 'warning' ? 'warning' : 'error', message, file: rel(file), line: Number(l), column: Number(c), notes: [], fixIts: [], tests: [], raw: line, ...(context ? { symbol: context } : {}) };
+      const symbol = /'([^']+)' (?:was not declared|is not a member|has no member)/.exec(message)?.[1];
+      if (symbol) current.symbol = symbol;
+      diagnostics.push(current);
+      continue;
+    }
+    const inFn = LD_IN_FUNCTION.exec(line);
+    if (inFn) {
+      linkContext = { object: inFn[1]!, fn: inFn[2]! };
+      continue;
+    }
+    const ld = LD_ERROR.exec(line);
+    if (ld) {
+      const [, file, what, symbol] = ld as unknown as [string, string | undefined, string, string];
+      const needed = linkContext ? ` (needed by ${linkContext.fn} in ${linkContext.object})` : '';
+      current = {
+        source: 'ld',
+        severity: 'error',
+        message: `${what} ${what === 'undefined reference' ? 'to' : 'of'} '${symbol}'${needed}`,
+        symbol,
+        code: what === 'undefined reference' ? 'undefined-reference' : 'multiple-definition',
+        ...(file && !file.endsWith('.o') ? { file: rel(file) } : {}),
+        notes: linkContext ? [{ message: `needed by ${linkContext.fn} in ${linkContext.object}` }] : [],
+        fixIts: [],
+        tests: [],
+        raw: line,
+      };
+      diagnostics.push(current);
+    }
+  }
+  return diagnostics.filter((d) => d.severity === 'error');
+}
+
+/** `CMake Error at CMakeLists.txt:12 (add_executable):` blocks. */
+export function parseCmakeErrors(output: string, root: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const m of output.matchAll(/^CMake Error(?: at (.+?):(\d+) \(([^)]*)\))?:\s*\n((?:[ \t]+.*\n?|\n)*)/gm)) {
+    const message = (m[4] ?? '').split('\n').map((l) => l.trim()).filter(Boolean).join(' ').slice(0, 2000) || 'CMake configuration failed';
+    const file = m[1] ? (isAbsolute(m[1]) ? relative(root, m[1]) : m[1]) : undefined;
+    out.push({ source: 'cmake', severity: 'error', message, ...(file ? { file } : {}), ...(m[2] ? { line: Number(m[2]) } : {}), ...(m[3] ? { symbol: m[3] } : {}), notes: [], fixIts: [], tests: [], raw: m[0].slice(0, 4000) });
+  }
+  return out;
+}

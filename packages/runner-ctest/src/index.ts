@@ -1,0 +1,25 @@
+import { API_VERSION, type Runner } from '@suture/core';
+import { cppAnalyzer } from './analyzer/index.js';
+import { detectCtest } from './detect.js';
+import { doctorCtest } from './doctor.js';
+import { CtestOptionsSchema, type CtestOptions } from './options.js';
+import { runCtest } from './run.js';
+
+export type { CtestOptions } from './options.js';
+export { cppAnalyzer } from './analyzer/index.js';
+export { parseCompilerOutput, parseCmakeErrors } from './gcc-diagnostics.js';
+
+/** The CMake + CTest runner: `ctest({ buildDir: 'build-suture' })`. */
+export default function ctest(options: CtestOptions = {}): Runner {
+  const resolved = CtestOptionsSchema.parse(options);
+  return {
+    name: '@suture/runner-ctest',
+    apiVersion: API_VERSION,
+    language: 'cpp',
+    supportsSelection: true,
+    run: (ctx) => runCtest(resolved, ctx),
+    detect: detectCtest,
+    analyzer: cppAnalyzer,
+    doctor: () => doctorCtest(resolved),
+  };
+}

@@ -1,0 +1,156 @@
+import { mkdir } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { runProcess, type RunContext, type RunResultInput, type TestResult } from '@suture/core';
+import { buildEnv, configureAndBuild } from './build.js';
+import { consoleStatuses, failedGtestCases, faultingFrame, gtestTranscriptFailures, parseCtestJunit, readGtestReports, trimMessage, unityFailures } from './ctest-output.js';
+import type { ResolvedCtestOptions } from './options.js';
+
+interface Registered {
+  command: string[];
+  /** The gtest name behind a gtest_discover_tests entry (`--gtest_filter=`), if any. */
+  gtestName?: string;
+}
+
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+async function registeredTests(options: ResolvedCtestOptions, buildDir: string, ctx: RunContext): Promise<Map<string, Registered>> {
+  const r = await runProcess(options.ctest, ['--test-dir', buildDir, '--show-only=json-v1'], { cwd: ctx.root, env: buildEnv(), timeoutMs: 60_000, signal: ctx.signal });
+  const out = new Map<string, Registered>();
+  try {
+    const json = JSON.parse(r.output) as { tests?: Array<{ name: string; command?: string[] }> };
+    for (const t of json.tests ?? []) {
+      const filter = t.command?.find((a) => a.startsWith('--gtest_filter='))?.slice('--gtest_filter='.length);
+      out.set(t.name, { command: t.command ?? [], ...(filter ? { gtestName: filter } : {}) });
+    }
+  } catch {
+    // an old ctest without json-v1: selection falls back to -R on entry names
+  }
+  return out;
+}
+
+function rel(root: string, file: string | undefined): string | undefined {
+  if (!file) return undefined;
+  const r = isAbsolute(file) ? relative(root, file) : file;
+  return r.startsWith('..') ? file : r;
+}
+
+/** Runs selected gtest cases of one binary directly, with --gtest_filter. */
+async function runCases(binary: string[], cases: string[], ctx: RunContext, dir: string): Promise<{ output: string; timedOut: boolean; reports: Awaited<ReturnType<typeof readGtestReports>> }> {
+  await mkdir(dir, { recursive: true });
+  const r = await runProcess(binary[0]!, [...binary.slice(1).filter((a) => !a.startsWith('--gtest_filter')), `--gtest_filter=${cases.join(':')}`], { cwd: ctx.root, env: { ...buildEnv(), GTEST_OUTPUT: `xml:${dir}/` }, timeoutMs: ctx.timeoutMs, signal: ctx.signal });
+  return { output: r.output, timedOut: r.timedOut || r.aborted, reports: await readGtestReports(dir) };
+}
+
+export async function runCtest(options: ResolvedCtestOptions, ctx: RunContext): Promise<RunResultInput> {
+  const started = Date.now();
+  const buildDir = resolve(ctx.root, options.buildDir);
+  const build = await configureAndBuild(options, ctx, buildDir);
+  const selected = ctx.selection !== undefined;
+  if (!build.ok) {
+    // a failed build never lets a stale test binary run
+    return { status: build.error ? 'error' : 'failed', tests: [], diagnostics: build.diagnostics, exitCode: null, command: build.command, durationMs: Date.now() - started, outputTail: build.output.slice(-64 * 1024), selected, ...(build.error ? { error: build.error } : {}) };
+  }
+  const registry = await registeredTests(options, buildDir, ctx);
+  const gtestDir = join(ctx.workDir, 'gtest');
+  await mkdir(gtestDir, { recursive: true });
+  const junit = join(ctx.workDir, 'ctest-junit.xml');
+
+  // a selection names CTest entries, or cases inside a whole-binary entry (`entry::Suite.Case`)
+  const entries = new Set<string>();
+  const cases = new Map<string, string[]>();
+  for (const id of ctx.selection ?? []) {
+    const [entry, kase] = id.split('::') as [string, string | undefined];
+    const binary = registry.get(entry);
+    if (kase && binary && !binary.gtestName && binary.command.length > 0 && /^[\w/]+\.[\w/]+$/.test(kase)) cases.set(entry, [...(cases.get(entry) ?? []), kase]);
+    else entries.add(entry);
+  }
+
+  const tests: TestResult[] = [];
+  let output = '';
+  let timedOut = false;
+  let command = '';
+  let exitCode: number | null = 0;
+  if (!selected || entries.size > 0) {
+    const args = ['--test-dir', buildDir, `--output-junit`, junit, '--output-on-failure', '--timeout', String(options.testTimeout), ...(selected ? ['--no-tests=error', '-R', `^(${[...entries].map(escapeRegex).join('|')})$`] : []), ...options.ctestArgs];
+    const r = await runProcess(options.ctest, args, { cwd: ctx.root, env: { ...buildEnv(), GTEST_OUTPUT: `xml:${gtestDir}/`, CTEST_OUTPUT_ON_FAILURE: '1' }, timeoutMs: ctx.timeoutMs, signal: ctx.signal, tailBytes: 1024 * 1024 });
+    command = r.command;
+    output += r.output;
+    timedOut ||= r.timedOut || r.aborted;
+    exitCode = r.exitCode;
+    if (r.spawnError) return { status: 'error', tests: [], exitCode: null, command, durationMs: Date.now() - started, selected, error: `${options.ctest} not found: install CMake (apt-get install cmake) or set the runner option "ctest"` };
+    const statuses = consoleStatuses(r.output);
+    const reports = await readGtestReports(gtestDir);
+    let junitCases: ReturnType<typeof parseCtestJunit> = [];
+    try {
+      const { readFile } = await import('node:fs/promises');
+      junitCases = parseCtestJunit(await readFile(junit, 'utf8'));
+    } catch {
+      junitCases = [...statuses.keys()].map((name) => ({ name, status: statuses.get(name)!.status === 'passed' ? 'run' : 'fail', seconds: statuses.get(name)!.seconds, output: '' }));
+    }
+    for (const c of junitCases) {
+      const reg = registry.get(c.name);
+      const con = statuses.get(c.name);
+      const gtestName = reg?.gtestName ?? c.name;
+      const report = reports.get(gtestName);
+      let status: TestResult['status'] = c.status === 'fail' ? 'failed' : c.status === 'notrun' ? 'skipped' : 'passed';
+      if (con?.status === 'timeout') status = 'timeout';
+      else if (con?.status === 'crashed') status = 'crashed';
+      else if (/Unable to find executable/.test(c.skippedMessage ?? '') || con?.status === 'notrun') status = 'error';
+      const base: TestResult = { id: c.name, name: c.name, status, durationMs: c.seconds * 1000, ...(report?.file ? { file: rel(ctx.root, report.file)! } : {}), ...(report?.line ? { line: report.line } : {}) };
+      if (status === 'passed' || status === 'skipped') {
+        tests.push(base);
+        continue;
+      }
+      // one CTest entry running a whole binary: report its failing cases one by one
+      const failedCases = !reg?.gtestName ? failedGtestCases(c.output) : [];
+      if (failedCases.length > 0 && status === 'failed') {
+        const transcript = gtestTranscriptFailures(c.output);
+        for (const kase of failedCases) {
+          const t = transcript.get(kase);
+          tests.push({ id: `${c.name}::${kase}`, name: kase, status: 'failed', ...(t ? { file: rel(ctx.root, t.file)!, line: t.line, message: t.message.split('\n').slice(0, 6).join('\n') } : {}), trace: trimMessage(c.output), details: { entry: c.name, gtest: kase, ...(t ? { failureFile: rel(ctx.root, t.file), failureLine: t.line } : {}) } });
+        }
+        continue;
+      }
+      const unity = unityFailures(c.output);
+      if (unity.length > 0 && status === 'failed') {
+        for (const u of unity) tests.push({ id: `${c.name}::${u.name}`, name: u.name, status: 'failed', file: rel(ctx.root, u.file)!, line: u.line, message: u.message, trace: trimMessage(c.output), details: { entry: c.name, failureFile: rel(ctx.root, u.file), failureLine: u.line } });
+        continue;
+      }
+      const frame = status === 'crashed' ? faultingFrame(c.output) : undefined;
+      const message = status === 'timeout' ? `killed by ctest at its timeout (${con?.seconds ?? '?'} s)` : status === 'crashed' ? `crashed: ${con?.detail ?? 'abnormal exit'}` : report?.message || c.output.trim().split('\n').slice(-5).join('\n') || 'failed';
+      tests.push({ ...base, message: message.slice(0, 4000), trace: trimMessage(c.output), details: { ...(report ? { gtest: gtestName, failureFile: rel(ctx.root, report.failureFile ?? report.file), failureLine: report.failureLine ?? report.line } : {}), ...(frame ? { frame: { ...frame, file: rel(ctx.root, frame.file) } } : {}), ...(con ? { ctest: con.detail } : {}) } });
+    }
+    if (selected && /No tests were found/.test(r.output)) {
+      return { status: 'error', tests, exitCode, command, durationMs: Date.now() - started, outputTail: output, selected, error: `no CTest entry matches the selection: ${[...entries].join(', ')}` };
+    }
+  }
+  for (const [entry, names] of cases) {
+    const dir = join(ctx.workDir, 'gtest-cases', String(Math.abs(hash(entry))));
+    const result = await runCases(registry.get(entry)!.command, names, ctx, dir);
+    output += result.output;
+    timedOut ||= result.timedOut;
+    command ||= registry.get(entry)!.command.join(' ');
+    for (const kase of names) {
+      const rep = result.reports.get(kase);
+      tests.push({ id: `${entry}::${kase}`, name: kase, status: !rep ? (result.timedOut ? 'timeout' : 'crashed') : rep.passed ? 'passed' : 'failed', ...(rep?.file ? { file: rel(ctx.root, rep.file)! } : {}), ...(rep?.line ? { line: rep.line } : {}), ...(rep && !rep.passed ? { message: rep.message.slice(0, 4000), trace: trimMessage(result.output) } : {}), details: { entry, gtest: kase } });
+    }
+  }
+  for (const t of tests) ctx.onTestResult?.(t);
+  const failing = tests.some((t) => t.status !== 'passed' && t.status !== 'skipped');
+  return {
+    status: timedOut ? 'timeout' : failing ? 'failed' : tests.length === 0 ? 'error' : 'passed',
+    tests,
+    exitCode,
+    command,
+    durationMs: Date.now() - started,
+    outputTail: output.slice(-64 * 1024),
+    selected,
+    ...(timedOut ? { error: `killed at the wall-clock limit of ${ctx.timeoutMs} ms` } : tests.length === 0 ? { error: 'CTest ran no test: does the project call enable_testing() and add_test()/gtest_discover_tests()?' } : {}),
+  };
+}
+
+function hash(s: string): number {
+  let h = 0;
+  for (const c of s) h = (h * 31 + c.charCodeAt(0)) | 0;
+  return h;
+}

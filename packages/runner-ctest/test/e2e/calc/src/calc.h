@@ -1,0 +1,5 @@
+#pragma once
+
+int add(int a, int b);
+int scale(int value, int factor);
+int deref(const int* p);

@@ -1,0 +1,113 @@
+import { join } from 'node:path';
+import { FailureSchema, HealConfigSchema, runGate, ScopeSchema, type RunResult } from '@suture/core';
+import { scriptedFixer, silentLogger } from '@suture/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ctest from '../../src/index.js';
+import { cleanup, copy, edit, project, run } from './support.js';
+
+afterAll(cleanup);
+
+describe('CTest runner on a real CMake + GoogleTest project', () => {
+  let root: string;
+  let result: RunResult;
+  beforeAll(async () => {
+    root = await copy('calc');
+    result = await run(root);
+  }, 300_000);
+
+  const byId = (r: RunResult) => Object.fromEntries(r.tests.map((t) => [t.id, t]));
+
+  it('reports assertion failures with the file and line from GoogleTest', () => {
+    const t = byId(result);
+    expect(result.status).toBe('failed');
+    expect(t['Calc.Adds']!.status).toBe('passed');
+    expect(t['Calc.Scales']).toMatchObject({ status: 'failed', file: 'tests/calc_test.cpp', details: { failureFile: 'tests/calc_test.cpp', failureLine: 9 } });
+    expect(t['Calc.Scales']!.message).toMatch(/Which is: 7/);
+  });
+
+  it('classifies a segfault as crash and a timeout as timeout, not as failures', async () => {
+    const t = byId(result);
+    expect(t['Calc.Crashes']!.status).toBe('crashed');
+    expect(t['slow']!.status).toBe('timeout');
+    const failures = await ctest().analyzer!().analyze(result, project(root));
+    const kinds = Object.fromEntries(failures.map((f) => [f.tests[0], f.kind]));
+    expect(kinds['Calc.Crashes']).toBe('crash');
+    expect(kinds['slow']).toBe('timeout');
+    expect(kinds['Calc.Scales']).toBe('assertion');
+  });
+
+  it('reports the failing cases of a whole binary registered as one entry, and re-runs only them', async () => {
+    const t = byId(result);
+    expect(t['calc_all::All.Two']).toMatchObject({ status: 'failed', file: 'tests/all_test.cpp', line: 6 });
+    expect(t['calc_all::All.Three']!.status).toBe('failed');
+    expect(t['calc_all::All.One']).toBeUndefined();
+    const again = await run(root, { selection: ['calc_all::All.Three'] });
+    expect(again.tests.map((x) => [x.id, x.status])).toEqual([['calc_all::All.Three', 'failed']]);
+  });
+
+  it('re-runs exactly the selected tests, a parametrized one included', async () => {
+    const param = result.tests.find((x) => x.id.startsWith('Factors/Factor.KeepsZero/') && x.status === 'failed')!;
+    expect(param.id).toBe('Factors/Factor.KeepsZero/3');
+    const again = await run(root, { selection: [param.id, 'Calc.Adds'] });
+    expect(again.tests.map((x) => [x.id, x.status]).sort()).toEqual([
+      ['Calc.Adds', 'passed'],
+      ['Factors/Factor.KeepsZero/3', 'failed'],
+    ]);
+  });
+
+  it('scopes a TEST body through its calls, includes and implementation files', async () => {
+    const analyzer = ctest().analyzer!();
+    const failure = (await analyzer.analyze(result, project(root))).find((f) => f.tests.includes('Calc.Scales'))!;
+    const scope = ScopeSchema.parse(await analyzer.scope(FailureSchema.parse({ ...failure, id: 'x' }), project(root)));
+    const files = Object.fromEntries(scope.entries.map((e) => [e.file, e]));
+    expect(files['tests/calc_test.cpp']!.symbols).toContain('Calc.Scales');
+    expect(files['src/calc.cpp']!.symbols).toEqual(['scale']);
+    expect(files['src/calc.h']!.reasons.join()).toMatch(/declares scale/);
+  });
+
+  it('turns a missing include and a misspelled identifier into one build group each, with fix-its, and never runs stale binaries', async () => {
+    await edit(root, 'src/calc.cpp', '#include "calc.h"', '#include "calc.h"\n\nstd::string name() { return "calc"; }');
+    const missing = await run(root);
+    expect(missing.tests).toEqual([]);
+    const [include] = await ctest().analyzer!().analyze(missing, project(root));
+    expect(include).toMatchObject({ kind: 'build', blocksAll: true, location: { file: 'src/calc.cpp', line: 3 } });
+    const fixIts = include!.diagnostics!.flatMap((d) => d.fixIts ?? []);
+    expect(fixIts).toContainEqual(expect.objectContaining({ file: 'src/calc.cpp', line: 2, column: 1, endColumn: 1, replacement: '#include <string>\n' }));
+    await edit(root, 'src/calc.cpp', 'std::string name() { return "calc"; }', '');
+    await edit(root, 'src/calc.cpp', 'int add(int a, int b) { return a + b; }', 'int add(int a, int b) { int total = a + b; return totl; }');
+    const typo = await run(root);
+    const groups = await ctest().analyzer!().analyze(typo, project(root));
+    expect(groups).toHaveLength(1);
+    expect(groups[0]!.diagnostics![0]).toMatchObject({ message: expect.stringMatching(/'totl' was not declared in this scope; did you mean 'total'\?/), fixIts: [expect.objectContaining({ replacement: 'total' })] });
+    await edit(root, 'src/calc.cpp', 'int total = a + b; return totl;', 'return a + b;');
+  });
+
+  it('reports a link error with the missing symbol', async () => {
+    await edit(root, 'src/calc.cpp', 'int deref(const int* p) { return *p; }', '');
+    const r = await run(root);
+    const [link] = await ctest().analyzer!().analyze(r, project(root));
+    expect(link).toMatchObject({ kind: 'build', details: { linker: true } });
+    expect(link!.diagnostics![0]).toMatchObject({ source: 'ld', code: 'undefined-reference', symbol: 'deref(int const*)' });
+  });
+});
+
+describe('the gate with the CTest runner', () => {
+  it('heals a logic bug with a scripted fix through the whole gate', async () => {
+    const root = await copy('calc');
+    const fix = { verdict: 'edits' as const, rationale: 'remove the off-by-one', edits: [{ file: 'src/calc.cpp', search: 'value * factor + 1', replace: 'value * factor' }] };
+    const fixer = scriptedFixer(Array(20).fill((r: { failure: { tests: string[] } }) => (r.failure.tests.includes('Calc.Scales') ? fix : { verdict: 'unfixable', diagnosis: 'not scripted' })));
+    const report = await runGate({
+      root,
+      outputDir: join(root, '.suture/runs'),
+      mode: 'fix',
+      projects: [{ name: 'calc', root, runner: ctest({ parallel: 2 }), analyzer: ctest().analyzer!(), timeoutMs: 300_000, heal: HealConfigSchema.parse({ flakyReruns: 0, maxAttempts: 1 }) }],
+      fixers: [fixer],
+      reporters: [],
+      concurrency: 1,
+      logger: silentLogger,
+    });
+    const scales = report.projects[0]!.failures.find((f) => f.failure.tests.includes('Calc.Scales'))!;
+    expect(scales.outcome).toBe('healed');
+    expect(scales.attempts[0]!.validation).toMatchObject({ passed: true });
+  }, 600_000);
+});

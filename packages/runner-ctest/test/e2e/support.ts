@@ -1,0 +1,35 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RunResultSchema, type RunResult } from '@suture/core';
+import { silentLogger } from '@suture/core/testing';
+import ctest from '../../src/index.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const temps: string[] = [];
+
+export async function copy(name: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `suture-ctest-${name}-`));
+  temps.push(dir);
+  await cp(join(here, name), dir, { recursive: true });
+  return dir;
+}
+
+export async function run(root: string, extra: { selection?: string[]; timeoutMs?: number } = {}): Promise<RunResult> {
+  const workDir = await mkdtemp(join(tmpdir(), 'suture-ctest-work-'));
+  temps.push(workDir);
+  return RunResultSchema.parse(await ctest({ parallel: 2 }).run({ root, workDir, timeoutMs: extra.timeoutMs ?? 300_000, signal: new AbortController().signal, logger: silentLogger, ...(extra.selection ? { selection: extra.selection } : {}) }));
+}
+
+export async function edit(root: string, file: string, from: string, to: string): Promise<void> {
+  const text = await readFile(join(root, file), 'utf8');
+  if (!text.includes(from)) throw new Error(`${from} not in ${file}`);
+  await writeFile(join(root, file), text.replace(from, to));
+}
+
+export const project = (root: string) => ({ name: 'calc', root, scopeDepth: 3, logger: silentLogger });
+
+export async function cleanup(): Promise<void> {
+  await Promise.all(temps.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+}
