@@ -6,7 +6,7 @@ import { ConfigError, errorMessage } from '../plugin/errors.js';
 import type { Logger } from '../plugin/types.js';
 import { createRedactor, redactDeep, type Redactor } from '../redact.js';
 import { hasJournal, Journal, journalDir } from '../workspace/journal.js';
-import { acquireLock } from '../workspace/lock.js';
+import { acquireLock, type RepoLock } from '../workspace/lock.js';
 import { fileDiff } from '../workspace/patch.js';
 import { Emitter } from './events.js';
 import type { Heal } from './heal-loop.js';
@@ -63,11 +63,16 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
   const redact = createRedactor(options.env ?? process.env);
   const logger = redactingLogger(options.logger, redact);
   const lock = await acquireLock(options.root, runId);
-  if (await hasJournal(options.root)) {
+  try {
+    return await gateLocked(options, runId, redact, logger, lock.staleFrom);
+  } finally {
     await lock.release();
-    throw new UnrecoveredJournalError(options.root);
   }
-  if (lock.staleFrom) logger.warn(`took over a stale lock left by pid ${lock.staleFrom.pid} (started ${lock.staleFrom.startedAt})`);
+}
+
+async function gateLocked(options: GateOptions, runId: string, redact: Redactor, logger: Logger, staleFrom: RepoLock['staleFrom']): Promise<GateReport> {
+  if (await hasJournal(options.root)) throw new UnrecoveredJournalError(options.root);
+  if (staleFrom) logger.warn(`took over a stale lock left by pid ${staleFrom.pid} (started ${staleFrom.startedAt})`);
   const startedAt = new Date();
   const runDir = join(options.outputDir, runId);
   const emitter = new Emitter(options.reporters, logger, redact);
@@ -152,6 +157,5 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
     logger.warn(`could not write ${runDir}: ${errorMessage(error)}`);
   }
   await emitter.end(report, { runDir, root: options.root });
-  await lock.release();
   return report;
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile, readdir } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -167,5 +167,20 @@ describe('recover with a damaged journal', () => {
     expect(outcome.restored).toEqual(['src/no-eol.py']);
     expect(outcome.conflicts).toEqual([{ file: 'src/crlf.py', reason: expect.stringContaining('missing from the journal') }]);
     expect(await readFile(join(root, 'src/no-eol.py'), 'utf8')).toBe('x = 1');
+  });
+});
+
+describe('repository lock without readable content', () => {
+  it('refuses a fresh empty lock (another run is writing it) and takes over an old garbage one', async () => {
+    const root = await tree();
+    await mkdir(join(root, '.suture'), { recursive: true });
+    await writeFile(join(root, '.suture/lock'), '');
+    await expect(acquireLock(root, 'x')).rejects.toThrow(/another suture run is starting/);
+    const old = new Date(Date.now() - 60_000);
+    await writeFile(join(root, '.suture/lock'), '{garbage');
+    await utimes(join(root, '.suture/lock'), old, old);
+    const lock = await acquireLock(root, 'y');
+    expect(JSON.parse(await readFile(join(root, '.suture/lock'), 'utf8'))).toMatchObject({ pid: process.pid, runId: 'y' });
+    await lock.release();
   });
 });

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SUTURE_DIR } from './journal.js';
 
@@ -9,6 +9,9 @@ interface LockInfo {
   startedAt: string;
   runId: string;
 }
+
+/** A lock file younger than this with no readable content is being written by a live run. */
+const FRESH_MS = 10_000;
 
 export class LockError extends Error {
   override name = 'LockError';
@@ -62,7 +65,11 @@ export async function acquireLock(root: string, runId: string): Promise<RepoLock
     try {
       holder = JSON.parse(await readFile(path, 'utf8')) as LockInfo;
     } catch {
-      holder = undefined; // a lock being written right now, or garbage: treat as stale below
+      // Empty or unparsable: either another run created it this instant and is writing it, or it
+      // is garbage from a crash. Only an old one is taken over.
+      const age = await stat(path).then((st) => Date.now() - st.mtimeMs, () => Infinity);
+      if (age < FRESH_MS) throw new LockError(`another suture run is starting and holds ${path}; wait for it to finish`);
+      holder = undefined;
     }
     if (holder && holder.hostname === hostname() && alive(holder.pid)) {
       throw new LockError(

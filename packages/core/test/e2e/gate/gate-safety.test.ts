@@ -1,4 +1,6 @@
-import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../../src/contracts/report.js';
@@ -43,6 +45,18 @@ describe('runGate workspace safety', () => {
     } finally {
       await held.release();
     }
+  });
+
+  it('takes over the stale lock of a dead run with a warning and gates', async () => {
+    const b = await box();
+    const dead = spawn(process.execPath, ['-e', '0']);
+    await new Promise((resolve) => dead.on('exit', resolve));
+    await mkdir(join(b.root, '.suture'), { recursive: true });
+    await writeFile(join(b.root, '.suture/lock'), JSON.stringify({ pid: dead.pid, hostname: hostname(), startedAt: '2026-01-01T00:00:00.000Z', runId: 'dead' }));
+    const report = await gate(b, [scriptedFixer([FIX_ADD])], { mode: 'fix' });
+    expect(report.projects[0]!.status).toBe('recovered');
+    expect(b.logs.join('\n')).toContain(`took over a stale lock left by pid ${dead.pid}`);
+    await expect(readFile(join(b.root, '.suture/lock'))).rejects.toThrow(/ENOENT/);
   });
 
   it("keeps a user's edit made during the run and reports it as a conflict", async () => {
