@@ -62,8 +62,9 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
     error = `${project.analyzer.name} found no failure to explain ${failingIds(initial).size} failing test(s)`;
   }
 
-  const flaky = error ? new Set<string>() : await triageFlaky(failures, project, rounds);
-  for (const failure of failures) {
+  const seen = new Set(failures.map((f) => f.fingerprint));
+  const process = async (list: Failure[], flaky: Set<string>): Promise<void> => {
+  for (const failure of list) {
     if (ctx.signal.aborted) {
       reports.push({ failure, outcome: 'skipped', reason: 'the run was interrupted', attempts: [], reverted: false });
       continue;
@@ -101,6 +102,22 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
     );
     reports.push(healed.report);
     if (healed.heal) heals.push(healed.heal);
+  }
+  };
+
+  await process(failures, error ? new Set<string>() : await triageFlaky(failures, project, rounds));
+  const followed = new Set<FailureReport>();
+  // A healed build or collection failure stopped tests from running: run the suite again and take
+  // on the failures it had hidden (at most twice, so a chain of new breakage cannot loop).
+  for (let round = 0; round < 2 && !ctx.signal.aborted && ctx.mode !== 'no-heal'; round++) {
+    const unblocked = reports.some((r) => r.outcome === 'healed' && (r.failure.blocksAll || r.failure.tests.length === 0) && !followed.has(r));
+    if (!unblocked) break;
+    for (const r of reports) if (r.outcome === 'healed') followed.add(r);
+    const again = await rounds.run('retry');
+    const hidden = (await rounds.analyze(again)).filter((f) => !seen.has(f.fingerprint));
+    if (hidden.length === 0) break;
+    for (const f of hidden) seen.add(f.fingerprint);
+    await process(hidden, await triageFlaky(hidden, project, rounds));
   }
 
   if (heals.length > 0 && project.heal.regression && !ctx.signal.aborted) heals = await regression(project, ctx, rounds, initial, reports, heals);

@@ -128,6 +128,21 @@ describe('the gate on a real pytest project', () => {
     expect(gitStatus(repo).trim()).toBe('?? m');
   });
 
+  it('takes on the failures a healed collection error had hidden', async () => {
+    const { repo, root } = await repoWith('collect');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(root, 'tests/test_mod3.py'), 'from pkg import compute\n\n\ndef test_compute_3():\n    assert compute(3) == 7\n');
+    const importFix = { verdict: 'edits', rationale: 'name', edits: [{ file: 'pkg/core.py', search: 'helper_that_does_not_exist', replace: 'helper' }] };
+    const fixer = scriptedFixer(Array(10).fill((r: FixRequest) => (r.failure.kind === 'import' ? importFix : { verdict: 'unfixable', diagnosis: 'a logic bug' })));
+    const report = await gate({ repo, root, fixers: [fixer], heal: { flakyReruns: 0 } });
+    const outcomes = report.projects[0]!.failures.map((f) => [f.failure.kind, f.outcome, f.failure.tests]);
+    expect(outcomes).toEqual([
+      ['import', 'healed', []],
+      ['assertion', 'unfixable', ['tests/test_mod3.py::test_compute_3']],
+    ]);
+    expect(report.projects[0]!.status).toBe('failed_after_repair');
+  });
+
   it('refuses to start while an interrupted run left its journal', async () => {
     const { repo, root } = await repoWith('shop');
     const { Journal } = await import('@suture/core');
