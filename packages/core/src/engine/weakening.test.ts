@@ -20,6 +20,9 @@ describe('checkTestWeakening', () => {
     ['xdescribe added', 'a.test.ts', JS, `xdescribe('all', () => {\n${JS}});\n`, /adds a skip/],
     ['test.todo added', 'a.test.ts', JS, `${JS}test.todo('later');\n`, /adds a skip/],
     ['jest try/catch swallows', 'a.test.ts', JS, JS.replace('  expect(add(2, 3)).toBe(5);\n', '  try {\n    expect(add(2, 3)).toBe(5);\n  } catch (e) {}\n'), /swallows/],
+    ['gtest try/catch swallows', 'm_test.cpp', CPP, CPP.replace('  EXPECT_EQ(mul(2, 3), 6);\n', '  try {\n    EXPECT_EQ(mul(2, 3), 6);\n  } catch (...) {}\n'), /swallows/],
+    ['node assert try/catch swallows', 'a.test.mjs', "import assert from 'node:assert';\nassert.equal(f(), 1);\n", "import assert from 'node:assert';\ntry {\n  assert.equal(f(), 1);\n} catch {}\n", /swallows/],
+    ['python bare except swallows', 't.py', PY, PY.replace('    assert cart.count == 1\n', '    try:\n        assert cart.count == 1\n    except:\n        pass\n'), /swallows/],
     ['jest test deleted', 'a.test.ts', JS, JS.replace("it('subtracts', () => {\n  expect(sub(3, 2)).toBe(1);\n});\n", ''), /deletes or renames test\(s\).*subtracts/],
     ['gtest EXPECT removed', 'm_test.cpp', CPP, CPP.replace('  ASSERT_TRUE(ok());\n', ''), /removes 1 assertion/],
     ['DISABLED_ added', 'm_test.cpp', CPP, CPP.replace('TEST(Math, Mul)', 'TEST(Math, DISABLED_Mul)'), /adds a skip/],
@@ -37,6 +40,12 @@ describe('checkTestWeakening', () => {
     ['gtest expected value', 'm_test.cpp', CPP, CPP.replace('6);', '7);')],
   ])('allows and flags an expectation change: %s', (_name, file, before, after) => {
     expect(checkTestWeakening(file, before, after)).toEqual({ expectationChanged: true });
+  });
+
+  it('does not count an unrelated try/catch before an assertion as swallowing it', () => {
+    const before = "test('a', () => {\n  setup();\n  expect(f()).toBe(1);\n});\ntest('b', () => {\n  try {\n    g();\n  } catch (e) {}\n});\n";
+    const after = before.replace('  setup();\n', '  try {\n    setup();\n  } catch (e) {\n    log(e);\n  }\n');
+    expect(checkTestWeakening('a.test.ts', before, after)).toEqual({ expectationChanged: false });
   });
 
   it('accepts a change that touches no assertion and adds one', () => {

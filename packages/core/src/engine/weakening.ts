@@ -10,8 +10,8 @@ const TEST_DEF = [
 const SWALLOW = [
   // python: try: ... assert ... except [AssertionError|Exception|BaseException|bare]:
   /\btry\s*:\s*\n(?:[^\n]*\n){0,8}?[^\n]*\bassert\b[^\n]*\n(?:[^\n]*\n){0,8}?\s*except\s*(?:\(?\s*(?:AssertionError|Exception|BaseException)[^:]*)?:/g,
-  // js: try { ... expect( ... } catch
-  /\btry\s*\{[^]*?\bexpect\s*\([^]*?\}\s*catch\b/g,
+  // js/ts and c++: try { ... expect( / assert( / EXPECT_* / ASSERT_* ... } catch
+  /\btry\s*\{(?:(?!\}\s*catch\b)[^])*?\b(?:expect|assert(?:\.\w+)?|(?:EXPECT|ASSERT)_[A-Z_]+)\s*\([^]*?\}\s*catch\b/g,
 ];
 
 function lines(text: string): string[] {
