@@ -80,6 +80,19 @@ describe('runProcess', () => {
     expect(r.output).toMatch(/output truncated/);
   });
 
+  it('switches colour off in children even when the parent forces it, and strips escapes a tool prints anyway', async () => {
+    const script = "console.log(process.env.FORCE_COLOR ?? 'unset', process.env.NO_COLOR, process.stdout.hasColors?.() ?? false); process.stdout.write('\\x1b[31mred\\x1b[39m plain\\n');";
+    const r = await runProcess(process.execPath, ['-e', script], { cwd: dir, env: { ...process.env, FORCE_COLOR: '3' }, timeoutMs: 10_000 });
+    expect(r.output).toBe('unset 1 false\nred plain\n');
+  });
+
+  it('decodes characters and escapes split across chunks, and survives bytes that are not UTF-8', async () => {
+    // "é" is two bytes and the escape five; each write is flushed on its own with a pause between.
+    const script = "const w=(b)=>new Promise((r)=>process.stdout.write(Buffer.from(b),()=>setTimeout(r,30))); (async()=>{await w([0x63,0x61,0x66,0xc3]); await w([0xa9,0x20,0x1b,0x5b]); await w([0x33,0x32,0x6d,0x6f,0x6b,0x0a,0xff,0xfe,0x0a]);})();";
+    const r = await runProcess(process.execPath, ['-e', script], { cwd: dir, env: process.env, timeoutMs: 10_000 });
+    expect(r.output).toBe('café ok\n\ufffd\ufffd\n');
+  });
+
   it('passes arguments without a shell, so metacharacters stay literal', async () => {
     const marker = join(dir, 'pwned');
     const arg = `x; touch ${marker}; $(touch ${marker}) \`touch ${marker}\``;

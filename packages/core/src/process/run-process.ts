@@ -1,5 +1,45 @@
+import { StringDecoder } from 'node:string_decoder';
+import { stripVTControlCharacters } from 'node:util';
 import { execa } from 'execa';
 import { TailBuffer } from './tail-buffer.js';
+
+/**
+ * Colour is switched off for every child: suture parses what tools print, and a `FORCE_COLOR`
+ * inherited from the user's CI (or from nx) makes Node colour its stack frames and pytest its
+ * tracebacks. `FORCE_COLOR=0` would not do: pytest treats any non-empty FORCE_COLOR as "on".
+ */
+const NO_COLOR_ENV: Readonly<Record<string, string | undefined>> = {
+  FORCE_COLOR: undefined,
+  CLICOLOR_FORCE: undefined,
+  NO_COLOR: '1',
+  PY_COLORS: '0',
+  GTEST_COLOR: 'no',
+};
+
+/**
+ * Decodes one byte stream to text without ANSI escapes. Multi-byte characters and escape
+ * sequences split across chunks are held back until their end arrives; bytes that are not UTF-8
+ * become U+FFFD instead of failing the run.
+ */
+function plainTextStream(): { write(chunk: Buffer | string): string; end(): string } {
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  const strip = (text: string, final: boolean): string => {
+    const all = pending + text;
+    const esc = all.lastIndexOf('\x1b');
+    // An escape with no final byte yet (a letter, or BEL/ST for OSC) waits for the next chunk.
+    if (!final && esc >= 0 && esc > all.length - 64 && !/^\x1b(\[[0-?]*[ -\/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])/.test(all.slice(esc))) {
+      pending = all.slice(esc);
+      return stripVTControlCharacters(all.slice(0, esc));
+    }
+    pending = '';
+    return stripVTControlCharacters(all);
+  };
+  return {
+    write: (chunk) => strip(typeof chunk === 'string' ? chunk : decoder.write(chunk), false),
+    end: () => strip(decoder.end(), true),
+  };
+}
 
 export interface RunProcessOptions {
   cwd: string;
@@ -43,7 +83,7 @@ export async function runProcess(file: string, args: readonly string[], options:
   let aborted = false;
   const child = execa(file, args, {
     cwd: options.cwd,
-    env: options.env,
+    env: { ...options.env, ...NO_COLOR_ENV },
     extendEnv: false,
     detached: true,
     reject: false,
@@ -55,13 +95,17 @@ export async function runProcess(file: string, args: readonly string[], options:
     cleanup: true,
     windowsHide: true,
   });
-  const onChunk = (chunk: Buffer | string): void => {
-    const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+  const emit = (text: string): void => {
+    if (!text) return;
     tail.push(text);
     options.onOutput?.(text);
   };
-  child.stdout?.on('data', onChunk);
-  child.stderr?.on('data', onChunk);
+  const streams = [child.stdout, child.stderr].flatMap((stream) => {
+    if (!stream) return [];
+    const decode = plainTextStream();
+    stream.on('data', (chunk: Buffer | string) => emit(decode.write(chunk)));
+    return [decode];
+  });
 
   const killGroup = (sig: NodeJS.Signals): void => {
     if (child.pid === undefined) return;
@@ -89,6 +133,7 @@ export async function runProcess(file: string, args: readonly string[], options:
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
   const result = await child;
+  for (const decode of streams) emit(decode.end());
   clearTimeout(timer);
   options.signal?.removeEventListener('abort', onAbort);
   // Descendants that outlived the leader (daemonized test helpers) still belong to the group.
