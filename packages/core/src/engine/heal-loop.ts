@@ -18,6 +18,25 @@ export interface Heal {
   failureId: string;
   /** Repository-relative files the heal wrote. */
   files: string[];
+  /** What it wrote, with the content each file had just before, to undo exactly this heal. */
+  writes: AppliedWrite[];
+}
+
+export interface AppliedWrite {
+  /** Repository-relative POSIX path. */
+  file: string;
+  before: string | undefined;
+  after: string;
+}
+
+/** Undoes writes newest first, leaving earlier heals of the same files in place. */
+export async function undoWrites(journal: Journal, writes: readonly AppliedWrite[]): Promise<Array<{ file: string; reason: string }>> {
+  const conflicts: Array<{ file: string; reason: string }> = [];
+  for (const w of [...writes].reverse()) {
+    const conflict = await journal.putBack(w.file, w.after, w.before);
+    if (conflict) conflicts.push(conflict);
+  }
+  return conflicts;
 }
 
 export interface HealContext {
@@ -78,16 +97,18 @@ function repoPath(ctx: HealContext, file: string): string {
   return toPosix(relative(ctx.repoRoot, posix.join(toPosix(ctx.project.root), file)));
 }
 
-async function applyWrites(ctx: HealContext, writes: readonly PlannedWrite[]): Promise<{ files: string[]; diff: string }> {
+async function applyWrites(ctx: HealContext, writes: readonly PlannedWrite[]): Promise<{ files: string[]; diff: string; applied: AppliedWrite[] }> {
   const files: string[] = [];
+  const applied: AppliedWrite[] = [];
   let diff = '';
   for (const w of writes) {
     const file = repoPath(ctx, w.file);
+    applied.push({ file, before: w.before, after: w.after });
     await ctx.journal.write(file, w.after);
     files.push(file);
     diff += fileDiff(file, w.before, w.after);
   }
-  return { files, diff };
+  return { files, diff, applied };
 }
 
 async function validateRun(ctx: HealContext, failure: Failure): Promise<Validation> {
@@ -199,12 +220,11 @@ export async function healFailure(ctx: HealContext, failure: Failure, rawScope: 
             budget++;
             if (validation.passed) {
               record.verdict = 'healed';
-              heal = { failureId: failure.id, files: applied.files };
+              heal = { failureId: failure.id, files: applied.files, writes: applied.applied };
             } else {
               record.verdict = 'failed-validation';
               record.reason = validation.error ?? `${validation.stillFailing.length} test(s) still failing`;
-              const restored = await ctx.journal.restore(applied.files);
-              ctx.conflicts.push(...restored.conflicts);
+              ctx.conflicts.push(...(await undoWrites(ctx.journal, applied.applied)));
               const key = validation.fingerprints.join(',');
               if (seenFingerprints.has(key)) stop = { outcome: 'exhausted', reason: 'the same failure came back twice; stopping early' };
               seenFingerprints.add(key);

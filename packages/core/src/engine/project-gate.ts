@@ -5,7 +5,7 @@ import type { Redactor } from '../redact.js';
 import type { Fixer, GateMode, Logger } from '../plugin/types.js';
 import type { Journal } from '../workspace/journal.js';
 import type { Emitter } from './events.js';
-import { healFailure, type Heal } from './heal-loop.js';
+import { healFailure, undoWrites, type Heal } from './heal-loop.js';
 import { createRoundRunner, failingIds } from './rounds.js';
 import { applyScopePolicy } from './scope-policy.js';
 import { projectStatus, projectTotals } from './totals.js';
@@ -160,8 +160,7 @@ async function regression(
   while (broken().length > 0 && kept.length > 0) {
     const newly = broken();
     const heal = kept.pop()!;
-    const restored = await ctx.journal.restore(heal.files);
-    ctx.conflicts.push(...restored.conflicts);
+    ctx.conflicts.push(...(await undoWrites(ctx.journal, heal.writes)));
     const report = reports.find((r) => r.failure.id === heal.failureId);
     if (report) {
       report.outcome = 'exhausted';

@@ -175,6 +175,31 @@ export class Journal {
     await atomicWrite(abs, content, entry.mode);
   }
 
+  /**
+   * Undoes one write: puts `previous` back (deletes the file when it did not exist) if the file
+   * still holds `expected`, what suture wrote. Earlier writes to the same file (another
+   * failure's heal) survive, unlike `restore`. Returns a conflict when someone else changed it.
+   */
+  putBack(file: string, expected: Buffer | string, previous: Buffer | string | undefined): Promise<{ file: string; reason: string } | undefined> {
+    return this.serial(async () => {
+      const current = await this.read(file);
+      if (!current || sha256(current) !== sha256(expected)) {
+        return { file, reason: 'changed by someone else while suture ran: your version was kept' };
+      }
+      if (previous === undefined) {
+        const entry = this.entry(file);
+        if (entry && !entry.existed) {
+          await this.restoreNow([file]);
+          return undefined;
+        }
+        await unlink(join(this.root, file));
+        return undefined;
+      }
+      await this.writeNow(file, previous);
+      return undefined;
+    });
+  }
+
   /** Restores the given files (all journaled files by default) to their original bytes. */
   restore(files?: readonly string[]): Promise<RestoreOutcome> {
     return this.serial(() => this.restoreNow(files));

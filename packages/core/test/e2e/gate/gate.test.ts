@@ -201,6 +201,54 @@ describe('runGate on real node test processes', () => {
     expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toContain('return a - b;');
   });
 
+  describe('two failures in one file', () => {
+    const MATH = 'export function add(a, b) {\n  return a - b; // add\n}\n\nexport function mul(a, b) {\n  return a + b; // mul\n}\n\nexport function sub(a, b) {\n  return a - b; // sub\n}\n';
+    const edit = (search: string, replace: string) => ({ file: 'src/math.mjs', search, replace });
+    const setup = async (b: Sandbox): Promise<void> => {
+      await writeFile(join(b.root, 'src/math.mjs'), MATH);
+      await writeFile(join(b.root, 'tests/sub.test.mjs'), "import assert from 'node:assert/strict';\nimport { sub } from '../src/math.mjs';\n\nassert.equal(sub(5, 3), 2);\n");
+    };
+    const isAdd = (req: FixRequest): boolean => req.failure.tests.includes('tests/add.test.mjs');
+
+    it("a failed attempt on one failure does not undo another failure's heal in the same file", async () => {
+      const b = await box();
+      await setup(b);
+      let mulCalls = 0;
+      const step = (req: FixRequest) => {
+        if (isAdd(req)) return { verdict: 'edits' as const, rationale: 'add', edits: [edit('return a - b; // add', 'return a + b; // add')] };
+        mulCalls++;
+        return mulCalls === 1
+          ? { verdict: 'edits' as const, rationale: 'wrong', edits: [edit('return a + b; // mul', 'return a - b; // mul')] }
+          : { verdict: 'edits' as const, rationale: 'right', edits: [edit('return a + b; // mul', 'return a * b; // mul')] };
+      };
+      const report = await gate(b, [scriptedFixer([step, step, step])], { mode: 'fix' });
+      const outcomes = report.projects[0]!.failures.map((f) => [f.failure.tests[0], f.outcome, f.attempts.map((a) => a.verdict).join(',')]);
+      expect(outcomes).toEqual([
+        ['tests/add.test.mjs', 'healed', 'healed'],
+        ['tests/mul.test.mjs', 'healed', 'failed-validation,healed'],
+      ]);
+      expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toBe(MATH.replace('a - b; // add', 'a + b; // add').replace('a + b; // mul', 'a * b; // mul'));
+      for (const t of ['add', 'mul', 'sub']) execFileSync(process.execPath, [`tests/${t}.test.mjs`], { cwd: b.root });
+    });
+
+    it("reverting a regression-breaking heal keeps the earlier heal of the same file", async () => {
+      const b = await box();
+      await setup(b);
+      const step = (req: FixRequest) =>
+        isAdd(req)
+          ? { verdict: 'edits' as const, rationale: 'add', edits: [edit('return a - b; // add', 'return a + b; // add')] }
+          : { verdict: 'edits' as const, rationale: 'mul and a needless sub change', edits: [edit('return a + b; // mul', 'return a * b; // mul'), edit('return a - b; // sub', 'return 0; // sub')] };
+      const report = await gate(b, [scriptedFixer([step, step])], { mode: 'fix' });
+      const add = failureOf(report, 'tests/add.test.mjs');
+      const mul = failureOf(report, 'tests/mul.test.mjs');
+      expect([add.outcome, add.reverted]).toEqual(['healed', false]);
+      expect([mul.outcome, mul.reverted]).toEqual(['exhausted', true]);
+      expect(mul.reason).toContain('tests/sub.test.mjs');
+      expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toBe(MATH.replace('a - b; // add', 'a + b; // add'));
+      expect(report.projects[0]!.status).toBe('failed_after_repair');
+    });
+  });
+
   it('turns a throwing fixer and a garbage proposal into fixer-error and goes on', async () => {
     const b = await box();
     const thrower = scriptedFixer([new Error('model overloaded')], 'thrower');
