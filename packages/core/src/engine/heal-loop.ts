@@ -1,8 +1,8 @@
 import { posix, relative } from 'node:path';
 import type { Failure, Scope, ScopeInput } from '../contracts/failure.js';
-import { FixProposalSchema, type AttemptSummary, type BugReport, type EditPolicy, type FixProposal } from '../contracts/fix.js';
+import { FixProposalSchema, UsageSchema, type AttemptSummary, type BugReport, type EditPolicy, type FixProposal, type Usage } from '../contracts/fix.js';
 import type { Attempt, FailureReport, Validation } from '../contracts/report.js';
-import { errorMessage } from '../plugin/errors.js';
+import { errorMessage, usageOfError } from '../plugin/errors.js';
 import { redactDeep, type Redactor } from '../redact.js';
 import type { Fixer, Logger } from '../plugin/types.js';
 import type { Journal } from '../workspace/journal.js';
@@ -66,7 +66,7 @@ function policyOf(project: GateProject): EditPolicy {
 }
 
 /** Asks a fixer, never letting its failure escape: a throw or garbage becomes a reason. */
-async function propose(fixer: Fixer, request: Parameters<Fixer['propose']>[0], ctx: HealContext): Promise<{ proposal?: FixProposal; error?: string }> {
+async function propose(fixer: Fixer, request: Parameters<Fixer['propose']>[0], ctx: HealContext): Promise<{ proposal?: FixProposal; error?: string; usage?: Usage }> {
   // A signal per call: aborted when the gate is, and once the call is over, so a fixer's
   // leftover work (a CLI process, an HTTP stream) is cancelled instead of running on.
   const call = new AbortController();
@@ -82,11 +82,13 @@ async function propose(fixer: Fixer, request: Parameters<Fixer['propose']>[0], c
     const parsed = FixProposalSchema.safeParse(raw);
     if (!parsed.success) {
       const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-      return { error: `${fixer.name} returned an invalid proposal: ${issues}` };
+      const usage = UsageSchema.safeParse((raw as { usage?: unknown } | null)?.usage);
+      return { error: `${fixer.name} returned an invalid proposal: ${issues}`, ...(usage.success && usage.data ? { usage: usage.data } : {}) };
     }
     return { proposal: parsed.data };
   } catch (error) {
-    return { error: errorMessage(error) };
+    const usage = usageOfError(error);
+    return { error: errorMessage(error), ...(usage ? { usage } : {}) };
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
     call.abort();
@@ -174,13 +176,14 @@ export async function healFailure(ctx: HealContext, failure: Failure, rawScope: 
       tokenBudget: project.heal.tokenBudget,
     });
     const request = ctx.redact ? redactDeep(built, ctx.redact) : built;
-    const { proposal, error } = await propose(fixer, request, ctx);
+    const { proposal, error, usage: errorUsage } = await propose(fixer, request, ctx);
     const record: Attempt = { attempt: number, fixer: fixer.name, verdict: 'fixer-error', edits: [], expectationChanged: false, durationMs: 0, startedAt: startedAt.toISOString() };
     let stop: { outcome: FailureReport['outcome']; reason?: string; bug?: BugReport } | undefined;
     let heal: Heal | undefined;
 
     if (!proposal) {
       record.reason = error;
+      if (errorUsage) record.usage = errorUsage;
       budget++;
       if (fixerIndex < fixers.length - 1) fixerIndex++;
     } else {

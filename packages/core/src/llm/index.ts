@@ -1,1 +1,4 @@
-export {};
+export * from './answer.js';
+export * from './prompt.js';
+export * from './pricing.js';
+export * from './options.js';

@@ -1,3 +1,5 @@
+import type { Usage } from '../contracts/fix.js';
+
 /** Where a plugin came from in the config, e.g. `suture.config.json#projects[1].runner`. */
 export interface PluginOrigin {
   /** Config file path as shown to the user (relative to cwd when shorter). */
@@ -36,6 +38,30 @@ export class PluginError extends Error {
   ) {
     super(`${plugin}${origin ? ` (${formatOrigin(origin)})` : ''}: ${detail}`, options);
   }
+}
+
+/**
+ * Thrown by a fixer whose call failed after it had already spent something (an LLM answer that
+ * fails the schema, a CLI that ran out of turns): the attempt ends as `fixer-error` with this
+ * message, and the usage still counts in the report's totals.
+ */
+export class FixerError extends Error {
+  override name = 'FixerError';
+  constructor(
+    message: string,
+    readonly usage?: Usage,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The usage carried by a FixerError anywhere in an error's cause chain. */
+export function usageOfError(error: unknown): Usage | undefined {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof FixerError && e.usage) return e.usage;
+  }
+  return undefined;
 }
 
 export function errorMessage(error: unknown): string {

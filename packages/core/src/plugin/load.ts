@@ -75,13 +75,19 @@ export function checkShape(value: unknown, kind: PluginKind, ref: PluginRef): vo
   }
 }
 
-/** Calls the module's factory with the options (or takes its plugin object). */
-export function instantiate(mod: unknown, ref: PluginRef): unknown {
+/** What a plugin factory gets besides its options: `factory(options, context)`. */
+export interface PluginFactoryContext {
+  /** Absolute folder of the config file: resolve paths given in options from here. */
+  configDir: string;
+}
+
+/** Calls the module's factory with the options and the context (or takes its plugin object). */
+export function instantiate(mod: unknown, ref: PluginRef, context: PluginFactoryContext): unknown {
   const m = mod as { default?: unknown; plugin?: unknown };
   const exported = m.default ?? m.plugin ?? mod;
   if (typeof exported !== 'function') return exported;
   try {
-    return (exported as (options: Record<string, unknown>) => unknown)(ref.options);
+    return (exported as (options: Record<string, unknown>, context: PluginFactoryContext) => unknown)(ref.options, context);
   } catch (error) {
     if (error instanceof ZodError) {
       throw new PluginError(ref.spec, ref.origin, `invalid options:\n${formatIssues(error, ref.options).map((l) => `  - ${l}`).join('\n')}`);
@@ -95,7 +101,7 @@ export async function loadPlugin(kind: 'analyzer', ref: PluginRef, fromDir: stri
 export async function loadPlugin(kind: 'fixer', ref: PluginRef, fromDir: string): Promise<Fixer>;
 export async function loadPlugin(kind: 'reporter', ref: PluginRef, fromDir: string): Promise<Reporter>;
 export async function loadPlugin(kind: PluginKind, ref: PluginRef, fromDir: string): Promise<unknown> {
-  const plugin = instantiate(await importPlugin(ref, fromDir), ref);
+  const plugin = instantiate(await importPlugin(ref, fromDir), ref, { configDir: resolve(fromDir) });
   checkShape(plugin, kind, ref);
   return plugin;
 }

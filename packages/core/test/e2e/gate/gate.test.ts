@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FixRequest } from '../../../src/contracts/fix.js';
 import type { Reporter } from '../../../src/plugin/types.js';
 import { API_VERSION } from '../../../src/plugin/types.js';
+import { FixerError, PluginError } from '../../../src/plugin/errors.js';
 import { scriptedFixer } from '../../../src/testing/scripted-fixer.js';
 import { hasJournal } from '../../../src/workspace/journal.js';
 import { FIX_ADD, WRONG_ADD, gate, hashTree, project, sandbox, type Sandbox } from './support.js';
@@ -251,8 +252,9 @@ describe('runGate on real node test processes', () => {
 
   it('turns a throwing fixer and a garbage proposal into fixer-error and goes on', async () => {
     const b = await box();
-    const thrower = scriptedFixer([new Error('model overloaded')], 'thrower');
-    const garbage = scriptedFixer([{ verdict: 'edits', edits: 'not a list' } as never, FIX_ADD], 'garbage');
+    const spent = { inputTokens: 1200, outputTokens: 80, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.02, calls: 1 };
+    const thrower = scriptedFixer([new PluginError('thrower', undefined, 'model overloaded', { cause: new FixerError('model overloaded', spent) })], 'thrower');
+    const garbage = scriptedFixer([{ verdict: 'edits', edits: 'not a list', usage: { ...spent, costUsd: 0.03 } } as never, FIX_ADD], 'garbage');
     const report = await gate(b, [thrower, garbage], { mode: 'fix', healConfig: { maxAttempts: 3 } });
     const f = failureOf(report, 'tests/add.test.mjs');
     expect(f.attempts.map((a) => [a.fixer, a.verdict])).toEqual([
@@ -263,6 +265,9 @@ describe('runGate on real node test processes', () => {
     expect(f.attempts[0]!.reason).toContain('model overloaded');
     expect(f.attempts[1]!.reason).toContain('invalid proposal');
     expect(f.outcome).toBe('healed');
+    // what a failed call spent still counts
+    expect(f.attempts.map((a) => a.usage?.costUsd)).toEqual([0.02, 0.03, undefined]);
+    expect(report.totals).toMatchObject({ llmCalls: 2, inputTokens: 2400, outputTokens: 160, costUsd: 0.05 });
   });
 
   it('reports a runner returning garbage as a project error, not a crash, and calls every reporter hook in order', async () => {
