@@ -1,6 +1,7 @@
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { z } from 'zod';
 import type { Round } from '../contracts/report.js';
+import { gitApplyCommand } from '../workspace/patch.js';
 import { API_VERSION, type Reporter } from '../plugin/types.js';
 
 const ConsoleOptionsSchema = z.object({ verbose: z.boolean().default(false) }).strict();
@@ -89,7 +90,7 @@ export function consoleReporter(options: Record<string, unknown> = {}, stream: C
       for (const c of report.conflicts) line(`conflict: ${c.file}: ${c.reason}`);
       const shown = relative(process.cwd(), runDir) || runDir;
       line(`reports: ${shown.startsWith('..') ? runDir : shown}`);
-      if (report.patch && report.mode === 'check') line(`validated heals were not applied (check mode): git apply ${relative(root, runDir) || runDir}/fixes.patch, or run with --fix`);
+      if (report.patch && report.mode === 'check') line(`validated heals were not applied (check mode): ${gitApplyCommand(root, join(runDir, 'fixes.patch'))}, or run with --fix`);
     },
   };
 }

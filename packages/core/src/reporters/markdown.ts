@@ -1,7 +1,9 @@
 import { appendFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { Attempt, FailureReport, GateReport, ProjectReport } from '../contracts/report.js';
 import { API_VERSION, type Reporter } from '../plugin/types.js';
+import { gitApplyCommand } from '../workspace/patch.js';
 import { outputPath, writeOutput } from './write-file.js';
 
 const MarkdownOptionsSchema = z
@@ -73,7 +75,8 @@ export function renderMarkdown(report: GateReport): string {
     lines.push('### Conflicts', '', ...report.conflicts.map((c) => `- \`${c.file}\`: ${c.reason}`), '');
   }
   if (report.patch && report.mode === 'check') {
-    lines.push(`The validated heals were not applied (check mode). Apply them with \`git apply ${report.runDir ?? '.suture/runs/<id>'}/fixes.patch\` or run with \`--fix\`.`, '');
+    const command = report.runDir ? gitApplyCommand(report.root, join(report.runDir, 'fixes.patch'), report.root) : 'git apply .suture/runs/<id>/fixes.patch';
+    lines.push(`The validated heals were not applied (check mode). Apply them from \`${basename(report.root)}/\` with \`${command}\`, or run with \`--fix\`.`, '');
   }
   return lines.join('\n');
 }

@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
+import { toPosix } from './paths.js';
 
 /**
  * A git-style unified diff of one file, accepted by `git apply` (a/ b/ prefixes, /dev/null for
@@ -16,4 +19,28 @@ export function fileDiff(file: string, before: string | undefined, after: string
   if (before === undefined) header += 'new file mode 100644\n';
   if (after === undefined) header += 'deleted file mode 100644\n';
   return header + lines.slice(start).join('\n');
+}
+
+/** The folder holding `.git` (a folder, or a file for worktrees and submodules) at or above `dir`. */
+function gitTopLevel(dir: string): string | undefined {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+const rel = (from: string, to: string): string => toPosix(relative(from, to)) || '.';
+
+/**
+ * A command that applies `patchFile` (paths relative to `root`) when typed in `cwd`. `git apply`
+ * takes patch paths from the top of the working tree and, run in a subfolder, silently skips
+ * the files outside it, so a root below the top level needs `-C <top> --directory=<root>`.
+ */
+export function gitApplyCommand(root: string, patchFile: string, cwd = process.cwd()): string {
+  const top = gitTopLevel(root);
+  const base = top ?? root;
+  const where = resolve(cwd) === base ? '' : `-C ${shellQuote(rel(cwd, base))} `;
+  const directory = top && top !== resolve(root) ? `--directory=${shellQuote(rel(top, root))} ` : '';
+  return `git ${where}apply ${directory}${shellQuote(rel(base, patchFile))}`;
 }
