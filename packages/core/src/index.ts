@@ -8,6 +8,7 @@ export * from './process/tail-buffer.js';
 export * from './analysis/graph-walk.js';
 export * from './analysis/parse-cache.js';
 export * from './redact.js';
+export * from './text/edit-distance.js';
 export { z } from 'zod';
 export * from './engine/index.js';
 export * from './workspace/index.js';

@@ -71,6 +71,21 @@ describe('plugin loading', () => {
     await expect(gateOptions()).rejects.toThrow(/^@acme\/suture-runner-nope \(suture\.config\.json#projects\[0\]\.runner\): cannot find package "@acme\/suture-runner-nope"; install it with `npm install -D @acme\/suture-runner-nope`/);
   });
 
+  it('suggests the alias a misspelled plugin name was meant to be, instead of installing a stranger package', async () => {
+    await config('pytst');
+    await expect(gateOptions()).rejects.toThrow(/^pytst \(suture\.config\.json#projects\[0\]\.runner\): unknown plugin "pytst"; did you mean "pytest" \(@suture\/runner-pytest\)\?$/);
+  });
+
+  it('passes the config folder to a factory, so option paths resolve from the config file', async () => {
+    await plugin(`export default function (options, context) {
+      return { name: 'ctx-runner', apiVersion: 1, language: 'x', supportsSelection: false, async run() { throw new Error('configDir=' + context.configDir); },
+        analyzer: () => ({ name: 'a', apiVersion: 1, analyze: async () => [], scope: async () => ({ entries: [] }) }) };
+    }`);
+    await config('./plugin.mjs');
+    const options = await gateOptions();
+    await expect(options.projects[0]!.runner.run({} as never)).rejects.toThrow(`configDir=${dir}`);
+  });
+
   it('loads a local plugin by relative path with options, and wraps its throws', async () => {
     await plugin(`export default function (options) {
       if (typeof options.label !== 'string') throw new Error('option "label" is required');

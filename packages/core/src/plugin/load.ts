@@ -5,6 +5,7 @@ import { createJiti } from 'jiti';
 import { ZodError } from 'zod';
 import type { PluginSpec } from '../contracts/config.js';
 import { formatIssues } from '../config/format-issues.js';
+import { editDistance } from '../text/edit-distance.js';
 import { errorMessage, PluginError, type PluginOrigin } from './errors.js';
 import { isPathSpec, PLUGIN_ALIASES, resolvePackageEntry } from './resolve.js';
 import { API_VERSION, type Analyzer, type Fixer, type PluginKind, type Reporter, type Runner } from './types.js';
@@ -34,6 +35,10 @@ export async function importPlugin(ref: PluginRef, fromDir: string): Promise<unk
   } else {
     file = await resolvePackageEntry(ref.id, fromDir);
     if (!file) {
+      const alias = ref.id === ref.spec ? nearAlias(ref.spec) : undefined;
+      if (alias) {
+        throw new PluginError(ref.spec, ref.origin, `unknown plugin "${ref.spec}"; did you mean "${alias}" (${PLUGIN_ALIASES[alias]})?`);
+      }
       throw new PluginError(ref.spec, ref.origin, `cannot find package "${ref.id}"; install it with \`npm install -D ${ref.id}\``);
     }
   }
@@ -43,6 +48,15 @@ export async function importPlugin(ref: PluginRef, fromDir: string): Promise<unk
   } catch (error) {
     throw new PluginError(ref.spec, ref.origin, `cannot load ${file}: ${errorMessage(error)}`, { cause: error });
   }
+}
+
+/** The alias a misspelled plugin name was meant to be, when one is within two edits. */
+function nearAlias(name: string): string | undefined {
+  const close = Object.keys(PLUGIN_ALIASES)
+    .map((alias) => ({ alias, d: editDistance(name.toLowerCase(), alias) }))
+    .filter((x) => x.d > 0 && x.d <= 2)
+    .sort((a, b) => a.d - b.d);
+  return close.length > 0 && (close.length === 1 || close[1]!.d > close[0]!.d) ? close[0]!.alias : undefined;
 }
 
 const REQUIRED: Record<PluginKind, string[]> = {
