@@ -13,7 +13,8 @@ export async function doctorCtest(options: ResolvedCtestOptions): Promise<Doctor
   const checks: DoctorCheck[] = [];
   const check = async (name: string, bin: string, args: string[], fix: string, optional = false): Promise<void> => {
     const v = await version(bin, args);
-    checks.push(v ? { name, status: 'ok', message: v } : { name, status: optional ? 'warn' : 'error', message: `${bin} not found`, fix });
+    // `ninja --version` prints a bare number; say which tool it is
+    checks.push(v ? { name, status: 'ok', message: /^[\d.]+$/.test(v) ? `${name} ${v}` : v } : { name, status: optional ? 'warn' : 'error', message: `${bin} not found`, fix });
   };
   await check('cmake', options.cmake, ['--version'], 'apt-get install cmake');
   await check('ctest', options.ctest, ['--version'], 'apt-get install cmake');
