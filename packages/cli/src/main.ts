@@ -13,7 +13,7 @@ const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.
 export async function main(argv: readonly string[]): Promise<number> {
   const cli = cac('suture');
   let code: number = EXIT.green;
-  cli
+  const run = cli
     .command('run [...projects]', 'Run the test gate: run every project\'s tests, diagnose failures and heal what can be healed')
     .option('--fix', 'Keep the validated heals in the working tree (default: check mode, the tree is left as it was)')
     .option('--no-heal', 'Report failures without asking any fixer')
@@ -28,6 +28,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     .action(async (projects: string[], flags: RunFlags) => {
       code = await runCommand(projects, flags);
     });
+  // cac gives every --no-x option a default of true, which its help prints as "(default: true)"
+  // after "--no-heal"; an absent flag already means "heal".
+  for (const option of run.options) if (option.negated) option.config.default = undefined;
   cli
     .command('init', 'Detect pytest, CMake/CTest and Jest projects and write suture.config.json')
     .option('--force', 'Overwrite an existing suture.config.json')
