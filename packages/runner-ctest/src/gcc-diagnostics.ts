@@ -5,6 +5,14 @@ const LINE = /^(.+?):(\d+):(\d+): (fatal error|error|warning|note): (.*)$/;
 const FIXIT = /^fix-it:"((?:\\.|[^"\\])*)":\{(\d+):(\d+)-(\d+):(\d+)\}:"((?:\\.|[^"\\])*)"$/;
 const CONTEXT = /^(.+?): In (?:member )?function '([^']+)':$|^(.+?): In (?:constructor|destructor|instantiation of) '([^']+)'/;
 const LD_IN_FUNCTION = /^(?:\/\S*ld\S*: )?(.+?): in function [`'](.+)':$/;
+/** The name an error is about, in GCC's wording and in Clang's. */
+const SYMBOL: readonly RegExp[] = [
+  /'([^']+)' (?:was not declared|is not a member)/, // gcc
+  /'([^']+)'(?: in namespace '[^']+')? does not name a type/, // gcc
+  /has no member named '([^']+)'/, // gcc
+  /(?:use of undeclared identifier|unknown type name) '([^']+)'/, // clang
+  /no (?:member|type|template) named '([^']+)'/, // clang
+];
 const LD_ERROR = /^(?:\/\S*ld\S*: )?(?:(.+?):(?:\(\.\w+[^)]*\)|\d+)?: )?(undefined reference|multiple definition) (?:to|of) [`'](.+?)'(?:;.*)?$/;
 
 function unescapeC(text: string): string {
@@ -20,6 +28,8 @@ export function parseCompilerOutput(output: string, root: string): Diagnostic[] 
     const r = isAbsolute(file) ? relative(root, file) : file;
     return r.startsWith('..') ? file : r.split('\\').join('/');
   };
+  // Clang ends each translation unit with "N error(s) generated." and names itself on driver errors.
+  const source = /^\d+ errors? generated\.$|^clang(?:\+\+)?(?:-\d+)?: error:/m.test(output) ? 'clang' : 'gcc';
   const diagnostics: Diagnostic[] = [];
   let current: Diagnostic | undefined;
   let context: string | undefined;
@@ -45,8 +55,8 @@ export function parseCompilerOutput(output: string, root: string): Diagnostic[] 
         continue;
       }
       if (sev === 'note') continue;
-      current = { source: 'gcc', severity: sev === 'warning' ? 'warning' : 'error', message, file: rel(file), line: Number(l), column: Number(c), notes: [], fixIts: [], tests: [], raw: line, ...(context ? { symbol: context } : {}) };
-      const symbol = /'([^']+)' (?:was not declared|is not a member|has no member)/.exec(message)?.[1];
+      current = { source, severity: sev === 'warning' ? 'warning' : 'error', message, file: rel(file), line: Number(l), column: Number(c), notes: [], fixIts: [], tests: [], raw: line, ...(context ? { symbol: context } : {}) };
+      const symbol = SYMBOL.map((re) => re.exec(message)?.[1]).find(Boolean);
       if (symbol) current.symbol = symbol;
       diagnostics.push(current);
       continue;
