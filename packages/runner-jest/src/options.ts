@@ -8,8 +8,13 @@ export const JestOptionsSchema = z
     config: z.string().min(1).optional(),
     /** Extra Jest arguments. */
     args: z.array(z.string()).default([]),
-    /** Extra environment variables (NODE_OPTIONS=--experimental-vm-modules for native ESM projects). */
+    /** Extra environment variables for Jest. */
     env: z.record(z.string(), z.string()).default({}),
+    /**
+     * Run Node with --experimental-vm-modules, which Jest needs for native ES modules. `auto`:
+     * when package.json has "type": "module" or the Jest config lists extensionsToTreatAsEsm.
+     */
+    esm: z.union([z.literal('auto'), z.boolean()]).default('auto'),
   })
   .strict();
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { runProcess, type RunContext, type RunResultInput, type TestResult } from '@suture/core';
+import { nodeFlags, usesNativeEsm } from './esm.js';
 import { namePattern, parseId, testId } from './ids.js';
 import type { ResolvedJestOptions } from './options.js';
 import { REPORTER, resolveJest } from './resolve-jest.js';
@@ -38,7 +39,10 @@ export async function runJest(options: ResolvedJestOptions, ctx: RunContext): Pr
   const outputFile = join(ctx.workDir, 'jest-results.json');
   const eventsFile = join(ctx.workDir, 'jest-events.jsonl');
   const selection = ctx.selection?.map(parseId) ?? [];
+  const env = { ...process.env, ...options.env };
+  const esm = options.esm === 'auto' ? await usesNativeEsm(ctx.root) : options.esm;
   const args = [
+    ...nodeFlags(esm, env.NODE_OPTIONS),
     jest.script,
     '--json',
     `--outputFile=${outputFile}`,
@@ -54,7 +58,7 @@ export async function runJest(options: ResolvedJestOptions, ctx: RunContext): Pr
   ];
   const proc = await runProcess(process.execPath, args, {
     cwd: ctx.root,
-    env: { ...process.env, ...options.env, SUTURE_JEST_EVENTS: eventsFile, FORCE_COLOR: '0', CI: 'true' },
+    env: { ...env, SUTURE_JEST_EVENTS: eventsFile, CI: 'true' },
     timeoutMs: ctx.timeoutMs,
     signal: ctx.signal,
   });

@@ -100,6 +100,20 @@ describe('Jest runner edge cases', () => {
     expect(scope.entries.map((e) => e.file)).toContain('src/math.ts');
   });
 
+  it('runs a native ES module project with the VM-modules flag Jest needs, and not without', async () => {
+    const root = await copy('esm');
+    const r = await run(root);
+    expect(r.tests.map((t) => [t.id, t.status, t.line]).sort()).toEqual([
+      ['__tests__/math.test.js::adds', 'failed', 3],
+      ['__tests__/math.test.js::ok', 'passed', 6],
+    ]);
+    expect(r.outputTail).not.toContain('ExperimentalWarning');
+    const failures = await jest().analyzer!().analyze(r, project(root));
+    expect(failures.map((f) => [f.kind, f.location?.file])).toEqual([['assertion', '__tests__/math.test.js']]);
+    const forcedOff = await run(root, { options: { esm: false } });
+    expect(forcedOff.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('Must use import to load ES Module')]);
+  });
+
   it('reports a config error and a missing Jest as run errors, not test failures', async () => {
     const root = await copy('syntax');
     await writeFile(join(root, 'jest.config.js'), 'module.exports = { testEnviroment: "node", notAnOption: 1, testMatch: 5 };\n');
