@@ -87,6 +87,9 @@ export function describeFailure(error: unknown, c: CallContext): string {
   if (error instanceof InternalServerError) {
     return `${url} failed with ${error.status}${after} (${serverMessage(error)}): the server is in trouble; re-run later`;
   }
-  if (error instanceof APIError && error.status !== undefined) return `${url} answered ${error.status}${after}: ${serverMessage(error)}`;
+  if (error instanceof APIError && error.status !== undefined) {
+    const retried = error.status === 408 || error.status === 409;
+    return `${url} answered ${error.status}${retried ? after : ''}: ${serverMessage(error)}`;
+  }
   return `the request to ${url} failed: ${error instanceof Error ? error.message : String(error)}`;
 }
