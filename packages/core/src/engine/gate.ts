@@ -8,6 +8,7 @@ import { createRedactor, redactDeep, type Redactor } from '../redact.js';
 import { hasJournal, Journal, journalDir } from '../workspace/journal.js';
 import { acquireLock, type RepoLock } from '../workspace/lock.js';
 import { fileDiff } from '../workspace/patch.js';
+import { phase } from '../workspace/phase.js';
 import { Emitter } from './events.js';
 import type { Heal } from './heal-loop.js';
 import { gateProject } from './project-gate.js';
@@ -62,7 +63,9 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
   }
   const redact = createRedactor(options.env ?? process.env);
   const logger = redactingLogger(options.logger, redact);
+  phase('gate:start');
   const lock = await acquireLock(options.root, runId);
+  phase('lock:acquired');
   try {
     return await gateLocked(options, runId, redact, logger, lock.staleFrom);
   } finally {
@@ -157,5 +160,6 @@ async function gateLocked(options: GateOptions, runId: string, redact: Redactor,
     logger.warn(`could not write ${runDir}: ${errorMessage(error)}`);
   }
   await emitter.end(report, { runDir, root: options.root });
+  phase('gate:end');
   return report;
 }

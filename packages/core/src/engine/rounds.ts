@@ -7,6 +7,7 @@ import { errorMessage } from '../plugin/errors.js';
 import type { Logger, ProjectInfo } from '../plugin/types.js';
 import type { GateProject } from './types.js';
 import type { Emitter } from './events.js';
+import { phase } from '../workspace/phase.js';
 
 export interface RoundRunner {
   /** Runs the suite (or a selection) and records the round. */
@@ -34,6 +35,7 @@ export function createRoundRunner(project: GateProject, runDir: string, emitter:
       await mkdir(workDir, { recursive: true });
       const started = Date.now();
       let result: RunResult;
+      phase(`run:${kind}:start`);
       try {
         const raw = await project.runner.run({
           root: project.root,
@@ -51,6 +53,7 @@ export function createRoundRunner(project: GateProject, runDir: string, emitter:
       } catch (error) {
         result = errorResult(errorMessage(error), started);
       }
+      phase(`run:${kind}:end`);
       const round: Round = {
         kind,
         status: result.status,

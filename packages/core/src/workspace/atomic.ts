@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { phase } from './phase.js';
 
 export function sha256(data: Buffer | string): string {
   return createHash('sha256').update(data).digest('hex');
@@ -36,6 +37,8 @@ export async function atomicWrite(path: string, data: Buffer | string, mode?: nu
   }
   await handle.close();
   if (mode !== undefined) await chmod(tmp, mode);
+  phase('atomic:renaming');
   await rename(tmp, path);
+  phase('atomic:renamed');
   await fsyncDir(dirname(path));
 }

@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, posix } from 'node:path';
 import { atomicWrite, sha256 } from './atomic.js';
+import { phase } from './phase.js';
 
 export const SUTURE_DIR = '.suture';
 const JOURNAL_DIR = 'journal';
@@ -123,6 +124,7 @@ export class Journal {
     await mkdir(journalDir(root), { recursive: true });
     const journal = new Journal(root, { version: 1, runId, pid: process.pid, startedAt: new Date().toISOString(), entries: [] });
     await journal.flush();
+    phase('journal:created');
     return journal;
   }
 
@@ -161,6 +163,7 @@ export class Journal {
       entry = { file, existed: original !== undefined, mode, written: [] };
       if (!original) entry.createdDirs = await missingDirs(this.root, file);
       if (original) {
+        phase('journal:backup');
         entry.backup = `files/${this.manifest.entries.length}`;
         entry.originalHash = sha256(original);
         await mkdir(join(journalDir(this.root), 'files'), { recursive: true });
@@ -170,9 +173,12 @@ export class Journal {
     }
     const hash = sha256(content);
     if (!entry.written.includes(hash)) entry.written.push(hash);
+    phase('journal:manifest');
     await this.flush();
+    phase('write:begin');
     if (!entry.existed) await mkdir(dirname(abs), { recursive: true });
     await atomicWrite(abs, content, entry.mode);
+    phase('write:end');
   }
 
   /**
@@ -182,22 +188,31 @@ export class Journal {
    */
   putBack(file: string, expected: Buffer | string, previous: Buffer | string | undefined): Promise<{ file: string; reason: string } | undefined> {
     return this.serial(async () => {
-      const current = await this.read(file);
-      if (!current || sha256(current) !== sha256(expected)) {
-        return { file, reason: 'changed by someone else while suture ran: your version was kept' };
+      phase('restore:putback');
+      try {
+        return await this.putBackNow(file, expected, previous);
+      } finally {
+        phase('restore:done');
       }
-      if (previous === undefined) {
-        const entry = this.entry(file);
-        if (entry && !entry.existed) {
-          await this.restoreNow([file]);
-          return undefined;
-        }
-        await unlink(join(this.root, file));
+    });
+  }
+
+  private async putBackNow(file: string, expected: Buffer | string, previous: Buffer | string | undefined): Promise<{ file: string; reason: string } | undefined> {
+    const current = await this.read(file);
+    if (!current || sha256(current) !== sha256(expected)) {
+      return { file, reason: 'changed by someone else while suture ran: your version was kept' };
+    }
+    if (previous === undefined) {
+      const entry = this.entry(file);
+      if (entry && !entry.existed) {
+        await this.restoreNow([file]);
         return undefined;
       }
-      await this.writeNow(file, previous);
+      await unlink(join(this.root, file));
       return undefined;
-    });
+    }
+    await this.writeNow(file, previous);
+    return undefined;
   }
 
   /** Restores the given files (all journaled files by default) to their original bytes. */
@@ -206,9 +221,19 @@ export class Journal {
   }
 
   private async restoreNow(files?: readonly string[]): Promise<RestoreOutcome> {
+    phase('restore:begin');
+    try {
+      return await this.restoreEntries(files);
+    } finally {
+      phase('restore:done');
+    }
+  }
+
+  private async restoreEntries(files?: readonly string[]): Promise<RestoreOutcome> {
     const outcome: RestoreOutcome = { restored: [], deleted: [], conflicts: [] };
     for (const entry of this.manifest.entries) {
       if (files && !files.includes(entry.file)) continue;
+      phase('restore:file');
       const abs = join(this.root, entry.file);
       await removeTempFiles(abs);
       const current = await readOptional(abs);
@@ -263,7 +288,9 @@ export class Journal {
   async close(): Promise<void> {
     // The manifest goes first: it is the commit point. A crash while the backups are being
     // removed must not leave a manifest that points at backups already gone.
+    phase('journal:closing');
     await rm(join(journalDir(this.root), MANIFEST), { force: true });
+    phase('journal:closed');
     await rm(journalDir(this.root), { recursive: true, force: true });
   }
 }
