@@ -85,6 +85,11 @@ async function missingDirs(root: string, file: string): Promise<string[]> {
   return missing;
 }
 
+/** Folders made for a new file, deepest first; one that is not empty (the user's files) stays. */
+async function removeCreatedDirs(root: string, entry: JournalEntry): Promise<void> {
+  for (const dir of entry.createdDirs ?? []) await rmdir(join(root, dir)).catch(() => undefined);
+}
+
 /** Temp files of an atomic write that a crash interrupted before its rename. */
 async function removeTempFiles(abs: string): Promise<void> {
   const prefix = `.${basename(abs)}.suture-tmp-`;
@@ -238,7 +243,12 @@ export class Journal {
       await removeTempFiles(abs);
       const current = await readOptional(abs);
       const currentHash = current ? sha256(current) : undefined;
-      if (currentHash === entry.originalHash) continue; // already original (both undefined: still absent)
+      if (currentHash === entry.originalHash) {
+        // Already original. A new file still absent may have had its folders made by a write that
+        // was killed before its rename: they go too.
+        if (!entry.existed) await removeCreatedDirs(this.root, entry);
+        continue;
+      }
       if (current === undefined) {
         // Suture's writes are renames over the file, so it is never missing after one: someone deleted it.
         outcome.conflicts.push({ file: entry.file, reason: 'deleted by someone else while suture ran: left deleted' });
@@ -250,7 +260,7 @@ export class Journal {
       }
       if (!entry.existed) {
         if (current) await unlink(abs);
-        for (const dir of entry.createdDirs ?? []) await rmdir(join(this.root, dir)).catch(() => undefined);
+        await removeCreatedDirs(this.root, entry);
         outcome.deleted.push(entry.file);
         continue;
       }
