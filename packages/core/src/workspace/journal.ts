@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, posix } from 'node:path';
 import { atomicWrite, sha256 } from './atomic.js';
+import { acquireLock } from './lock.js';
 import { phase } from './phase.js';
 
 export const SUTURE_DIR = '.suture';
@@ -305,11 +306,21 @@ export class Journal {
   }
 }
 
-/** `suture recover`: restores every journaled file of an interrupted run and removes the journal. */
+/**
+ * `suture recover`: restores every journaled file of an interrupted run and removes the journal.
+ * It takes the repository lock, so it refuses (LockError) while a live run owns the journal, and
+ * takes over the stale lock of the run that died.
+ */
 export async function recover(root: string): Promise<RestoreOutcome & { runId?: string; found: boolean }> {
   if (!(await hasJournal(root))) return { found: false, restored: [], deleted: [], conflicts: [] };
-  const journal = await Journal.load(root);
-  const outcome = await journal.restore();
-  await journal.close();
-  return { found: true, runId: journal['manifest'].runId, ...outcome };
+  const lock = await acquireLock(root, 'recover');
+  try {
+    if (!(await hasJournal(root))) return { found: false, restored: [], deleted: [], conflicts: [] };
+    const journal = await Journal.load(root);
+    const outcome = await journal.restore();
+    await journal.close();
+    return { found: true, runId: journal['manifest'].runId, ...outcome };
+  } finally {
+    await lock.release();
+  }
 }

@@ -1,7 +1,9 @@
 import { hostname } from 'node:os';
-import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SUTURE_DIR } from './journal.js';
+import { phase } from './phase.js';
 
 interface LockInfo {
   pid: number;
@@ -26,6 +28,19 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Filesystems without hard links fall back to an O_EXCL create followed by the write. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
+async function writeExclusive(path: string, info: LockInfo): Promise<void> {
+  const handle = await open(path, 'wx');
+  try {
+    await handle.writeFile(JSON.stringify(info));
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 export interface RepoLock {
   release(): Promise<void>;
   /** Set when a stale lock of a dead process was taken over. */
@@ -33,8 +48,9 @@ export interface RepoLock {
 }
 
 /**
- * One gate at a time per repository: `.suture/lock` created with O_EXCL. A lock left by a dead
- * process on this host is stale and taken over; a live one is refused with its pid.
+ * One gate at a time per repository: `.suture/lock`, created only if absent and never empty. A
+ * lock left by a dead process on this host is stale and taken over; a live one is refused with
+ * its pid.
  */
 export async function acquireLock(root: string, runId: string): Promise<RepoLock> {
   const path = join(root, SUTURE_DIR, 'lock');
@@ -42,11 +58,27 @@ export async function acquireLock(root: string, runId: string): Promise<RepoLock
   let staleFrom: LockInfo | undefined;
   for (let tries = 0; tries < 3; tries++) {
     try {
-      const handle = await open(path, 'wx');
       const info: LockInfo = { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString(), runId };
-      await handle.writeFile(JSON.stringify(info));
-      await handle.sync();
-      await handle.close();
+      // Written in full under another name, then linked into place (link fails if the lock
+      // exists): the lock never exists without its holder, so a run killed while taking it
+      // leaves a lock that the next run sees is stale, not an empty one it must wait out.
+      const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}`;
+      const handle = await open(tmp, 'w');
+      try {
+        await handle.writeFile(JSON.stringify(info));
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      try {
+        await link(tmp, path);
+      } catch (error) {
+        if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+        await writeExclusive(path, info);
+      } finally {
+        await rm(tmp, { force: true });
+      }
+      phase('lock:created');
       return {
         staleFrom,
         async release() {
