@@ -9,11 +9,7 @@ beforeAll(async () => {
   mock = await startMockOpenAI();
 });
 afterAll(() => mock.close());
-afterEach(() => {
-  mock.requests.length = 0;
-  mock.requireKey = undefined;
-  mock.models = ['gpt-5-mini', 'qwen2.5-coder:latest'];
-});
+afterEach(() => mock.reset());
 
 const FIX = editsAnswer([{ file: 'src/pricing.js', search: 'amount > 100', replace: 'amount >= 100' }]);
 const local = (over: OpenAIOptions = {}, env: NodeJS.ProcessEnv = {}): Fixer => openai({ baseURL: mock.baseURL, model: 'qwen2.5-coder', retries: 0, ...over }, { env });

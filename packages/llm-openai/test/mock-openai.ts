@@ -65,9 +65,12 @@ export interface MockOpenAI {
   models: string[];
   /** When set, requests without `Authorization: Bearer <key>` get a 401. */
   requireKey: string | undefined;
+  /** Forgets the script, the fallback, the log and the settings, for the next test. */
+  reset(): void;
   close(): Promise<void>;
 }
 
+const DEFAULT_MODELS = ['gpt-5-mini', 'qwen2.5-coder:latest'];
 const DEFAULT_TOKENS: Tokens = { input: 1200, output: 150, cached: 0 };
 
 function errorBody(status: number, message: string, type = 'server_error', code: string | null = null): string {
@@ -124,7 +127,8 @@ function send(res: ServerResponse, status: number, body: string, headers: Record
 
 export async function startMockOpenAI(): Promise<MockOpenAI> {
   const queue: Reply[] = [];
-  let fallback: (request: LoggedRequest) => Reply = () => ({ kind: 'error', status: 500, message: 'mock: no scripted reply left' });
+  const noReply = (): Reply => ({ kind: 'error', status: 500, message: 'mock: no scripted reply left' });
+  let fallback: (request: LoggedRequest) => Reply = noReply;
   const requests: LoggedRequest[] = [];
   const mock: MockOpenAI = {
     baseURL: '',
@@ -132,8 +136,15 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
     completions: () => requests.filter((r) => r.path.endsWith('/chat/completions') || r.path.endsWith('/responses')),
     script: (...replies) => void queue.push(...replies),
     fallback: (handler) => void (fallback = handler),
-    models: ['gpt-5-mini', 'qwen2.5-coder:latest'],
+    models: [...DEFAULT_MODELS],
     requireKey: undefined,
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+      fallback = noReply;
+      mock.models = [...DEFAULT_MODELS];
+      mock.requireKey = undefined;
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

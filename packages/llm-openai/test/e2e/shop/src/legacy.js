@@ -1,0 +1,6 @@
+// The old checkout, kept for reference: no test reaches it.
+function oldTotal(items) {
+  return items.length;
+}
+
+module.exports = { oldTotal };
