@@ -68,8 +68,11 @@ describe('describeFailure', () => {
 
   it('passes on what the server said about a bad request, and 5xx after retries', () => {
     expect(describeFailure(Object.assign(new BadRequestError(400, { ...body('Invalid schema for function'), param: 'tools[0]' }, undefined, h), { param: 'tools[0]' }), local)).toMatch(
-      /rejected the request \(parameter tools\[0\]\) \(400: Invalid schema for function\): the model "qwen2.5-coder" may not support strict function calling or this parameter; try another model$/,
+      /rejected the request \(parameter tools\[0\]\) \(400: Invalid schema for function\): the model "qwen2.5-coder" may not support strict function calling on this server; try another model$/,
     );
+    const unsupported = (param: string) => new BadRequestError(400, { ...body(`Unsupported parameter: '${param}'`), param }, undefined, h);
+    expect(describeFailure(unsupported('temperature'), cloud)).toMatch(/\(parameter temperature\) .*: the model "gpt-5-mini" does not take a temperature; remove the fixer option "temperature"$/);
+    expect(describeFailure(unsupported('max_tokens'), cloud)).toMatch(/refused the output limit; change the fixer option "maxOutputTokens"$/);
     expect(describeFailure(new InternalServerError(503, body('overloaded'), undefined, h), local)).toBe(
       'http://127.0.0.1:11434/v1/chat/completions failed with 503 after 2 retries (overloaded): the server is in trouble; re-run later',
     );

@@ -44,6 +44,15 @@ function causeOf(error: Error): string {
   return code ?? (typeof cause?.message === 'string' ? cause.message : error.message);
 }
 
+/** The option behind a parameter the server refused, or what else to try. */
+function badRequestHint(param: string | null | undefined, c: CallContext): string {
+  if (param === 'temperature') return `the model "${c.model}" does not take a temperature; remove the fixer option "temperature"`;
+  if (param === 'max_tokens' || param === 'max_completion_tokens' || param === 'max_output_tokens') {
+    return `the model "${c.model}" refused the output limit; change the fixer option "maxOutputTokens"`;
+  }
+  return `the model "${c.model}" may not support strict function calling${c.openAIHost ? '' : ' on this server; try another model'}`;
+}
+
 /**
  * Turns whatever the SDK threw into one sentence that says what happened and what to do. The
  * SDK has already retried what is worth retrying (408, 409, 429, 5xx, timeouts, connection
@@ -82,7 +91,7 @@ export function describeFailure(error: unknown, c: CallContext): string {
   }
   if (error instanceof BadRequestError) {
     const param = error.param ? ` (parameter ${error.param})` : '';
-    return `${url} rejected the request${param} (400: ${serverMessage(error)}): the model "${c.model}" may not support strict function calling${c.openAIHost ? '' : ' or this parameter; try another model'}`;
+    return `${url} rejected the request${param} (400: ${serverMessage(error)}): ${badRequestHint(error.param, c)}`;
   }
   if (error instanceof InternalServerError) {
     return `${url} failed with ${error.status}${after} (${serverMessage(error)}): the server is in trouble; re-run later`;

@@ -1,7 +1,7 @@
 import { FixerError, FixProposalSchema, llmAnswerJsonSchema, type Fixer } from '@suture/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import openai, { type OpenAIOptions } from '../src/index.js';
-import { fixerContext, fixRequest } from './fix-request.js';
+import { fixerContext, fixRequest } from '../src/test-support/fix-request.js';
 import { bugAnswer, call, closedPort, editsAnswer, hang, httpError, stall, startMockOpenAI, text, type MockOpenAI } from './mock-openai.js';
 
 let mock: MockOpenAI;

@@ -27,6 +27,6 @@ export function fixRequest(over: Partial<FixRequest> = {}): FixRequest {
   });
 }
 
-export function fixerContext(signal = new AbortController().signal): FixerContext {
+export function fixerContext(signal: AbortSignal = new AbortController().signal): FixerContext {
   return { signal, logger: silentLogger, root: '/repo/shop' };
 }
