@@ -81,6 +81,32 @@ export async function readGtestReports(dir: string): Promise<Map<string, GtestFa
   return out;
 }
 
+/** Where each TEST is defined, from the JSON that `--gtest_list_tests --gtest_output=json:<file>` writes (GoogleTest >= 1.10). */
+export function parseGtestListing(json: string): Map<string, { file: string; line: number }> {
+  const out = new Map<string, { file: string; line: number }>();
+  const doc = JSON.parse(json) as { testsuites?: Array<{ name: string; testsuite?: Array<{ name: string; file?: string; line?: number }> }> };
+  for (const suite of doc.testsuites ?? []) {
+    for (const t of suite.testsuite ?? []) if (t.file && t.line) out.set(`${suite.name}.${t.name}`, { file: t.file, line: t.line });
+  }
+  return out;
+}
+
+/**
+ * The failures of a one-test gtest transcript (what a gtest_discover_tests entry prints), in the
+ * shape of its XML report: each `file:line: Failure` (or `unknown file: Failure` for an exception)
+ * block's text, joined, and the first block's location. Output the test prints between two failure
+ * blocks stays in the text; the XML report would have left it out.
+ */
+export function transcriptFailure(output: string): { file?: string; line?: number; message: string } | undefined {
+  const body = /^\[ RUN {6}\] .*\n([\s\S]*?)(?=^\[ {2}FAILED {2}\] |(?![\s\S]))/m.exec(output)?.[1];
+  if (body === undefined) return undefined;
+  const headers = [...body.matchAll(/^(?:(.+?):(\d+)|unknown file): Failure$/gm)];
+  if (headers.length === 0) return undefined;
+  const texts = headers.map((h, i) => body.slice(h.index + h[0].length + 1, headers[i + 1]?.index ?? body.length).trimEnd());
+  const first = headers[0]!;
+  return { ...(first[1] ? { file: first[1], line: Number(first[2]) } : {}), message: texts.join('\n') };
+}
+
 /** `[  FAILED  ] Suite.Case` lines of a gtest transcript (a whole binary registered as one CTest entry). */
 export function failedGtestCases(output: string): string[] {
   const names = new Set<string>();

@@ -1,8 +1,8 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { runProcess, type RunContext, type RunResultInput, type TestResult } from '@suture/core';
 import { buildEnv, configureAndBuild } from './build.js';
-import { consoleStatuses, failedGtestCases, faultingFrame, gtestTranscriptFailures, parseCtestJunit, readGtestReports, trimMessage, unityFailures } from './ctest-output.js';
+import { consoleStatuses, failedGtestCases, faultingFrame, gtestTranscriptFailures, parseCtestJunit, parseGtestListing, readGtestReports, transcriptFailure, trimMessage, unityFailures } from './ctest-output.js';
 import type { ResolvedCtestOptions } from './options.js';
 
 interface Registered {
@@ -34,6 +34,34 @@ function rel(root: string, file: string | undefined): string | undefined {
   return r.startsWith('..') ? file : r;
 }
 
+/**
+ * Where every discovered TEST is defined: one `--gtest_list_tests` per test binary. A per-test XML
+ * report (GTEST_OUTPUT) would say the same, but costs each test process about a millisecond of CPU
+ * and leaves one file per test to parse: on a suite of small tests that was a third of the run.
+ */
+async function gtestLocations(registry: Map<string, Registered>, ctx: RunContext, dir: string): Promise<Map<string, { file: string; line: number }>> {
+  const binaries = new Map<string, string[]>();
+  for (const t of registry.values()) {
+    if (!t.gtestName || t.command.length === 0) continue;
+    const command = t.command.filter((a) => !a.startsWith('--gtest_filter=') && a !== '--gtest_also_run_disabled_tests');
+    binaries.set(command.join('\0'), command);
+  }
+  await mkdir(dir, { recursive: true }).catch(() => undefined);
+  const lists = await Promise.all(
+    [...binaries.values()].map(async (command, i) => {
+      const file = join(dir, `list-${i}.json`);
+      await runProcess(command[0]!, [...command.slice(1), '--gtest_list_tests', `--gtest_output=json:${file}`], { cwd: ctx.root, env: buildEnv(), timeoutMs: 60_000, signal: ctx.signal });
+      try {
+        return parseGtestListing(await readFile(file, 'utf8'));
+      } catch {
+        // GoogleTest older than 1.10 writes no listing: its tests go without a definition line
+        return new Map<string, { file: string; line: number }>();
+      }
+    }),
+  );
+  return new Map(lists.flatMap((m) => [...m]));
+}
+
 /** Runs selected gtest cases of one binary directly, with --gtest_filter. */
 async function runCases(binary: string[], cases: string[], ctx: RunContext, dir: string): Promise<{ output: string; timedOut: boolean; reports: Awaited<ReturnType<typeof readGtestReports>> }> {
   await mkdir(dir, { recursive: true });
@@ -51,8 +79,6 @@ export async function runCtest(options: ResolvedCtestOptions, ctx: RunContext): 
     return { status: build.error ? 'error' : 'failed', tests: [], diagnostics: build.diagnostics, exitCode: null, command: build.command, durationMs: Date.now() - started, outputTail: build.output.slice(-64 * 1024), selected, ...(build.error ? { error: build.error } : {}) };
   }
   const registry = await registeredTests(options, buildDir, ctx);
-  const gtestDir = join(ctx.workDir, 'gtest');
-  await mkdir(gtestDir, { recursive: true });
   const junit = join(ctx.workDir, 'ctest-junit.xml');
 
   // a selection names CTest entries, or cases inside a whole-binary entry (`entry::Suite.Case`)
@@ -72,17 +98,18 @@ export async function runCtest(options: ResolvedCtestOptions, ctx: RunContext): 
   let exitCode: number | null = 0;
   if (!selected || entries.size > 0) {
     const args = ['--test-dir', buildDir, `--output-junit`, junit, '--output-on-failure', '--timeout', String(options.testTimeout), ...(selected ? ['--no-tests=error', '-R', `^(${[...entries].map(escapeRegex).join('|')})$`] : []), ...options.ctestArgs];
-    const r = await runProcess(options.ctest, args, { cwd: ctx.root, env: { ...buildEnv(), GTEST_OUTPUT: `xml:${gtestDir}/`, CTEST_OUTPUT_ON_FAILURE: '1' }, timeoutMs: ctx.timeoutMs, signal: ctx.signal, tailBytes: 1024 * 1024 });
+    // listed while the tests run: listing only reads the binaries
+    const locations = gtestLocations(registry, ctx, join(ctx.workDir, 'gtest-list'));
+    const r = await runProcess(options.ctest, args, { cwd: ctx.root, env: { ...buildEnv(), CTEST_OUTPUT_ON_FAILURE: '1' }, timeoutMs: ctx.timeoutMs, signal: ctx.signal, tailBytes: 1024 * 1024 });
     command = r.command;
     output += r.output;
     timedOut ||= r.timedOut || r.aborted;
     exitCode = r.exitCode;
+    const defined = await locations;
     if (r.spawnError) return { status: 'error', tests: [], exitCode: null, command, durationMs: Date.now() - started, selected, error: `${options.ctest} not found: install CMake (apt-get install cmake) or set the runner option "ctest"` };
     const statuses = consoleStatuses(r.output);
-    const reports = await readGtestReports(gtestDir);
     let junitCases: ReturnType<typeof parseCtestJunit> = [];
     try {
-      const { readFile } = await import('node:fs/promises');
       junitCases = parseCtestJunit(await readFile(junit, 'utf8'));
     } catch {
       junitCases = [...statuses.keys()].map((name) => ({ name, status: statuses.get(name)!.status === 'passed' ? 'run' : 'fail', seconds: statuses.get(name)!.seconds, output: '' }));
@@ -91,12 +118,12 @@ export async function runCtest(options: ResolvedCtestOptions, ctx: RunContext): 
       const reg = registry.get(c.name);
       const con = statuses.get(c.name);
       const gtestName = reg?.gtestName ?? c.name;
-      const report = reports.get(gtestName);
+      const at = defined.get(gtestName);
       let status: TestResult['status'] = c.status === 'fail' ? 'failed' : c.status === 'notrun' ? 'skipped' : 'passed';
       if (con?.status === 'timeout') status = 'timeout';
       else if (con?.status === 'crashed') status = 'crashed';
       else if (/Unable to find executable/.test(c.skippedMessage ?? '') || con?.status === 'notrun') status = 'error';
-      const base: TestResult = { id: c.name, name: c.name, status, durationMs: c.seconds * 1000, ...(report?.file ? { file: rel(ctx.root, report.file)! } : {}), ...(report?.line ? { line: report.line } : {}) };
+      const base: TestResult = { id: c.name, name: c.name, status, durationMs: c.seconds * 1000, ...(at ? { file: rel(ctx.root, at.file)!, line: at.line } : {}) };
       if (status === 'passed' || status === 'skipped') {
         tests.push(base);
         continue;
@@ -117,8 +144,11 @@ export async function runCtest(options: ResolvedCtestOptions, ctx: RunContext): 
         continue;
       }
       const frame = status === 'crashed' ? faultingFrame(c.output) : undefined;
-      const message = status === 'timeout' ? `killed by ctest at its timeout (${con?.seconds ?? '?'} s)` : status === 'crashed' ? `crashed: ${con?.detail ?? 'abnormal exit'}` : report?.message || c.output.trim().split('\n').slice(-5).join('\n') || 'failed';
-      tests.push({ ...base, message: message.slice(0, 4000), trace: trimMessage(c.output), details: { ...(report ? { gtest: gtestName, failureFile: rel(ctx.root, report.failureFile ?? report.file), failureLine: report.failureLine ?? report.line } : {}), ...(frame ? { frame: { ...frame, file: rel(ctx.root, frame.file) } } : {}), ...(con ? { ctest: con.detail } : {}) } });
+      const failure = reg?.gtestName && status === 'failed' ? transcriptFailure(c.output) : undefined;
+      const message = status === 'timeout' ? `killed by ctest at its timeout (${con?.seconds ?? '?'} s)` : status === 'crashed' ? `crashed: ${con?.detail ?? 'abnormal exit'}` : failure?.message || c.output.trim().split('\n').slice(-5).join('\n') || 'failed';
+      const failureFile = failure?.file ?? at?.file;
+      const failureLine = failure?.file ? failure.line : at?.line;
+      tests.push({ ...base, message: message.slice(0, 4000), trace: trimMessage(c.output), details: { ...(reg?.gtestName ? { gtest: gtestName, ...(failureFile ? { failureFile: rel(ctx.root, failureFile), failureLine } : {}) } : {}), ...(frame ? { frame: { ...frame, file: rel(ctx.root, frame.file) } } : {}), ...(con ? { ctest: con.detail } : {}) } });
     }
     if (selected && /No tests were found/.test(r.output)) {
       return { status: 'error', tests, exitCode, command, durationMs: Date.now() - started, outputTail: output, selected, error: `no CTest entry matches the selection: ${[...entries].join(', ')}` };
