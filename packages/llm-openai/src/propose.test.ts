@@ -8,7 +8,7 @@ import { propose, type ProposeDeps } from './propose.js';
 const ANSWER = JSON.stringify({ verdict: 'unfixable', rationale: 'r', edits: [], bug: null, diagnosis: 'needs a new dependency' });
 
 /** OpenAI itself, answered in-process: the cost rules for api.openai.com without the network. */
-function onOpenAI(model: string, served: string, usage: OpenAI.CompletionUsage): { deps: ProposeDeps; unpriced: string[] } {
+function onOpenAI(model: string, served: string, usage: OpenAI.CompletionUsage, prices?: Record<string, { input: number; output: number }>): { deps: ProposeDeps; unpriced: string[] } {
   const unpriced: string[] = [];
   const completion = {
     id: 'c',
@@ -22,7 +22,7 @@ function onOpenAI(model: string, served: string, usage: OpenAI.CompletionUsage):
   return {
     unpriced,
     deps: {
-      options: resolveOptions({ model }, { configDir: process.cwd(), env: { OPENAI_API_KEY: 'sk-test' } }),
+      options: resolveOptions({ model, ...(prices ? { prices } : {}) }, { configDir: process.cwd(), env: { OPENAI_API_KEY: 'sk-test' } }),
       client: () => client,
       redact: (s) => s,
       onUnpricedModel: (m) => void unpriced.push(m),
@@ -37,6 +37,11 @@ describe('usage and cost on OpenAI', () => {
     // 6000 × 0.25 + 4000 × 0.025 + 2000 × 2, per million
     expect(proposal.usage).toMatchObject({ model: 'gpt-5-mini-2025-08-07', inputTokens: 6000, cacheReadTokens: 4000, outputTokens: 2000, costUsd: 0.0056, calls: 1 });
     expect(unpriced).toEqual([]);
+  });
+
+  it('prices the configured name before the name the server reports', async () => {
+    const { deps } = onOpenAI('team-alias', 'gpt-4o-2024-08-06', { prompt_tokens: 1_000_000, completion_tokens: 1_000_000, total_tokens: 2_000_000 }, { 'team-alias': { input: 1, output: 3 } });
+    expect((await propose(fixRequest(), fixerContext(), deps)).usage).toMatchObject({ model: 'gpt-4o-2024-08-06', costUsd: 4 });
   });
 
   it('counts 0 for a model with no price and says so', async () => {

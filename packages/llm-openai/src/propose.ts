@@ -27,7 +27,8 @@ export interface ProposeDeps {
 function usageOf(reply: ModelReply, deps: ProposeDeps, durationMs: number): Usage {
   const { options } = deps;
   const model = reply.model ?? options.model;
-  const price = findPrice(options.prices, model) ?? findPrice(options.prices, options.model);
+  // The name the user configured (and priced) first; a server may report a dated or aliased name.
+  const price = findPrice(options.prices, options.model) ?? findPrice(options.prices, model);
   if (!price && options.openAIHost) deps.onUnpricedModel(model);
   const t = { inputTokens: reply.tokens.input, outputTokens: reply.tokens.output, cacheReadTokens: reply.tokens.cacheRead, cacheWriteTokens: reply.tokens.cacheWrite };
   return { model, ...t, costUsd: costOf(price, t), calls: 1, durationMs };
