@@ -48,8 +48,9 @@ export function deniedBy(path: string, denied: readonly string[]): string | unde
 }
 
 /**
- * Refuses a path whose existing part resolves (through symlinks) outside the root, and a path
- * that is itself a symlink (writing through it would change its target).
+ * Refuses a path whose existing part resolves (through symlinks) outside the root, a path that is
+ * itself a symlink (writing through it would change its target), and a path below a dangling
+ * symlink (its folders could not be made, or would be made wherever the link points).
  */
 export async function checkRealPath(root: string, rel: string): Promise<string | undefined> {
   const realRoot = await realpath(root);
@@ -69,6 +70,9 @@ export async function checkRealPath(root: string, rel: string): Promise<string |
       if (inside.startsWith('..') || isAbsolute(inside)) return `${rel} resolves outside the project root (through a symbolic link)`;
       return undefined;
     } catch {
+      // Missing is fine (a new file or folder); present but unresolvable is a symbolic link to
+      // nowhere (or a loop), which creating the folders of a new file would have to go through.
+      if (await lstat(probe).then(() => true, () => false)) return `${toPosix(relative(root, probe)) || rel} is a symbolic link that does not resolve`;
       const parent = dirname(probe);
       if (parent === probe) return `${rel} cannot be resolved`;
       probe = parent;
