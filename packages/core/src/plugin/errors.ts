@@ -56,10 +56,14 @@ export class FixerError extends Error {
   }
 }
 
-/** The usage carried by a FixerError anywhere in an error's cause chain. */
+/**
+ * The usage carried by a FixerError anywhere in an error's cause chain. Matched by name and shape,
+ * not `instanceof`: a plugin may bring its own copy of @suture/core.
+ */
 export function usageOfError(error: unknown): Usage | undefined {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof FixerError && e.usage) return e.usage;
+    const usage = (e as { usage?: unknown }).usage;
+    if (e.name === 'FixerError' && usage && typeof usage === 'object') return usage as Usage;
   }
   return undefined;
 }
