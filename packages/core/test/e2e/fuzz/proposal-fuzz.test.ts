@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { generateProposal, runProposalFuzz } from '../../harness/proposal-fuzz.mjs';
+import { prng } from '../../harness/tree.mjs';
+
+// A reduced run of bench/proposal-fuzz.mjs (10,000 proposals and more). The harness imports the
+// built engine (dist), which the test target builds first. SUTURE_FUZZ_SEED replays a run.
+const PROPOSALS = Number(process.env.SUTURE_FUZZ_PROPOSALS ?? 1500);
+const SEED = Number(process.env.SUTURE_FUZZ_SEED ?? Date.now() % 1_000_000);
+
+describe('hostile proposals fed to the gate', () => {
+  it('generates the same proposals from the same seed', () => {
+    const a = prng(99);
+    const b = prng(99);
+    const first = Array.from({ length: 50 }, () => JSON.stringify(generateProposal(a, '/base')));
+    expect(Array.from({ length: 50 }, () => JSON.stringify(generateProposal(b, '/base')))).toEqual(first);
+  });
+
+  it(`never writes outside the scope and gives every refusal a reason (${PROPOSALS} proposals, seed ${SEED})`, async () => {
+    console.log(`proposal fuzz: seed ${SEED} (replay with SUTURE_FUZZ_SEED=${SEED})`);
+    const s = await runProposalFuzz({ proposals: PROPOSALS, seed: SEED });
+    expect(s.violations, `seed ${SEED}`).toEqual([]);
+    expect(s.writesOutsideScope).toBe(0);
+    expect(s.refusalsWithoutReason).toBe(0);
+    expect(s.treeNotRestored).toBe(0);
+    expect(s.internalErrors).toBe(0);
+    expect(s.proposals).toBeGreaterThanOrEqual(PROPOSALS);
+    // The fuzz reaches both sides of the gate: refusals and patches that were applied and re-run.
+    expect(s.verdicts.refused).toBeGreaterThan(PROPOSALS / 4);
+    expect(s.applied).toBeGreaterThan(0);
+    expect(s.healed).toBeGreaterThan(0);
+  }, 600_000);
+});
