@@ -1,5 +1,7 @@
 /** Environment variable names whose values are secrets. */
-const SECRET_NAME = /(^|_)(KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH)($|_)|API_?KEY|PRIVATE/i;
+const SECRET_NAME = /(^|_)(KEY|PASS|PWD|CREDENTIALS?|AUTH)($|_)|TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE/i;
+/** Names that match the pattern but hold no secret (the shell's working directories). */
+const NOT_SECRET_NAME = new Set(['PWD', 'OLDPWD']);
 
 /** Token formats that are secrets wherever they appear. */
 const TOKEN_PATTERNS: readonly RegExp[] = [
@@ -18,6 +20,8 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
   /\b(?:sk_live|rk_live|pk_live)_[A-Za-z0-9]{16,}/g, // Stripe
   /(?<=\b(?:Bearer|Basic)\s+)[A-Za-z0-9._~+/=-]{16,}/g,
   /(?<=:\/\/[^\s:/@]+:)[^\s@/]{3,}(?=@)/g, // password in a URL
+  /(?<=hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9_/-]{8,}/g, // Slack webhook
+  /(?<=discord(?:app)?\.com\/api\/webhooks\/)[0-9]+\/[A-Za-z0-9_-]{20,}/g, // Discord webhook
 ];
 
 export const REDACTED = '[REDACTED]';
@@ -30,7 +34,7 @@ export function secretValues(env: NodeJS.ProcessEnv = process.env): string[] {
   const values = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
     if (!value || value.length < 6) continue;
-    if (SECRET_NAME.test(name)) values.add(value);
+    if (SECRET_NAME.test(name) && !NOT_SECRET_NAME.has(name.toUpperCase())) values.add(value);
   }
   return [...values].sort((a, b) => b.length - a.length);
 }
