@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import type { GateReport, ProjectReport } from '../contracts/report.js';
 import { ConfigError, errorMessage } from '../plugin/errors.js';
@@ -154,6 +154,9 @@ async function gateLocked(options: GateOptions, runId: string, redact: Redactor,
     redact,
   );
   try {
+    // The runners' scratch files (raw reports, captured output) hold test output as printed,
+    // secrets included; what the run found is in the redacted report.
+    await rm(join(runDir, 'work'), { recursive: true, force: true });
     await mkdir(runDir, { recursive: true });
     await writeFile(join(runDir, 'fixes.patch'), report.patch);
   } catch (error) {
