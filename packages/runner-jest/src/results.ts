@@ -50,7 +50,8 @@ function suitePosition(message: string, file: string): { line?: number; column?:
   return {};
 }
 
-export function foldResults(json: JestJson, root: string): { tests: TestResult[]; diagnostics: Diagnostic[] } {
+/** `lineOf` gives the line of a test Jest reported no location for (the suite's absolute path, its describe titles, its title). */
+export function foldResults(json: JestJson, root: string, lineOf?: (file: string, ancestors: readonly string[], title: string) => number | undefined): { tests: TestResult[]; diagnostics: Diagnostic[] } {
   const tests: TestResult[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const suite of json.testResults) {
@@ -75,11 +76,12 @@ export function foldResults(json: JestJson, root: string): { tests: TestResult[]
     for (const a of suite.assertionResults) {
       const failure = (a.failureMessages ?? []).join('\n\n').replace(ANSI, '');
       const st = status(a);
+      const line = a.location?.line ?? lineOf?.(suite.name, a.ancestorTitles, a.title);
       tests.push({
         id: testId(file, a.fullName),
         name: a.fullName,
         file,
-        ...(a.location?.line ? { line: a.location.line } : {}),
+        ...(line ? { line } : {}),
         status: st,
         ...(a.duration != null ? { durationMs: a.duration } : {}),
         ...(failure ? { message: shortMessage(failure), trace: failure.slice(0, 100_000), details: { ...expectation(failure), title: a.title, ancestorTitles: a.ancestorTitles } } : {}),

@@ -6,6 +6,7 @@ import { namePattern, parseId, testId } from './ids.js';
 import type { ResolvedJestOptions } from './options.js';
 import { REPORTER, resolveJest } from './resolve-jest.js';
 import { foldResults, type JestJson } from './results.js';
+import { locateTests } from './test-locations.js';
 
 function tail(text: string, lines: number): string {
   return text.trimEnd().split('\n').slice(-lines).join('\n');
@@ -46,7 +47,6 @@ export async function runJest(options: ResolvedJestOptions, ctx: RunContext): Pr
     jest.script,
     '--json',
     `--outputFile=${outputFile}`,
-    '--testLocationInResults',
     '--ci',
     '--no-colors',
     '--watchman=false',
@@ -77,7 +77,7 @@ export async function runJest(options: ResolvedJestOptions, ctx: RunContext): Pr
   if (proc.timedOut || proc.aborted) {
     const why = proc.aborted ? 'the run was aborted' : `killed at the wall-clock limit of ${ctx.timeoutMs} ms`;
     const running = await runningTest(eventsFile, ctx.root);
-    const tests: TestResult[] = json ? foldResults(json, ctx.root).tests : [];
+    const tests: TestResult[] = json ? foldResults(json, ctx.root, await locateTests(json.testResults)).tests : [];
     if (running && !tests.some((t) => t.id === running.id)) {
       tests.push({ id: running.id, name: parseId(running.id).fullName, file: running.file, status: 'timeout', message: `${why} while this test was running (a synchronous loop Jest's own timeout cannot stop)`, trace: tail(proc.output, 40) });
     }
@@ -88,7 +88,7 @@ export async function runJest(options: ResolvedJestOptions, ctx: RunContext): Pr
     const what = proc.spawnError ? `cannot start node: ${proc.spawnError}` : validation ? 'Jest configuration error' : 'Jest crashed before writing its JSON report';
     return { ...common, status: 'error', tests: [], error: `${what}:\n${tail(proc.output, 25)}` };
   }
-  const { tests, diagnostics } = foldResults(json, ctx.root);
+  const { tests, diagnostics } = foldResults(json, ctx.root, await locateTests(json.testResults));
   for (const t of tests) ctx.onTestResult?.(t);
   // tests outside the selection are reported by Jest as skipped: keep only what was asked for
   const kept = selection.length > 0 ? tests.filter((t) => ctx.selection!.includes(t.id) || t.status !== 'skipped') : tests;
