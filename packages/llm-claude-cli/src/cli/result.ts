@@ -134,7 +134,7 @@ export function interpretResult(result: CliResult, exitCode: number | null, limi
     if (result.stop_reason === 'refusal') return { ok: false, reason: `the model refused to answer: ${clip(text, 200)}` };
     switch (result.subtype) {
       case 'error_max_turns':
-        return { ok: false, reason: `claude used its ${limits.maxTurns} turns without answering; raise the fixer option "maxTurns"` };
+        return { ok: false, reason: `claude used its ${limits.maxTurns} turn${limits.maxTurns === 1 ? '' : 's'} without answering; raise the fixer option "maxTurns"` };
       case 'error_max_budget_usd':
         return { ok: false, reason: `claude reached the spending limit of $${limits.maxBudgetUsd ?? '?'} of one call before answering (the fixer option "maxBudgetUsd")` };
       case 'error_max_structured_output_retries':
