@@ -8,6 +8,7 @@ import { chmod, mkdir, readFile, writeFile, stat } from 'node:fs/promises';
 import { watch } from 'node:fs';
 import { join } from 'node:path';
 import { removeDir, runSuture, sleep, spawnSuture, tempRepoDir } from './cli.mjs';
+import { processesIn } from './processes.mjs';
 import { diffSnapshots, prng, sameSnapshot, skipSuture, snapshot } from '../../../core/test/harness/tree.mjs';
 
 /** The phases a kill is counted in, in the order a run goes through them. */
@@ -205,6 +206,8 @@ export async function prepareCrashTrials() {
   const run = await runSuture(['run', '--fix'], clean, { env: { SUTURE_PHASE_LOG: log } });
   const fullMs = Date.now() - t0;
   if (run.code !== 1) throw new Error(`the clean run should heal add and revert greet (exit 1), got ${run.code}:\n${run.stderr}`);
+  const leftover = await processesIn(clean);
+  if (leftover.length > 0) throw new Error(`processes of the clean run outlived it: ${leftover.join(', ')}`);
   const healed = await snapshot(clean, skipSuture);
   const healedDiff = diffSnapshots(start, healed);
   if (healedDiff.length !== 1 || !healedDiff[0].startsWith('modified calc/src/math.mjs')) {
@@ -238,6 +241,9 @@ export async function runTrial(ctx, index, target, rng, plan = planFor(target, c
   const lastPoint = killed.killed ? (killed.lines[killed.lines.length - 1] ?? '(none: still starting)') : undefined;
   const committed = killed.lines.includes('journal:closed');
   const result = { index, target, plan, phase, lastPoint, killed: killed.killed, recoverKilled: false, conflicts: 0, problems: [] };
+  // A SIGKILLed suture cannot stop the test it was running (its own process group); let it end.
+  result.orphans = (await processesIn(dir)).length;
+  for (let i = 0; i < 100 && (await processesIn(dir)).length > 0; i++) await sleep(50);
 
   const hasManifest = await stat(join(dir, '.suture/journal/manifest.json')).then(() => true, () => false);
   if (hasManifest && rng.chance(0.25)) {
@@ -299,6 +305,8 @@ export async function runCrashTrials({ trials, seed, onTrial = () => undefined }
     identicalToHealed: results.filter((r) => r.outcome === 'healed').length,
     inBetween: results.filter((r) => r.outcome === 'in between').length,
     conflicts: results.reduce((n, r) => n + r.conflicts, 0),
+    /** Trials whose killed run left a test process running (it ends on its own; SIGKILL cannot be caught). */
+    orphans: results.filter((r) => r.orphans > 0).length,
     failedTrials: results.filter((r) => r.problems.length > 0),
     hits,
     /** Kills by the last point the run logged (atomic:renaming: a temp file written, not yet renamed). */

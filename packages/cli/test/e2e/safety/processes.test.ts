@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { runBigOutputScenario, runRunawayScenario } from '../../harness/processes.mjs';
+
+describe('the processes of a run', () => {
+  it('kills the whole group at the timeout, helpers that ignore SIGTERM and outlive their parent included, and leaves nothing behind', async () => {
+    const r = await runRunawayScenario({ timeoutMs: 3000 });
+    expect(r.stderr).toBe('');
+    expect(r.testStatus).toBe('timeout');
+    expect(r.exitCode).toBe(1);
+    // the test, its direct helper and the helper whose parent exited
+    expect(r.pids).toHaveLength(3);
+    expect(r.alive).toEqual([]);
+    expect(r.leftover).toEqual([]);
+  }, 120_000);
+
+  // bench/big-output.mjs prints 1 GB; 100 MB here keeps the suite quick.
+  for (const runner of ['script', 'pytest'] as const) {
+    it(`keeps suture's memory bounded while a ${runner} test prints 100 MB, and still reports the tail`, async () => {
+      const r = await runBigOutputScenario({ bytes: 100 * 1024 * 1024, runner });
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.tailKept).toBe(true);
+      // Node itself takes about 60-100 MB; holding the output would take more than 100 MB on top.
+      expect(r.peakRssMb).toBeGreaterThan(0);
+      expect(r.peakRssMb).toBeLessThan(200);
+    }, 300_000);
+  }
+});
