@@ -62,21 +62,34 @@ describe('Python hints', () => {
     expect(await readFile(join(root, 'app/colon.py'), 'utf8')).toContain('    if x < 0:  # negative\n');
   });
 
+  it('breaks a tie between scopes in lookup order: a local, then a module name, before a builtin', async () => {
+    expect(outcome('tests/test_lookup.py::test_run').outcome).toBe('healed');
+    expect(outcome('tests/test_lookup.py::test_count_maps').outcome).toBe('healed');
+    const text = await readFile(join(root, 'app/lookup.py'), 'utf8');
+    expect(text).toContain('return helper(x)');
+    expect(text).toContain('return len(maps)');
+  });
+
   it('leaves an ambiguous name to the next fixer, listing the candidates', async () => {
     const amb = outcome('tests/test_ambiguous.py::test_pick');
     expect(amb.outcome).toBe('unfixable');
     expect(amb.reason).toMatch(/several names are equally close \(car, cat\)/);
-    expect(await readFile(join(root, 'app/ambiguous.py'), 'utf8')).toContain('return cas');
+    const tie = outcome('tests/test_ambiguous.py::test_describe');
+    expect(tie.outcome).toBe('unfixable');
+    expect(tie.reason).toMatch(/several names are equally close \(car_name, cat_name\)/);
+    const text = await readFile(join(root, 'app/ambiguous.py'), 'utf8');
+    expect(text).toContain('return cas');
+    expect(text).toContain('return cax_name()');
   });
 
-  it('leaves the project green apart from the ambiguous case', () => {
+  it('leaves the project green apart from the ambiguous cases', () => {
     let out = '';
     try {
       execFileSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--color=no'], { cwd: root, encoding: 'utf8', env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
     } catch (error) {
       out = String((error as { stdout?: string }).stdout);
     }
-    expect(out).toMatch(/1 failed, 7 passed/);
+    expect(out).toMatch(/2 failed, 9 passed/);
     expect(out).toMatch(/test_ambiguous/);
   });
 });

@@ -21,10 +21,9 @@ function bound(node: SyntaxNode, out: Set<string>): void {
   }
 }
 
-/** Names visible at a line: the enclosing functions' locals and parameters plus module globals. */
-export function visibleNames(tree: SyntaxTree, line: number): Set<string> {
+/** Names a module binds at top level (functions, classes, assignments, imports), not other functions' locals. */
+export function moduleNames(tree: SyntaxTree): Set<string> {
   const out = new Set<string>();
-  // module level: only direct statements' bindings, not other functions' locals
   for (const child of tree.rootNode.namedChildren) {
     if (child.type === 'function_definition' || child.type === 'class_definition' || child.type === 'decorated_definition') {
       const def = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
@@ -32,6 +31,12 @@ export function visibleNames(tree: SyntaxTree, line: number): Set<string> {
       if (name) out.add(name);
     } else bound(child, out);
   }
+  return out;
+}
+
+/** Names the functions enclosing a line bind (parameters and locals, closures' included). */
+export function localNames(tree: SyntaxTree, line: number): Set<string> {
+  const out = new Set<string>();
   const text = tree.rootNode.text.split('\n')[line - 1] ?? '';
   const column = text.length - text.trimStart().length;
   let node: SyntaxNode | null = tree.rootNode.namedDescendantForPosition({ row: line - 1, column });
@@ -40,11 +45,6 @@ export function visibleNames(tree: SyntaxTree, line: number): Set<string> {
     node = node.parent;
   }
   return out;
-}
-
-/** Names a module defines at top level (functions, classes, assignments, imports). */
-export function moduleNames(tree: SyntaxTree): Set<string> {
-  return visibleNames(tree, 1);
 }
 
 /** Methods and `self.x` attributes of a class defined in the tree. */

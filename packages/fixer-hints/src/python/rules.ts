@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FixProposalInput, FixRequest } from '@suture/core';
-import { closest } from '../distance.js';
+import { closest, closestInOrder } from '../distance.js';
 import { diffEdit, lineEdit } from '../edits.js';
 import { dirOf, projectPython, pythonFacts } from './interpreter.js';
-import { classMembers, importInsertLine, moduleNames, pythonCache, visibleNames } from './model.js';
+import { classMembers, importInsertLine, localNames, moduleNames, pythonCache } from './model.js';
 
 const usage = { calls: 0, costUsd: 0, inputTokens: 0, outputTokens: 0 };
 type Result = FixProposalInput | undefined;
@@ -47,14 +47,15 @@ async function nameError(request: FixRequest, python: string): Promise<Result> {
     if (!anchor) return undefined;
     return { verdict: 'edits', edits: [anchor], rationale: `"${name}" is a standard-library module used without an import: added \`import ${name}\``, usage };
   }
-  const visible = new Set([...visibleNames(tree, loc.line), ...(facts?.builtins ?? [])]);
-  const pick = closest(name, visible);
+  // CPython looks a name up in this order, and so breaks its own suggestion ties
+  const pick = closestInOrder(name, [localNames(tree, loc.line), moduleNames(tree), facts?.builtins ?? []]);
   if (!pick.ok) return unfixable(pick.candidates.length ? `NameError "${name}": several names are equally close (${pick.candidates.join(', ')}); leaving it to the next fixer` : `NameError "${name}": no visible name is close enough to be a typo`);
   const line = text.split('\n')[loc.line - 1] ?? '';
   const fixed = replaceWord(line, name, pick.best);
   const edit = fixed === undefined ? undefined : lineEdit(loc.file, text, loc.line, fixed);
   if (!edit) return undefined;
-  return { verdict: 'edits', edits: [edit], rationale: `NameError: "${name}" is not defined; the closest visible name is "${pick.best}"`, usage };
+  const tie = pick.over ? ` (as close as ${pick.over.map((o) => `"${o}"`).join(', ')}, which Python looks up later)` : '';
+  return { verdict: 'edits', edits: [edit], rationale: `NameError: "${name}" is not defined; the closest visible name is "${pick.best}"${tie}`, usage };
 }
 
 async function attributeError(request: FixRequest, python: string): Promise<Result> {
