@@ -18,14 +18,16 @@ function detail(error: InstanceType<typeof Anthropic.APIError>): string {
 
 const retried = (n: number): string => `after ${n} retr${n === 1 ? 'y' : 'ies'}`;
 
+export function timeoutReason(ctx: ApiErrorContext): string {
+  return `no answer from ${ctx.baseURL} within ${ctx.timeoutMs / 1000} s ${retried(ctx.retries)}; check the network, or raise the fixer option "timeoutMs"`;
+}
+
 /**
  * Turns an SDK error into a reason the attempt failed that says what to do, or undefined when it
  * is not an API error (a bug, which should surface as it is).
  */
 export function describeApiError(error: unknown, ctx: ApiErrorContext): string | undefined {
-  if (error instanceof Anthropic.APIConnectionTimeoutError) {
-    return `no answer from ${ctx.baseURL} within ${ctx.timeoutMs / 1000} s ${retried(ctx.retries)}; check the network, or raise the fixer option "timeoutMs"`;
-  }
+  if (error instanceof Anthropic.APIConnectionTimeoutError) return timeoutReason(ctx);
   if (error instanceof Anthropic.APIConnectionError) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return `cannot reach ${ctx.baseURL} (${error.message}${cause}); check the network, the fixer option "baseURL" or ANTHROPIC_BASE_URL`;

@@ -17,7 +17,7 @@ import { conversationKey } from '../conversation.js';
 import { DEFAULT_API_MODEL, type ResolvedOptions } from '../options.js';
 import { API_ANSWER, planPrompt } from '../prompt.js';
 import { redactorFor } from '../redact.js';
-import { describeApiError } from './errors.js';
+import { describeApiError, timeoutReason } from './errors.js';
 
 type MessageParam = Anthropic.MessageParam;
 
@@ -54,6 +54,11 @@ export function usageOfMessage(message: Anthropic.Message, options: Pick<Resolve
     cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
   };
   return { ...emptyUsage(message.model), ...tokens, costUsd: costOf(findPrice(options.prices, message.model), tokens), calls: 1, durationMs };
+}
+
+/** Longest a call may take: every try at the full timeout, plus the SDK's longest backoffs (8 s). */
+export function callDeadlineMs(options: Pick<ResolvedOptions, 'timeoutMs' | 'retries'>): number {
+  return options.timeoutMs * (options.retries + 1) + 8_000 * options.retries;
 }
 
 /**
@@ -101,17 +106,25 @@ export function apiPropose(options: ResolvedOptions): (request: FixRequest, ctx:
         : [{ role: 'user', content: prompt.user }];
 
     const started = Date.now();
+    // The SDK's timeout ends at the response headers; a server that sends them and then stalls
+    // would hold the attempt forever, so the whole call, retries included, has a deadline too.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), callDeadlineMs(options));
+    const errorContext = { model, baseURL, retries: options.retries, timeoutMs: options.timeoutMs, keySource: credentials.source };
     let message: Anthropic.Message;
     try {
       message = await client.messages.create(
         { model, max_tokens: options.maxOutputTokens, system: prompt.system, messages, tools: [tool], tool_choice: { type: 'tool', name: ANSWER_TOOL_NAME } },
-        { signal: ctx.signal },
+        { signal: AbortSignal.any([ctx.signal, deadline.signal]) },
       );
     } catch (error) {
-      if (error instanceof Anthropic.APIUserAbortError) throw new Error('the run was interrupted while the Anthropic API was answering', { cause: error });
-      const reason = describeApiError(error, { model, baseURL, retries: options.retries, timeoutMs: options.timeoutMs, keySource: credentials.source });
+      if (ctx.signal.aborted) throw new Error('the run was interrupted while the Anthropic API was answering', { cause: error });
+      if (deadline.signal.aborted) throw new Error(timeoutReason(errorContext), { cause: error });
+      const reason = describeApiError(error, errorContext);
       if (reason) throw new Error(reason, { cause: error });
       throw error;
+    } finally {
+      clearTimeout(timer);
     }
     const usage = usageOfMessage(message, options, Date.now() - started);
     if (usage.costUsd === 0 && !findPrice(options.prices, message.model) && !warnedPrice) {
