@@ -61,6 +61,11 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
   if (!error && initial.status !== 'passed' && failures.length === 0 && failingIds(initial).size > 0) {
     error = `${project.analyzer.name} found no failure to explain ${failingIds(initial).size} failing test(s)`;
   }
+  // A run the runner calls failed, with no failing test to show for it (a report cut short, a
+  // crash after the last result), is not green.
+  if (!error && initial.status === 'failed' && failures.length === 0) {
+    error = `${project.runner.name} reported a failed run (exit code ${initial.exitCode ?? 'none'}) but no failing test; see the output of ${initial.command || 'the run'}`;
+  }
 
   const seen = new Set(failures.map((f) => f.fingerprint));
   const process = async (list: Failure[], flaky: Set<string>): Promise<void> => {
