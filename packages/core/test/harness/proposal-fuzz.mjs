@@ -220,9 +220,14 @@ export async function runProposalFuzz({ proposals, seed, onGate = () => undefine
       const asked = [];
       const checkNow = async (when) => {
         const now = await world(work);
-        for (const c of changes(before, now)) {
-          const rel = c.path.startsWith('repo/') ? c.path.slice(5) : undefined;
-          if (rel === undefined || c.deleted || !mayChange(rel, c.existed, heal, linkPaths)) {
+        const changed = changes(before, now);
+        const rel = (c) => (c.path.startsWith('repo/') ? c.path.slice(5) : undefined);
+        const isDir = (c) => now.get(c.path)?.startsWith('dir');
+        const allowedFiles = changed.filter((c) => !isDir(c) && rel(c) !== undefined && !c.deleted && mayChange(rel(c), c.existed, heal, linkPaths)).map(rel);
+        for (const c of changed) {
+          // A folder made for an allowed new file is part of that write.
+          if (isDir(c) && !c.existed && rel(c) !== undefined && allowedFiles.some((f) => f.startsWith(`${rel(c)}/`))) continue;
+          if (!allowedFiles.includes(rel(c)) || c.deleted) {
             summary.writesOutsideScope++;
             violation(`write outside the scope ${when}: ${c.path}`, { heal, mode, asked: asked.slice(-3) });
           }
