@@ -225,6 +225,14 @@ export function messagesOf(request: LoggedRequest): MessageParam[] {
   return Array.isArray(request.body?.messages) ? (request.body.messages as MessageParam[]) : [];
 }
 
+/**
+ * The messages without claude's prompt-cache marks, which move to the newest turn on every call:
+ * what a resumed session replays, compared as content.
+ */
+export function conversationOf(request: LoggedRequest): MessageParam[] {
+  return JSON.parse(JSON.stringify(messagesOf(request), (key, value: unknown) => (key === 'cache_control' ? undefined : value))) as MessageParam[];
+}
+
 /** All the text a request's messages carried (text blocks and tool results), to search in. */
 export function textOf(request: LoggedRequest): string {
   const parts: string[] = [];

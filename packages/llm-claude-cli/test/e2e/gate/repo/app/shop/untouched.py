@@ -1,0 +1,3 @@
+def unrelated():
+    """Not called by any failing test: outside every scope."""
+    return 1
