@@ -44,6 +44,16 @@ async function triageFlaky(failures: Failure[], project: GateProject, rounds: Re
   return flaky;
 }
 
+/** Whether a failure's tests all run and pass now (a re-run of just them). */
+async function passesNow(failure: Failure, project: GateProject, rounds: ReturnType<typeof createRoundRunner>): Promise<boolean> {
+  if (!project.runner.supportsSelection || failure.blocksAll || failure.tests.length === 0) return false;
+  const result = await rounds.run('retry', failure.tests);
+  if (result.status === 'error' || result.status === 'timeout') return false;
+  const failing = failingIds(result);
+  const ran = new Set(result.tests.filter((t) => t.status === 'passed').map((t) => t.id));
+  return failure.tests.every((id) => ran.has(id) && !failing.has(id));
+}
+
 /** Gates one project: initial run, analysis, triage, healing, regression. */
 export async function gateProject(project: GateProject, ctx: ProjectGateContext): Promise<ProjectOutcome> {
   const started = Date.now();
@@ -52,6 +62,8 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
   const rounds = createRoundRunner(project, ctx.runDir, ctx.emitter, logger, ctx.signal);
   const reports: FailureReport[] = [];
   let heals: Heal[] = [];
+  /** Failures that passed after another failure's heal, with that heal. */
+  const healedBy = new Map<FailureReport, Heal>();
   let error: string | undefined;
 
   const initial = await rounds.run('initial');
@@ -93,6 +105,16 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
       reports.push({ failure, outcome: 'unfixable', reason: `no scope: ${errorMessage(e)}`, attempts: [], reverted: false });
       continue;
     }
+    if (heals.length > 0 && (await passesNow(failure, project, rounds))) {
+      // One fix often heals several failures (the same bug behind parametrized cases): a failure
+      // whose tests pass after the heals so far needs no fixer.
+      const by = heals[heals.length - 1]!;
+      const title = reports.find((r) => r.failure.id === by.failureId)?.failure.title ?? by.failureId;
+      const report: FailureReport = { failure, outcome: 'healed', reason: `its tests pass after the heal of ${title}`, attempts: [], reverted: false };
+      healedBy.set(report, by);
+      reports.push(report);
+      continue;
+    }
     const scope = applyScopePolicy(rawScope, project.heal, project.analyzer);
     if (scope.entries.length === 0) {
       const why = scope.excluded.slice(0, 5).map((x) => `${x.file} (${x.reason})`).join(', ');
@@ -125,7 +147,7 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
     await process(hidden, await triageFlaky(hidden, project, rounds));
   }
 
-  if (heals.length > 0 && project.heal.regression && !ctx.signal.aborted) heals = await regression(project, ctx, rounds, initial, reports, heals);
+  if (heals.length > 0 && project.heal.regression && !ctx.signal.aborted) heals = await regression(project, ctx, rounds, initial, reports, heals, healedBy);
 
   const finalRound = [...rounds.rounds].reverse().find((r) => r.kind !== 'retry');
   const report: ProjectReport = {
@@ -154,6 +176,7 @@ async function regression(
   initial: Awaited<ReturnType<typeof rounds.run>>,
   reports: FailureReport[],
   heals: Heal[],
+  healedBy: ReadonlyMap<FailureReport, Heal>,
 ): Promise<Heal[]> {
   // Only tests that passed at first count: a healed collection error may reveal tests that were
   // never run before, and their failures are not the heal's doing.
@@ -171,6 +194,11 @@ async function regression(
       report.outcome = 'exhausted';
       report.reverted = true;
       report.reason = `the heal was reverted: the regression run broke ${newly.slice(0, 5).join(', ')}`;
+    }
+    for (const [other, by] of healedBy) {
+      if (by !== heal) continue;
+      other.outcome = 'exhausted';
+      other.reason = `its tests passed after the heal of ${report?.failure.title ?? heal.failureId}, which was reverted`;
     }
     result = await rounds.run('regression');
     await rounds.analyze(result);
