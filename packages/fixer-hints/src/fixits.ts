@@ -1,17 +1,24 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Edit, FixIt, FixProposalInput, FixRequest } from '@suture/core';
+import type { ComputedFixIts } from './cpp/rules.js';
 import { applyFixIts, diffEdit } from './edits.js';
 
-/** Applies the toolchain's own fix-its (GCC/Clang `fix-it:` lines) attached to the failure's diagnostics. */
-export async function fixItProposal(request: FixRequest): Promise<FixProposalInput | undefined> {
-  const all: FixIt[] = request.failure.diagnostics.flatMap((d) => d.fixIts);
+const keyOf = (f: FixIt): string => `${f.file}:${f.line}:${f.column}:${f.endLine}:${f.endColumn}:${f.replacement}`;
+
+/**
+ * Applies the toolchain's own fix-its (GCC/Clang `fix-it:` lines) attached to the failure's
+ * diagnostics, together with the ones computed for errors the compiler gave none for: one
+ * proposal, because a build is green only when all of them are in.
+ */
+export async function fixItProposal(request: FixRequest, computed?: ComputedFixIts): Promise<FixProposalInput | undefined> {
+  const given: FixIt[] = request.failure.diagnostics.flatMap((d) => d.fixIts);
+  const all = [...given, ...(computed?.fixIts ?? [])];
   if (all.length === 0) return undefined;
   const byFile = new Map<string, FixIt[]>();
   for (const f of all) {
-    const key = `${f.file}:${f.line}:${f.column}:${f.endLine}:${f.endColumn}:${f.replacement}`;
     const list = byFile.get(f.file) ?? [];
-    if (!list.some((x) => `${x.file}:${x.line}:${x.column}:${x.endLine}:${x.endColumn}:${x.replacement}` === key)) list.push(f);
+    if (!list.some((x) => keyOf(x) === keyOf(f))) list.push(f);
     byFile.set(f.file, list);
   }
   const edits: Edit[] = [];
@@ -22,6 +29,8 @@ export async function fixItProposal(request: FixRequest): Promise<FixProposalInp
     if (edit) edits.push(edit);
   }
   if (edits.length === 0) return undefined;
-  const why = request.failure.diagnostics.filter((d) => d.fixIts.length > 0).map((d) => d.message).slice(0, 3).join('; ');
-  return { verdict: 'edits', edits, rationale: `applied the compiler's fix-it hints: ${why}`, usage: { calls: 0, costUsd: 0 } };
+  const hinted = request.failure.diagnostics.filter((d) => d.fixIts.length > 0).map((d) => d.message).slice(0, 3);
+  const parts = [...(hinted.length > 0 ? [`applied the compiler's fix-it hints: ${hinted.join('; ')}`] : []), ...(computed?.reasons ?? [])];
+  const left = computed?.ambiguous.length ? `; left alone, more than one fix is possible: ${computed.ambiguous.join('; ')}` : '';
+  return { verdict: 'edits', edits, rationale: `${parts.join('; ')}${left}`, usage: { calls: 0, costUsd: 0 } };
 }

@@ -1,4 +1,5 @@
 import { API_VERSION, runProcess, z, type DoctorCheck, type Fixer, type FixProposalInput } from '@suture/core';
+import { cppFixIts } from './cpp/rules.js';
 import { fixItProposal } from './fixits.js';
 import { projectPython } from './python/interpreter.js';
 import { pythonProposal } from './python/rules.js';
@@ -27,8 +28,10 @@ export default function hints(options: HintsOptions = {}): Fixer {
     apiVersion: API_VERSION,
     async propose(request): Promise<FixProposalInput> {
       const language = request.project.language;
+      const computed = language === 'cpp' || language === 'c' ? await cppFixIts(request) : undefined;
       const proposal =
-        (await fixItProposal(request)) ??
+        (await fixItProposal(request, computed)) ??
+        (computed?.ambiguous.length ? { verdict: 'unfixable' as const, diagnosis: `more than one fix is possible: ${computed.ambiguous.join('; ')}; ${NEEDS_LLM}`, usage: { calls: 0, costUsd: 0 } } : undefined) ??
         (language === 'python' ? await pythonProposal(request, resolved.python) : undefined) ??
         (language === 'javascript' || language === 'typescript' ? await scriptProposal(request) : undefined);
       if (proposal) return proposal;
