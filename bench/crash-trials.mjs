@@ -3,10 +3,10 @@
 // path (journal, atomic writes, re-runs, regression run, restore; sometimes `suture recover` is
 // killed too), then `suture recover`; counts how often the tree came back byte-identical to the
 // start or to the healed state. Prints figures; the vitest suite runs a reduced series.
-//   node bench/crash-trials.mjs [trials=200] [seed]
+//   node bench/crash-trials.mjs [trials=240] [seed]
 import { runCrashTrials } from '../packages/cli/test/harness/crash-trials.mjs';
 
-const trials = Number(process.argv[2] ?? 200);
+const trials = Number(process.argv[2] ?? 240);
 const seed = Number(process.argv[3] ?? Date.now() % 1_000_000);
 const started = Date.now();
 console.log(`crash trials: ${trials} trials, seed ${seed}`);
