@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { findPrice, runProcess, z, type DoctorCheck } from '@suture/core';
-import { apiCredentials } from './api/propose.js';
+import { apiCredentials } from './api/credentials.js';
 import { AUTH_ENV, buildCliEnv } from './cli/args.js';
 import { findExecutable, INSTALL_HINT } from './cli/which.js';
 import { DEFAULT_API_MODEL, type ResolvedOptions } from './options.js';

@@ -1,8 +1,18 @@
 import { API_VERSION, type DoctorCheck, type Fixer, type PluginFactoryContext } from '@suture/core';
-import { apiPropose } from './api/propose.js';
 import { cliPropose } from './cli/propose.js';
 import { doctor } from './doctor.js';
-import { resolveOptions, type ClaudeOptions } from './options.js';
+import { resolveOptions, type ClaudeOptions, type ResolvedOptions } from './options.js';
+
+type Propose = Fixer['propose'];
+
+/** api mode loads the SDK on its first call, so cli mode never pays for it. */
+function lazyApi(options: ResolvedOptions): Propose {
+  let loaded: Promise<Propose> | undefined;
+  return async (request, ctx) => {
+    loaded ??= import('./api/propose.js').then((m) => m.apiPropose(options));
+    return (await loaded)(request, ctx);
+  };
+}
 
 /**
  * The Claude fixer: asks the installed `claude` in headless mode (or, with `mode: 'api'`, the
@@ -15,7 +25,7 @@ export default function claude(options: ClaudeOptions = {}, context?: PluginFact
   return {
     name: '@suture/llm-claude-cli',
     apiVersion: API_VERSION,
-    propose: resolved.mode === 'api' ? apiPropose(resolved) : cliPropose(resolved),
+    propose: resolved.mode === 'api' ? lazyApi(resolved) : cliPropose(resolved),
     doctor: (): Promise<DoctorCheck[]> => doctor(resolved),
   };
 }

@@ -48,7 +48,7 @@ export const ClaudeOptionsSchema = z
       .default({})
       .describe('cli mode: environment variables for claude (null removes one), e.g. { "ANTHROPIC_BASE_URL": "http://127.0.0.1:8080" }'),
     baseURL: z.string().url().optional().describe('API root (default: $ANTHROPIC_BASE_URL, else Anthropic); passed to claude as ANTHROPIC_BASE_URL in cli mode'),
-    apiKey: z.string().min(1).optional().describe('API key; prefer the environment (apiKeyEnv). Redacted from prompts and reports'),
+    apiKey: z.string().min(1).optional().describe('API key; prefer the environment (apiKeyEnv). Masked in everything sent to the model'),
     apiKeyEnv: z.string().regex(ENV_NAME, 'an environment variable name').default('ANTHROPIC_API_KEY').describe('Environment variable holding the API key'),
     prices: PriceTableSchema.optional().describe('api mode: USD per million tokens by model name or prefix, merged over the defaults'),
     prompts: PromptOverridesSchema.optional(),

@@ -103,6 +103,16 @@ describe('api mode', () => {
     expect(warnings).toEqual(['@suture/llm-claude-cli: no price for claude-unknown-9; its cost counts as 0 until the fixer option "prices" names it']);
   });
 
+  it('redacts the key and the secrets of the environment from what it sends', async () => {
+    process.env.SHOP_DB_PASSWORD = 'pw-from-the-environment-42';
+    mock.enqueue({ kind: 'tool', input: GOOD });
+    const leaky = fixRequest({ failure: { ...fixRequest().failure, evidence: `E   login failed for pw-from-the-environment-42 with ${KEY}` } });
+    await fixer().propose(leaky, ctx());
+    const sent = JSON.stringify(mock.fixCalls()[0]!.body);
+    expect(sent).toContain('E   login failed for [REDACTED] with [REDACTED]');
+    expect(sent).not.toContain(KEY);
+  });
+
   it('takes the key from apiKeyEnv, or a bearer token from ANTHROPIC_AUTH_TOKEN', async () => {
     process.env.TEAM_CLAUDE_KEY = 'sk-ant-team-0123456789';
     mock.enqueue({ kind: 'tool', input: GOOD });

@@ -119,6 +119,21 @@ describe('cli mode against the real claude', () => {
     expect(textOf(two!)).toContain('still failing');
   });
 
+  it('redacts secrets only the fixer knows (its env and apiKey options) before anything is sent', async () => {
+    const password = 'pw-only-the-fixer-knows-42';
+    const key = 'sk-ant-config-key-0123456789';
+    const env = { ...isolatedEnv(mock.url), SHOP_DB_PASSWORD: password };
+    mock.enqueue({ kind: 'tool', input: GOOD });
+    const leaky = request({ failure: { ...request().failure, evidence: `E   ConnectionError: login failed for ${password} with key ${key}` } });
+    await fixer({ env, apiKey: key }).propose(leaky, ctx());
+    const sent = JSON.stringify(mock.requests.map((r) => r.body));
+    expect(sent).toContain('E   ConnectionError: login failed for [REDACTED] with key [REDACTED]');
+    expect(sent).not.toContain(password);
+    expect(sent).not.toContain(key);
+    // the key still authenticates the call
+    expect(mock.fixCalls()[0]!.headers['x-api-key']).toBe(key);
+  });
+
   it('keeps the files as they were when the model tries to write', async () => {
     mock.enqueue({ kind: 'tool', name: 'Write', input: { file_path: join(root, 'shop', 'pricing.py'), content: 'hacked\n' } }, { kind: 'tool', input: GOOD });
     await fixer().propose(request(), ctx());
@@ -208,5 +223,7 @@ describe('cli mode: each bad input is a failed attempt with a reason', () => {
     abort.abort();
     const error = await failure(pending);
     expect(error.message).toBe('the run was interrupted while claude was working');
+    // claude's process group was killed, which closed its connection to the API
+    while (mock.openResponses() > 0) await new Promise((r) => setTimeout(r, 50));
   });
 });

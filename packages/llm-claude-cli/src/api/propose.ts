@@ -17,6 +17,7 @@ import { conversationKey } from '../conversation.js';
 import { DEFAULT_API_MODEL, type ResolvedOptions } from '../options.js';
 import { API_ANSWER, planPrompt } from '../prompt.js';
 import { redactorFor } from '../redact.js';
+import { apiCredentials } from './credentials.js';
 import { describeApiError, timeoutReason } from './errors.js';
 
 type MessageParam = Anthropic.MessageParam;
@@ -26,23 +27,6 @@ interface Conversation {
   /** The answer tool call the next user turn must answer with a tool_result. */
   toolUseId: string;
   seen: number;
-}
-
-export interface Credentials {
-  apiKey?: string;
-  authToken?: string;
-  /** For messages: `the apiKey option`, `$ANTHROPIC_API_KEY`, ... */
-  source: string;
-}
-
-/** The key api mode would use, or undefined; never the SDK's own lookup of profiles on disk. */
-export function apiCredentials(options: Pick<ResolvedOptions, 'apiKey' | 'apiKeyEnv'>, env: NodeJS.ProcessEnv = process.env): Credentials | undefined {
-  if (options.apiKey) return { apiKey: options.apiKey, source: 'the apiKey option' };
-  const key = env[options.apiKeyEnv]?.trim();
-  if (key) return { apiKey: key, source: `$${options.apiKeyEnv}` };
-  const token = env.ANTHROPIC_AUTH_TOKEN?.trim();
-  if (token) return { authToken: token, source: '$ANTHROPIC_AUTH_TOKEN' };
-  return undefined;
 }
 
 export function usageOfMessage(message: Anthropic.Message, options: Pick<ResolvedOptions, 'prices'>, durationMs: number): Usage {

@@ -70,7 +70,12 @@ describe('buildCliEnv', () => {
     expect(buildCliEnv(options, {}).ANTHROPIC_API_KEY).toBeUndefined();
   });
 
-  it('lets the env option set and remove variables last', () => {
+  it('prefers the apiKey and baseURL options to the same variables in the env option', () => {
+    const env = buildCliEnv({ ...options, apiKey: 'sk-ant-option', baseURL: 'http://127.0.0.1:1', env: { ANTHROPIC_API_KEY: 'sk-ant-env-option', ANTHROPIC_BASE_URL: 'http://127.0.0.1:2' } }, {});
+    expect(env).toMatchObject({ ANTHROPIC_API_KEY: 'sk-ant-option', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1' });
+  });
+
+  it('lets the env option set and remove the other variables', () => {
     const env = buildCliEnv({ ...options, env: { ANTHROPIC_API_KEY: undefined, CLAUDE_CODE_MAX_RETRIES: '0', HOME: '/tmp/h' } }, { ANTHROPIC_API_KEY: 'sk-ant-env', HOME: '/home/u' });
     expect(env).not.toHaveProperty('ANTHROPIC_API_KEY');
     expect(env.CLAUDE_CODE_MAX_RETRIES).toBe('0');

@@ -55,7 +55,8 @@ type EnvOptions = Pick<ResolvedOptions, 'env' | 'retries' | 'baseURL' | 'apiKey'
 
 /**
  * claude's environment: the user's, with few retries (claude retries for minutes by default, and
- * suture has its own timeout), no auto-update in the middle of a run, and the options on top.
+ * suture has its own timeout), no auto-update in the middle of a run, then the `env` option, then
+ * the key and base URL options.
  */
 export function buildCliEnv(options: EnvOptions, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const env: Record<string, string | undefined> = {
@@ -63,10 +64,11 @@ export function buildCliEnv(options: EnvOptions, base: NodeJS.ProcessEnv = proce
     CLAUDE_CODE_MAX_RETRIES: String(options.retries),
     DISABLE_AUTOUPDATER: '1',
   };
+  Object.assign(env, options.env);
+  // The dedicated options win over the same variables in `env`: they are the documented way.
   const key = options.apiKey ?? (options.apiKeyEnv !== 'ANTHROPIC_API_KEY' ? base[options.apiKeyEnv] : undefined);
   if (key) env.ANTHROPIC_API_KEY = key;
   if (options.baseURL) env.ANTHROPIC_BASE_URL = options.baseURL;
-  Object.assign(env, options.env);
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
   return out;

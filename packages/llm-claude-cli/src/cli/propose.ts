@@ -1,7 +1,7 @@
 import { addUsage, answerToProposal, FixerError, llmAnswerJsonSchema, type FixerContext, type FixProposalInput, type FixRequest } from '@suture/core';
+import { conversationKey } from '../conversation.js';
 import type { ResolvedOptions } from '../options.js';
 import { CLI_ANSWER, planPrompt } from '../prompt.js';
-import { conversationKey } from '../conversation.js';
 import { redactorFor } from '../redact.js';
 import { callClaude, type CallOutcome } from './call.js';
 import { interpretResult } from './result.js';

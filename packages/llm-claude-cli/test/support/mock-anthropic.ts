@@ -51,6 +51,8 @@ export interface MockAnthropic {
   pending(): number;
   /** The requests that took scripted replies. */
   fixCalls(): LoggedRequest[];
+  /** Responses still open (a hanging reply stays open until its client goes away). */
+  openResponses(): number;
   close(): Promise<void>;
 }
 
@@ -212,6 +214,7 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
     enqueue: (...replies) => void queue.push(...replies),
     pending: () => queue.length,
     fixCalls: () => requests.filter((r) => r.role === 'fix'),
+    openResponses: () => open.size,
     close: async () => {
       for (const res of open) res.destroy();
       server.closeAllConnections();
