@@ -77,12 +77,16 @@ describe('the gate with the claude fixer', () => {
   });
 
   it('writes a product-bug verdict to bug_report.json when the policy forbids editing the code', async () => {
-    const box = await sandbox(config({}, { heal: { maxAttempts: 3, flakyReruns: 0, editable: 'tests' } }));
+    // the team's own logic template, named relative to the config file
+    const box = await sandbox(config({ prompts: { logic: 'prompts/logic.md' } }, { heal: { maxAttempts: 3, flakyReruns: 0, editable: 'tests' } }));
     mock.enqueue({ kind: 'tool', input: bugAnswer('bulk_discount gives no discount at exactly 10 units', 'shop/pricing.py', 'bulk_discount') });
     const { report, json, runDir } = await gate(box);
 
     expect(failureOf(report)).toMatchObject({ outcome: 'product-bug', attempts: [{ verdict: 'product-bug', fixer: '@suture/llm-claude-cli' }] });
-    expect(textOf(mock.fixCalls()[0]!)).toContain('You may edit only test files');
+    const prompt = textOf(mock.fixCalls()[0]!);
+    expect(prompt).toContain('House rules of the shop team');
+    expect(prompt).toContain('You may edit only test files');
+    expect(prompt).toContain('def bulk_discount(units):');
     const bugs = JSON.parse(await readFile(join(runDir, 'bug_report.json'), 'utf8')) as { bugs: unknown[] };
     expect(bugs.bugs).toEqual([
       expect.objectContaining({
