@@ -34,9 +34,9 @@ export function cliPropose(options: ResolvedOptions): (request: FixRequest, ctx:
     if (outcome.kind === 'no-session') {
       ctx.logger.warn(`claude no longer has session ${sessions.get(key)?.id}; starting a new one`);
       sessions.delete(key);
-      const spent = outcome.usage;
-      outcome = await call(undefined);
-      outcome = { ...outcome, usage: addUsage(spent, outcome.usage) } as CallOutcome;
+      const lost = outcome.usage;
+      const fresh = await call(undefined);
+      outcome = { ...fresh, usage: addUsage(lost, fresh.usage) };
     }
     if (outcome.kind !== 'result') {
       throw new FixerError(outcome.kind === 'failed' ? outcome.reason : 'claude lost its session twice', outcome.usage.calls > 0 ? outcome.usage : undefined);
