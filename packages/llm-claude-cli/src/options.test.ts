@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findPrice, formatIssues, z } from '@suture/core';
@@ -58,9 +58,13 @@ describe('options', () => {
 
   it('reads prompt overrides relative to the config folder, and a bad path fails at load', () => {
     const dir = mkdtempSync(join(tmpdir(), 'suture-claude-options-'));
-    writeFileSync(join(dir, 'logic.md'), 'Our house rules.\n\n{{evidence}}\n\n{{answer}}\n');
-    expect(resolveOptions({ prompts: { logic: 'logic.md' } }, dir).templates.logic).toMatch(/^Our house rules/);
-    expect(() => claude({ prompts: { build: 'missing.md' } }, { configDir: dir })).toThrow(/cannot read the build prompt template .*missing\.md \(option prompts\.build; paths are relative to the config file\)/);
+    try {
+      writeFileSync(join(dir, 'logic.md'), 'Our house rules.\n\n{{evidence}}\n\n{{answer}}\n');
+      expect(resolveOptions({ prompts: { logic: 'logic.md' } }, dir).templates.logic).toMatch(/^Our house rules/);
+      expect(() => claude({ prompts: { build: 'missing.md' } }, { configDir: dir })).toThrow(/cannot read the build prompt template .*missing\.md \(option prompts\.build; paths are relative to the config file\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
