@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import type { Edit, FixProposalInput, FixRequest } from '@suture/core';
 import { diffEdit } from '../edits.js';
+import { bindingStatement, isBuiltinModuleName, memberUses, projectModuleNamed } from './node-builtins.js';
 
 const FIXABLE_CODES = new Set([2304, 2552, 2580, 2582, 2583, 2584, 2503, 2662, 2663]);
 const WANTED_FIXES = new Set(['spelling', 'import', 'requireInTs', 'fixMissingImport']);
@@ -29,12 +30,13 @@ function isEsm(file: string, source: string): boolean {
   }
 }
 
-function languageService(root: string, files: string[], esm: boolean): ts.LanguageService {
+/** `edited`: texts to check instead of what is on disk. */
+function languageService(root: string, files: string[], esm: boolean, edited = new Map<string, string>()): ts.LanguageService {
   const versions = new Map(files.map((f) => [f, '1']));
   const host: ts.LanguageServiceHost = {
     getScriptFileNames: () => files,
     getScriptVersion: (f) => versions.get(f) ?? '1',
-    getScriptSnapshot: (f) => (existsSync(f) ? ts.ScriptSnapshot.fromString(readFileSync(f, 'utf8')) : undefined),
+    getScriptSnapshot: (f) => (edited.has(f) ? ts.ScriptSnapshot.fromString(edited.get(f)!) : existsSync(f) ? ts.ScriptSnapshot.fromString(readFileSync(f, 'utf8')) : undefined),
     getCurrentDirectory: () => root,
     getCompilationSettings: () => ({ allowJs: true, checkJs: true, noEmit: true, target: ts.ScriptTarget.ES2022, ...(esm ? { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext } : { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 }), types: ['node'], typeRoots: nodeTypeRoots(), skipLibCheck: true }),
     getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
@@ -45,6 +47,47 @@ function languageService(root: string, files: string[], esm: boolean): ts.Langua
     getDirectories: ts.sys.getDirectories,
   };
   return ts.createLanguageService(host, ts.createDocumentRegistry());
+}
+
+const unfixable = (diagnosis: string): FixProposalInput => ({ verdict: 'unfixable', diagnosis, usage: { calls: 0, costUsd: 0 } });
+
+/**
+ * The modules the language service's import fixes come from. `path`, `path/posix` and `node:path`
+ * are one module; two different ones (two project files exporting the name) are a guess.
+ */
+function importedModules(fixes: readonly ts.CodeFixAction[]): string[] {
+  const specifiers = fixes.filter((f) => f.fixName === 'import').map((f) => /from (?:module )?"([^"]+)"/.exec(f.description)?.[1] ?? f.description);
+  return [...new Set(specifiers.map((s) => s.replace(/^node:/, '').replace(/^(\w+)\/(?:posix|win32)$/, '$1')))];
+}
+
+/**
+ * `os.EOL` in a file that never required `os`: the import fix does not cover it, because only a
+ * module declared with `export =` (as `path` is) exports its own name. Node's module of that name
+ * is bound when nothing in the project answers to it too, and only if every `os.<member>` of the
+ * file then type-checks against Node's declarations.
+ */
+function builtinModuleBinding(c: { root: string; file: string; rel: string; source: string; others: string[]; esm: boolean; name: string; service: ts.LanguageService }): FixProposalInput | undefined {
+  const { file, source, name } = c;
+  const own = projectModuleNamed(file, name);
+  if (own) return unfixable(`"${name}" is not defined; it could be Node's built-in module or the project's ${own.slice(c.root.length + 1)}: needs an LLM fixer`);
+  const sf = c.service.getProgram()?.getSourceFile(file);
+  if (!sf) return undefined;
+  const uses = memberUses(sf, name);
+  if (uses.length === 0) return undefined;
+  const { at, text } = bindingStatement(sf, name, c.esm);
+  const after = source.slice(0, at) + text + source.slice(at);
+  const shifted = (pos: number): number => (pos >= at ? pos + text.length : pos);
+  const spans = uses.map((u) => [shifted(u.getStart(sf)), shifted(u.getEnd())] as const);
+  const checked = languageService(c.root, [file, ...c.others], c.esm, new Map([[file, after]]));
+  const wrong = checked.getSemanticDiagnostics(file).filter((d) => d.start !== undefined && spans.some(([s, e]) => d.start! >= s && d.start! < e));
+  if (wrong.length > 0) {
+    const why = ts.flattenDiagnosticMessageText(wrong[0]!.messageText, ' ');
+    return unfixable(`"${name}" is not defined, and Node's "${name}" module does not fit how the file uses it (${why}): needs an LLM fixer`);
+  }
+  const edit = diffEdit(c.rel, source, after);
+  if (!edit) return undefined;
+  const members = [...new Set(uses.map((u) => `${name}.${u.name.text}`))].slice(0, 3).join(', ');
+  return { verdict: 'edits', edits: [edit], rationale: `"${name}" is Node's built-in module, used as ${members} without being bound: added \`${text.trim()}\``, usage: { calls: 0, costUsd: 0 } };
 }
 
 /**
@@ -61,7 +104,8 @@ export async function scriptProposal(request: FixRequest): Promise<FixProposalIn
   if (!existsSync(file)) return undefined;
   const others = request.scope.entries.map((e) => join(root, e.file)).filter((f) => f !== file && /\.[cm]?[jt]sx?$/.test(f));
   const source = readFileSync(file, 'utf8');
-  const service = languageService(root, [file, ...others], isEsm(file, source));
+  const esm = isEsm(file, source);
+  const service = languageService(root, [file, ...others], esm);
   const diagnostics = service.getSemanticDiagnostics(file).filter((d) => d.start !== undefined && FIXABLE_CODES.has(d.code) && source.slice(d.start, d.start + (d.length ?? 0)) === name);
   // prefer the occurrence on the failing line
   const lineStart = loc.line ? source.split('\n').slice(0, loc.line - 1).join('\n').length + (loc.line > 1 ? 1 : 0) : 0;
@@ -71,6 +115,8 @@ export async function scriptProposal(request: FixRequest): Promise<FixProposalIn
     const fixes = service.getCodeFixesAtPosition(file, d.start!, d.start! + (d.length ?? 0), [d.code], formatting, { quotePreference: 'auto', importModuleSpecifierPreference: 'relative' });
     const fix = fixes.find((f) => WANTED_FIXES.has(f.fixName));
     if (!fix) continue;
+    const modules = importedModules(fixes);
+    if (modules.length > 1) return unfixable(`"${name}" is not defined and more than one module exports it (${modules.join(', ')}): needs an LLM fixer`);
     const edits: Edit[] = [];
     for (const change of fix.changes) {
       const before = readFileSync(change.fileName, 'utf8');
@@ -81,5 +127,6 @@ export async function scriptProposal(request: FixRequest): Promise<FixProposalIn
     }
     if (edits.length > 0) return { verdict: 'edits', edits, rationale: `TypeScript code fix: ${fix.description}`, usage: { calls: 0, costUsd: 0 } };
   }
-  return { verdict: 'unfixable', diagnosis: `"${name}" is not defined and the TypeScript language service has no spelling or import fix for it: needs an LLM fixer`, usage: { calls: 0, costUsd: 0 } };
+  if (diagnostics.length > 0 && isBuiltinModuleName(name)) return builtinModuleBinding({ root, file, rel: loc.file, source, others, esm, name, service });
+  return unfixable(`"${name}" is not defined and the TypeScript language service has no spelling or import fix for it: needs an LLM fixer`);
 }
