@@ -2,7 +2,9 @@
 // Runs the deterministic fixer over a corpus of mechanical failures in Python, C++ and JavaScript,
 // through the real gate (real pytest, CMake/CTest/g++, Jest), and checks every kept patch by
 // applying it to a fresh copy and running the real toolchain again. Prints the healed fraction,
-// the wrong patches kept (must be 0) and the median time per heal.   node bench/hints-corpus.mjs
+// the wrong patches kept (must be 0) and the median time per heal. Traps are failures where any
+// fix would be a guess (two equally close names, ';' or ',', a name several headers declare):
+// the fixer must leave them alone.   node bench/hints-corpus.mjs
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -24,6 +26,7 @@ const cpp = (name, src) => ({
   },
 });
 const js = (name, src, test, extra = {}) => ({ lang: 'javascript', name, files: { 'package.json': '{"private":true,"type":"commonjs"}', 'src/mod.js': src, '__tests__/mod.test.js': test, ...extra } });
+const trap = (c) => ({ ...c, trap: true });
 
 const CORPUS = [
   py('local typo', 'def total(xs):\n    acc = 0\n    for x in xs:\n        acc += x\n    return acx\n', 'from app.mod import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n'),
@@ -48,6 +51,15 @@ const CORPUS = [
   js('missing require(os)', "function eol() {\n  return os.EOL;\n}\nmodule.exports = { eol };\n", "const { eol } = require('../src/mod');\ntest('eol', () => expect(eol()).toBe('\\n'));\n"),
   js('typo of a required name', "const { double } = require('./util');\nfunction quad(x) {\n  return doubel(double(x));\n}\nmodule.exports = { quad };\n", "const { quad } = require('../src/mod');\ntest('quad', () => expect(quad(1)).toBe(4));\n", { 'src/util.js': 'function double(x) {\n  return x * 2;\n}\nmodule.exports = { double };\n' }),
   js('method typo', "function upper(s) {\n  return s.toUppercase();\n}\nmodule.exports = { upper };\n", "const { upper } = require('../src/mod');\ntest('upper', () => expect(upper('a')).toBe('A'));\n"),
+  py('local beats builtin', 'def count_maps(items):\n    maps = [i for i in items if i]\n    return len(mapz)\n', 'from app.mod import count_maps\n\n\ndef test_count():\n    assert count_maps([0, 1, 2]) == 2\n'),
+  cpp('missing <numeric>', '#include <vector>\n\nint main() {\n  std::vector<int> v{1, 2, 3};\n  return std::accumulate(v.begin(), v.end(), 0) == 6 ? 0 : 1;\n}\n'),
+  cpp('missing <chrono>', 'int main() {\n  auto t = std::chrono::milliseconds(5);\n  return t.count() == 5 ? 0 : 1;\n}\n'),
+  cpp('semicolon, tabs, comment', '#include <cstdio>\n\nint main() {\n\tint x = 1  // one\n\t/* two */ return x - 1;\n}\n'),
+  js('missing require(fs)', "function exists(p) {\n  return fs.existsSync(p);\n}\nmodule.exports = { exists };\n", "const { exists } = require('../src/mod');\ntest('exists', () => expect(exists('/')).toBe(true));\n"),
+  trap(py('tie in one scope', 'def cat_name():\n    return "cat"\n\n\ndef car_name():\n    return "car"\n\n\ndef name():\n    return cax_name()\n', 'from app.mod import name\n\n\ndef test_name():\n    assert name() == "car"\n')),
+  trap(cpp("';' or ','", 'int y = 0;\n\nint main() {\n  int x = 1\n  y = 2;\n  return x + y == 3 ? 0 : 1;\n}\n')),
+  trap(cpp('size_t in five headers', 'std::size_t three() { return 3; }\n\nint main() { return three() == 3 ? 0 : 1; }\n')),
+  trap(js('util: built-in or ./util', "function label(n) {\n  return util.format('%d items', n);\n}\nmodule.exports = { label };\n", "const { label } = require('../src/mod');\ntest('label', () => expect(label(2)).toBe('2 items'));\n", { 'src/util.js': 'function format(n) {\n  return `${n} items`;\n}\nmodule.exports = { format };\n' })),
 ];
 
 const runners = { python: () => pytest(), cpp: () => ctest({ parallel: 2 }), javascript: () => jest() };
@@ -73,6 +85,7 @@ async function materialize(base, c) {
 
 await mkdir(join(REPO, '.tmp'), { recursive: true });
 let healed = 0;
+let held = 0;
 let wrongKept = 0;
 const times = [];
 const rows = [];
@@ -106,16 +119,22 @@ for (const c of CORPUS) {
     }
     await rm(fresh, { recursive: true, force: true });
   }
-  if (ok && verified === 'verified') {
+  if (c.trap) {
+    if (failures.length > 0 && !report.patch && failures.every((f) => f.outcome !== 'healed')) held++;
+  } else if (ok && verified === 'verified') {
     healed++;
     for (const f of failures) for (const a of f.attempts) if (a.verdict === 'healed') times.push(a.durationMs);
   }
-  rows.push(`${c.lang.padEnd(10)} ${c.name.padEnd(24)} ${ok ? 'healed' : failures.map((f) => f.outcome).join(',') || 'no failure'} ${verified}`);
+  const outcome = ok ? 'healed' : failures.map((f) => f.outcome).join(',') || 'no failure';
+  rows.push(`${c.lang.padEnd(10)} ${`${c.trap ? 'trap: ' : ''}${c.name}`.padEnd(30)} ${outcome} ${verified}${c.trap ? (outcome === 'unfixable' ? ' (left alone, as it must)' : ' (MUST BE LEFT ALONE)') : ''}`);
   await rm(base, { recursive: true, force: true });
 }
 console.log(rows.join('\n'));
 const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? 0;
-console.log(`\ncorpus: ${CORPUS.length} mechanical failures (python ${CORPUS.filter((c) => c.lang === 'python').length}, cpp ${CORPUS.filter((c) => c.lang === 'cpp').length}, javascript ${CORPUS.filter((c) => c.lang === 'javascript').length})`);
-console.log(`healed: ${healed}/${CORPUS.length} (${((healed / CORPUS.length) * 100).toFixed(0)} %, target >= 80 %)`);
+const cases = CORPUS.filter((c) => !c.trap);
+const traps = CORPUS.length - cases.length;
+console.log(`\ncorpus: ${cases.length} mechanical failures (python ${cases.filter((c) => c.lang === 'python').length}, cpp ${cases.filter((c) => c.lang === 'cpp').length}, javascript ${cases.filter((c) => c.lang === 'javascript').length}) and ${traps} traps`);
+console.log(`healed: ${healed}/${cases.length} (${((healed / cases.length) * 100).toFixed(0)} %, target >= 80 %)`);
+console.log(`traps left alone: ${held}/${traps} (must be all)`);
 console.log(`wrong patches kept: ${wrongKept} (must be 0)`);
 console.log(`median time per heal (proposal + validation re-run): ${median.toFixed(0)} ms`);
