@@ -40,6 +40,15 @@ the files, and find what was missed.
 
 {{answer}}`;
 
+export interface PromptRendering {
+  templates: PromptTemplates;
+  /** How this transport hands the answer back (fills the templates' {{answer}}). */
+  answer: string;
+  redact: Redactor;
+  /** CLI mode: claude can read and search the project with its read-only tools. */
+  readsFiles: boolean;
+}
+
 export interface PromptPlan {
   prompt: RenderedPrompt;
   /** True when only the attempts since the conversation's last call were sent. */
@@ -51,11 +60,11 @@ export interface PromptPlan {
  * carries the attempts the conversation has not seen (`seen` is how many history entries it had).
  * Either way secrets are redacted before the text leaves the process.
  */
-export function planPrompt(request: FixRequest, templates: PromptTemplates, answer: string, redact: Redactor, seen?: number): PromptPlan {
+export function planPrompt(request: FixRequest, render: PromptRendering, seen?: number): PromptPlan {
   const unseen = seen === undefined ? [] : request.history.slice(seen);
   if (seen === undefined || unseen.length === 0) {
-    return { prompt: renderFixPrompt(request, { templates, answer, redact }), followUp: false };
+    return { prompt: renderFixPrompt(request, render), followUp: false };
   }
   const followUp = { build: FOLLOW_UP_TEMPLATE, logic: FOLLOW_UP_TEMPLATE };
-  return { prompt: renderFixPrompt({ ...request, history: unseen }, { templates: followUp, answer, redact }), followUp: true };
+  return { prompt: renderFixPrompt({ ...request, history: unseen }, { ...render, templates: followUp }), followUp: true };
 }

@@ -15,10 +15,10 @@ describe('chatRequest', () => {
     expect(r.tool_choice).toEqual({ type: 'function', function: { name: 'propose_fix' } });
   });
 
-  it('sends the shared system prompt, told that no file can be read, then the rendered prompt', () => {
+  it('sends the rendered system prompt, then the rendered user prompt', () => {
     const r = chatRequest(prompt, openAI);
     expect(r.messages).toEqual([
-      { role: 'system', content: `${FIXER_SYSTEM_PROMPT}\nHere you cannot read files: work from the evidence and the source in the message.` },
+      { role: 'system', content: FIXER_SYSTEM_PROMPT },
       { role: 'user', content: 'A javascript test fails: ...' },
     ]);
   });

@@ -9,14 +9,8 @@ export const ANSWER_INSTRUCTIONS = [
   'is `edits`. Do not answer in plain text: only the function call is read.',
 ].join('\n');
 
-/** Added to the shared system prompt: this transport has no tools to read files. */
-const NO_TOOLS = 'Here you cannot read files: work from the evidence and the source in the message.';
-
 type RequestOptions = Pick<ResolvedOptions, 'model' | 'openAIHost' | 'temperature' | 'maxOutputTokens'>;
 
-export function systemPrompt(prompt: RenderedPrompt): string {
-  return `${prompt.system}\n${NO_TOOLS}`;
-}
 
 /**
  * A Chat Completions request that forces one strict call of `propose_fix`. Compatible servers
@@ -27,7 +21,7 @@ export function chatRequest(prompt: RenderedPrompt, o: RequestOptions): OpenAI.C
   return {
     model: o.model,
     messages: [
-      { role: 'system', content: systemPrompt(prompt) },
+      { role: 'system', content: prompt.system },
       { role: 'user', content: prompt.user },
     ],
     tools: [
@@ -49,7 +43,7 @@ export function chatRequest(prompt: RenderedPrompt, o: RequestOptions): OpenAI.C
 export function responsesRequest(prompt: RenderedPrompt, o: RequestOptions): OpenAI.Responses.ResponseCreateParamsNonStreaming {
   return {
     model: o.model,
-    instructions: systemPrompt(prompt),
+    instructions: prompt.system,
     input: [{ role: 'user', content: prompt.user }],
     tools: [{ type: 'function', name: ANSWER_TOOL_NAME, description: ANSWER_TOOL_DESCRIPTION, parameters: llmAnswerJsonSchema(), strict: true }],
     tool_choice: { type: 'function', name: ANSWER_TOOL_NAME },

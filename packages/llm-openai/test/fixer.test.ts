@@ -49,6 +49,7 @@ describe('a proposal over Chat Completions', () => {
     const [system, user] = mock.completions()[0]!.body.messages;
     expect(system.role).toBe('system');
     expect(system.content).toContain('You are the fixer of suture');
+    expect(system.content).toContain('You cannot open files: work from the evidence and the source in the message.');
     expect(user.content).toContain('Expected: 90');
     expect(user.content).toContain('`src/pricing.js` (source; discount): called by the test (depth 2)');
     expect(user.content).toContain('return amount > 100 ? amount * 0.1 : 0;');

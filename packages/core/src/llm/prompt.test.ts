@@ -56,6 +56,8 @@ describe('renderFixPrompt', () => {
   it('carries the evidence, the scope with its reasons, the source, the policy and the diagnostics, with no placeholder left', () => {
     const { user, system } = renderFixPrompt(request(), { templates, answer: 'Call propose_fix once.' });
     expect(system).toContain('You never edit files yourself');
+    expect(system).toContain('You cannot open files');
+    expect(renderFixPrompt(request(), { templates, readsFiles: true }).system).toMatch(/You may read and search files of the project[^\n]*; you cannot write them\.$/);
     expect(user).toContain('E   assert 11 == 10');
     expect(user).toContain("'''inner fence'''");
     expect(user).toContain('`shop/pricing.py` (source; bulk_discount): called by test_bulk (depth 1)');

@@ -27,9 +27,14 @@ export const FIXER_SYSTEM_PROMPT = [
   'proposal, and suture validates it against the scope and the policy, applies it, and re-runs the',
   'failing tests. A patch that does not make them pass is rolled back and you may be asked again,',
   'with what happened.',
-  'You may read files of the project to understand the failure, but answer only with edits to files',
-  'in the scope. Be precise and minimal; never weaken a test to make it pass.',
+  'Answer only with edits to files in the scope. Be precise and minimal; never weaken a test to make',
+  'it pass.',
 ].join('\n');
+
+const FILE_ACCESS = {
+  read: 'You may read and search files of the project to understand the failure; you cannot write them.',
+  none: 'You cannot open files: work from the evidence and the source in the message.',
+};
 
 const DEFAULT_ANSWER =
   'Answer with the structured proposal you were given the schema of (each field of the schema says what it holds). Leave unused fields null and `edits` empty unless the verdict is `edits`.';
@@ -156,6 +161,8 @@ export interface RenderOptions {
   answer?: string;
   /** Applied to the whole prompt before it leaves the process. */
   redact?: Redactor;
+  /** The model has read-only tools over the project (Claude Code); otherwise it sees only the prompt. */
+  readsFiles?: boolean;
 }
 
 export interface RenderedPrompt {
@@ -182,5 +189,6 @@ export function renderFixPrompt(request: FixRequest, options: RenderOptions): Re
   };
   const user = options.templates[kind].replace(PLACEHOLDER, (whole, name: string) => (name in values ? values[name as Placeholder]() : whole));
   const redact = options.redact ?? ((s: string) => s);
-  return { kind, system: redact(FIXER_SYSTEM_PROMPT), user: redact(user) };
+  const system = `${FIXER_SYSTEM_PROMPT}\n${options.readsFiles ? FILE_ACCESS.read : FILE_ACCESS.none}`;
+  return { kind, system: redact(system), user: redact(user) };
 }

@@ -74,7 +74,7 @@ export function apiPropose(options: ResolvedOptions): (request: FixRequest, ctx:
     });
     const key = conversationKey(request);
     const earlier = options.resume ? conversations.get(key) : undefined;
-    const { prompt, followUp } = planPrompt(request, options.templates, API_ANSWER, redactorFor(options), earlier?.seen);
+    const { prompt, followUp } = planPrompt(request, { templates: options.templates, answer: API_ANSWER, redact: redactorFor(options), readsFiles: false }, earlier?.seen);
     const messages: MessageParam[] =
       followUp && earlier
         ? [

@@ -25,7 +25,7 @@ export function cliPropose(options: ResolvedOptions): (request: FixRequest, ctx:
     const key = conversationKey(request);
     const redact = redactorFor(options);
     const call = async (session: Session | undefined): Promise<CallOutcome> => {
-      const { prompt, followUp } = planPrompt(request, options.templates, CLI_ANSWER, redact, session?.seen);
+      const { prompt, followUp } = planPrompt(request, { templates: options.templates, answer: CLI_ANSWER, redact, readsFiles: true }, session?.seen);
       ctx.logger.debug(`claude: ${followUp ? `resuming session ${session!.id}` : 'new session'} for ${request.failure.id}`);
       return callClaude(options, { prompt: prompt.user, systemPrompt: prompt.system, schema, ...(followUp ? { resume: session!.id } : {}) }, { cwd: ctx.root, signal: ctx.signal, logger: ctx.logger });
     };
