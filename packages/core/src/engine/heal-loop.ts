@@ -138,6 +138,21 @@ async function validateRun(ctx: HealContext, failure: Failure): Promise<Validati
 }
 
 /**
+ * What a patch that did not heal caused, for the next attempt's history: the new failures and the
+ * tests still failing with the start of their messages (the report keeps only the short reason).
+ */
+function validationOutcome(v: Validation): string {
+  const lines = [v.error ?? `${v.stillFailing.length} test(s) still failing`];
+  if (v.stillFailing.length > 0) lines.push('Still failing:');
+  for (const t of v.stillFailing.slice(0, 5)) {
+    const message = t.message?.trim().split('\n').slice(0, 8).join('\n    ').slice(0, 800);
+    lines.push(`- ${t.id}${message ? `: ${message}` : ''}`);
+  }
+  if (v.stillFailing.length > 5) lines.push(`- ... and ${v.stillFailing.length - 5} more`);
+  return lines.join('\n');
+}
+
+/**
  * The attempt loop for one failure group: fixers in ladder order, each proposal validated,
  * applied through the journal and re-run; a failed attempt is restored before the next one.
  */
@@ -244,7 +259,7 @@ export async function healFailure(ctx: HealContext, failure: Failure, rawScope: 
       verdict: record.verdict,
       ...(record.rationale ? { rationale: record.rationale } : {}),
       ...(record.diff ? { diff: record.diff } : {}),
-      outcome: record.verdict === 'healed' ? 'healed' : (record.reason ?? record.verdict),
+      outcome: record.verdict === 'healed' ? 'healed' : record.validation && !record.validation.passed ? validationOutcome(record.validation) : (record.reason ?? record.verdict),
     });
     await ctx.emitter.emit('onAttemptEnd', { project: project.name, failure, attempt: record });
     if (heal) return { report: { failure, outcome: 'healed', scope, attempts, reverted: false }, heal };

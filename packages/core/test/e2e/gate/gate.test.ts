@@ -56,6 +56,8 @@ describe('runGate on real node test processes', () => {
     expect(f.attempts[0]!.validation?.stillFailing.map((s) => s.id)).toEqual(['tests/add.test.mjs']);
     // The second request saw the first attempt's diff and outcome.
     expect(fixer.requests[1]!.history[0]!.diff).toContain('+  return a * b;');
+    // ... and what the wrong patch caused: the test still failing, with its message.
+    expect(fixer.requests[1]!.history[0]!.outcome).toMatch(/\nStill failing:\n- tests\/add\.test\.mjs: AssertionError: Expected values to be strictly equal: 6 !== 5$/);
     expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toContain('return a + b;');
   });
 
