@@ -4,7 +4,7 @@
 // vitest suite and bench/big-output.mjs.
 import { readdir, readFile, readlink, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { removeDir, runSuture, sleep, tempRepoDir } from './cli.mjs';
+import { removeDir, runSuture, sleep, spawnSuture, tempRepoDir } from './cli.mjs';
 
 const put = async (root, rel, content) => {
   await mkdir(join(root, rel, '..'), { recursive: true });
@@ -120,4 +120,39 @@ write();
   const tailKept = Boolean(failure && `${failure.failure.evidence}\n${test?.message ?? ''}\n${test?.trace ?? ''}`.includes(marker));
   await removeDir(root);
   return { bytes, runner, exitCode: run.code, peakRssKb, peakRssMb: peakRssKb / 1024, tailKept, tookMs, stderr: run.stderr.slice(-2000) };
+}
+
+/**
+ * SIGKILLs `suture run` while its test (which ignores SIGTERM and would run for a minute) is
+ * running, then runs `suture recover`. Returns whether the test outlived suture and whether it
+ * was still alive after recover.
+ */
+export async function runKilledDuringTestScenario() {
+  const root = await tempRepoDir('killed-test-');
+  const pidFile = join(root, 'test.pid');
+  await put(root, 'suture.config.json', JSON.stringify({ projects: [{ name: 'slow', root: 'slow', runner: './runner.mjs' }], fixers: [], reporters: ['json'], heal: { flakyReruns: 0 } }));
+  await put(root, 'runner.mjs', "export { scriptRunner as default } from '@suture/core/testing';\n");
+  await put(root, 'slow/tests/slow.test.mjs', `import { writeFileSync } from 'node:fs';\nprocess.on('SIGTERM', () => {});\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nsetTimeout(() => process.exit(1), 60_000);\n`);
+  const child = spawnSuture(['run'], root);
+  child.stdout.resume();
+  child.stderr.resume();
+  const exited = new Promise((r) => child.on('exit', r));
+  let pid;
+  for (let i = 0; i < 400 && !pid; i++) {
+    pid = Number(await readFile(pidFile, 'utf8').catch(() => '')) || undefined;
+    if (!pid) await sleep(50);
+  }
+  child.kill('SIGKILL');
+  await exited;
+  const outlived = pid !== undefined && alive(pid);
+  const recovered = await runSuture(['recover'], root);
+  let stillAlive = pid !== undefined && alive(pid);
+  for (let i = 0; i < 20 && stillAlive; i++) {
+    await sleep(100);
+    stillAlive = alive(pid);
+  }
+  if (stillAlive) process.kill(pid, 'SIGKILL');
+  const leftover = await processesIn(root);
+  await removeDir(root);
+  return { pid, outlived, stillAlive, leftover, recoverCode: recovered.code, recoverOut: recovered.stdout + recovered.stderr };
 }

@@ -1,6 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { stripVTControlCharacters } from 'node:util';
 import { execa } from 'execa';
+import { recordProcessGroup } from './process-groups.js';
 import { TailBuffer } from './tail-buffer.js';
 
 /**
@@ -95,6 +96,7 @@ export async function runProcess(file: string, args: readonly string[], options:
     cleanup: true,
     windowsHide: true,
   });
+  const forget = child.pid !== undefined ? recordProcessGroup(child.pid, command) : (): void => undefined;
   const emit = (text: string): void => {
     if (!text) return;
     tail.push(text);
@@ -138,6 +140,7 @@ export async function runProcess(file: string, args: readonly string[], options:
   options.signal?.removeEventListener('abort', onAbort);
   // Descendants that outlived the leader (daemonized test helpers) still belong to the group.
   killGroup('SIGKILL');
+  forget();
   if (graceTimer) clearTimeout(graceTimer);
 
   const spawnFailed = result.failed && result.exitCode === undefined && !result.signal && !timedOut && !aborted;

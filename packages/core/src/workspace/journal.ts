@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, posix } from 'node:path';
 import { atomicWrite, sha256 } from './atomic.js';
+import { stopRecordedProcessGroups } from '../process/process-groups.js';
 import { acquireLock } from './lock.js';
 import { phase } from './phase.js';
 
@@ -309,17 +310,19 @@ export class Journal {
 /**
  * `suture recover`: restores every journaled file of an interrupted run and removes the journal.
  * It takes the repository lock, so it refuses (LockError) while a live run owns the journal, and
- * takes over the stale lock of the run that died.
+ * takes over the stale lock of the run that died; it kills the test processes that run left.
  */
-export async function recover(root: string): Promise<RestoreOutcome & { runId?: string; found: boolean }> {
+export async function recover(root: string): Promise<RestoreOutcome & { runId?: string; found: boolean; stopped?: Array<{ pgid: number; command: string }> }> {
   if (!(await hasJournal(root))) return { found: false, restored: [], deleted: [], conflicts: [] };
   const lock = await acquireLock(root, 'recover');
   try {
     if (!(await hasJournal(root))) return { found: false, restored: [], deleted: [], conflicts: [] };
+    // First the tests the dead run left running: one could still write to the tree.
+    const stopped = await stopRecordedProcessGroups(join(root, SUTURE_DIR, 'procs'));
     const journal = await Journal.load(root);
     const outcome = await journal.restore();
     await journal.close();
-    return { found: true, runId: journal['manifest'].runId, ...outcome };
+    return { found: true, runId: journal['manifest'].runId, ...outcome, stopped };
   } finally {
     await lock.release();
   }

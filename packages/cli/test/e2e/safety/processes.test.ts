@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runBigOutputScenario, runRunawayScenario } from '../../harness/processes.mjs';
+import { runBigOutputScenario, runKilledDuringTestScenario, runRunawayScenario } from '../../harness/processes.mjs';
 
 describe('the processes of a run', () => {
   it('kills the whole group at the timeout, helpers that ignore SIGTERM and outlive their parent included, and leaves nothing behind', async () => {
@@ -10,6 +10,17 @@ describe('the processes of a run', () => {
     // the test, its direct helper and the helper whose parent exited
     expect(r.pids).toHaveLength(3);
     expect(r.alive).toEqual([]);
+    expect(r.leftover).toEqual([]);
+  }, 120_000);
+
+  it('stops, on `suture recover`, the test a SIGKILLed run left running in its own process group', async () => {
+    const r = await runKilledDuringTestScenario();
+    expect(r.pid).toBeGreaterThan(0);
+    // SIGKILL cannot be caught: the test outlives suture until recover stops it
+    expect(r.outlived).toBe(true);
+    expect(r.recoverCode).toBe(0);
+    expect(r.recoverOut).toMatch(/stopped process group \d+ left running by the interrupted run/);
+    expect(r.stillAlive).toBe(false);
     expect(r.leftover).toEqual([]);
   }, 120_000);
 

@@ -1,0 +1,80 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * Test processes run in process groups of their own, so a suture that is SIGKILLed cannot take
+ * them down with it: they go on running (and may write files) after the run is gone. While a gate
+ * runs, each group it starts is recorded as a file in a folder under `.suture/`, removed once the
+ * group is gone; `suture recover` kills the groups a dead run left behind.
+ */
+const folder = new AsyncLocalStorage<string>();
+
+/** Runs `fn` with the process groups it starts (through runProcess) recorded in `dir`. */
+export function withProcessGroupRecord<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+  mkdirSync(dir, { recursive: true });
+  return folder.run(dir, fn);
+}
+
+/** Field 22 of /proc/<pid>/stat: tells a process from a later one that got the same pid. */
+function startTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records a group started by the current gate, if any; returns its removal. */
+export function recordProcessGroup(pgid: number, command: string): () => void {
+  const dir = folder.getStore();
+  if (!dir) return () => undefined;
+  const file = join(dir, String(pgid));
+  try {
+    writeFileSync(file, JSON.stringify({ pgid, startTime: startTime(pgid), command }));
+  } catch {
+    return () => undefined;
+  }
+  return () => rmSync(file, { force: true });
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Kills the process groups recorded in `dir` that are still alive (a run that died left them) and
+ * clears the record. A group whose leader's pid now belongs to a newer process is left alone.
+ */
+export async function stopRecordedProcessGroups(dir: string): Promise<Array<{ pgid: number; command: string }>> {
+  const stopped: Array<{ pgid: number; command: string }> = [];
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const file = join(dir, name);
+    let record: { pgid: number; startTime?: string; command?: string };
+    try {
+      record = JSON.parse(await readFile(file, 'utf8')) as typeof record;
+    } catch {
+      await rm(file, { force: true });
+      continue;
+    }
+    const now = startTime(record.pgid);
+    const reused = now !== undefined && record.startTime !== undefined && now !== record.startTime;
+    if (Number.isInteger(record.pgid) && record.pgid > 1 && !reused && groupAlive(record.pgid)) {
+      try {
+        process.kill(-record.pgid, 'SIGKILL');
+        stopped.push({ pgid: record.pgid, command: record.command ?? '' });
+      } catch {
+        // gone in the meantime
+      }
+    }
+    await rm(file, { force: true });
+  }
+  return stopped;
+}
