@@ -7,7 +7,7 @@
 import { runBigOutputScenario, runRunawayScenario } from '../packages/cli/test/harness/processes.mjs';
 
 const mb = Number(process.argv[2] ?? 1024);
-const pad = (label) => label.padEnd(56);
+const pad = (label) => label.padEnd(62);
 let bad = 0;
 for (const runner of ['script', 'pytest']) {
   const r = await runBigOutputScenario({ bytes: mb * 1024 * 1024, runner });

@@ -27,7 +27,7 @@ console.log(`${pad('byte-identical to the healed state')}${s.identicalToHealed}`
 console.log(`${pad('anything in between (must be 0)')}${s.inBetween}`);
 console.log(`${pad('conflicts reported by recover (must be 0)')}${s.conflicts}`);
 console.log(`${pad('failed trials (must be 0)')}${s.failedTrials.length}`);
-console.log(`${pad('killed runs that left a test process running')}${s.orphans}`);
+console.log(`${pad('killed runs that left a test running (recover stopped it)')}${s.orphans}`);
 console.log('\nkills per phase:');
 for (const [phase, n] of Object.entries(s.hits)) console.log(`  ${pad(phase).slice(0, 44)}${n}`);
 console.log('\nkills by the last point logged:');

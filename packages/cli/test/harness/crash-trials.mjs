@@ -27,6 +27,9 @@ export const PHASES = [
 /** The phases every trial series must hit at least once. */
 export const REQUIRED_PHASES = ['before the journal', 'mid-journal', 'mid-write', 'during the re-run', 'during the regression run', 'during restore'];
 
+/** Aimed kills go through the required phases first, so that a short series still hits each twice. */
+const AIMS = [...REQUIRED_PHASES, ...PHASES.filter((p) => !REQUIRED_PHASES.includes(p))];
+
 /**
  * The phase a process was in when it died, from the points it logged (SUTURE_PHASE_LOG). Atomic
  * write steps belong to the step that started them; anything inside an undo is a restore.
@@ -225,7 +228,7 @@ export function planFor(target, ctx, rng) {
   if (candidates.length === 0) throw new Error(`the clean run never reaches "${target}"`);
   const { line, i } = rng.pick(candidates);
   const occurrence = ctx.sequence.slice(0, i + 1).filter((l) => l === line).length;
-  if (LONG_POINTS.has(line)) return { point: line, occurrence, delayMs: rng.int(100) };
+  if (LONG_POINTS.has(line)) return { point: line, occurrence, delayMs: rng.int(60) };
   return { point: line, occurrence, delayMs: rng.int(Math.round(HOLD_MS * 0.8)), hold: `${line}#${occurrence}=${HOLD_MS}` };
 }
 
@@ -241,9 +244,8 @@ export async function runTrial(ctx, index, target, rng, plan = planFor(target, c
   const lastPoint = killed.killed ? (killed.lines[killed.lines.length - 1] ?? '(none: still starting)') : undefined;
   const committed = killed.lines.includes('journal:closed');
   const result = { index, target, plan, phase, lastPoint, killed: killed.killed, recoverKilled: false, conflicts: 0, problems: [] };
-  // A SIGKILLed suture cannot stop the test it was running (its own process group); let it end.
+  // A SIGKILLed suture cannot stop the test it was running (its own process group): recover does.
   result.orphans = (await processesIn(dir)).length;
-  for (let i = 0; i < 100 && (await processesIn(dir)).length > 0; i++) await sleep(50);
 
   const hasManifest = await stat(join(dir, '.suture/journal/manifest.json')).then(() => true, () => false);
   if (hasManifest && rng.chance(0.25)) {
@@ -255,6 +257,8 @@ export async function runTrial(ctx, index, target, rng, plan = planFor(target, c
   }
   const recovered = await runSuture(['recover'], dir);
   if (recovered.code !== 0) result.problems.push(`suture recover exited ${recovered.code}: ${recovered.stderr.trim()}`);
+  const left = await processesIn(dir);
+  if (left.length > 0) result.problems.push(`processes of the killed run still running after recover: ${left.join(', ')}`);
   const conflicts = /(\d+) conflict\(s\)/.exec(recovered.stdout);
   result.conflicts = conflicts ? Number(conflicts[1]) : 0;
   if (result.conflicts > 0) result.problems.push(`recover reported conflicts:\n${recovered.stdout}`);
@@ -277,7 +281,7 @@ export async function runTrial(ctx, index, target, rng, plan = planFor(target, c
 }
 
 /**
- * Runs `trials` trials: aimed ones cycle through the phases in order and every fourth is a
+ * Runs `trials` trials: aimed ones cycle through the phases (the required ones first) and every fourth is a
  * uniformly random kill time. Returns per-trial results and the counts.
  */
 export async function runCrashTrials({ trials, seed, onTrial = () => undefined }) {
@@ -285,7 +289,7 @@ export async function runCrashTrials({ trials, seed, onTrial = () => undefined }
   const ctx = await prepareCrashTrials();
   const results = [];
   for (let i = 0; i < trials; i++) {
-    const target = i % 4 === 3 ? 'uniform' : PHASES[(i - Math.floor(i / 4)) % PHASES.length];
+    const target = i % 4 === 3 ? 'uniform' : AIMS[(i - Math.floor(i / 4)) % AIMS.length];
     const r = await runTrial(ctx, i, target, rng);
     results.push(r);
     onTrial(r);
@@ -305,7 +309,7 @@ export async function runCrashTrials({ trials, seed, onTrial = () => undefined }
     identicalToHealed: results.filter((r) => r.outcome === 'healed').length,
     inBetween: results.filter((r) => r.outcome === 'in between').length,
     conflicts: results.reduce((n, r) => n + r.conflicts, 0),
-    /** Trials whose killed run left a test process running (it ends on its own; SIGKILL cannot be caught). */
+    /** Trials whose killed run left a test process running, which `suture recover` then stopped. */
     orphans: results.filter((r) => r.orphans > 0).length,
     failedTrials: results.filter((r) => r.problems.length > 0),
     hits,
