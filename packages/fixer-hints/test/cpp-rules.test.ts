@@ -9,8 +9,8 @@ afterAll(cleanup);
 
 // Real g++ 12.2 output for each source of fixtures/cpp-rules, captured by its capture.sh with the
 // flags the CTest runner builds with, and parsed by the runner's own parser: what the fixer gets.
-async function buildFailure(root: string, name: string, files = [`${name}.cpp`]): Promise<ReturnType<typeof request>> {
-  const diagnostics = parseCompilerOutput(await readFile(join(root, `gcc-${name}.txt`), 'utf8'), root);
+async function buildFailure(root: string, name: string, files = [`${name}.cpp`], compiler = 'gcc'): Promise<ReturnType<typeof request>> {
+  const diagnostics = parseCompilerOutput(await readFile(join(root, `${compiler}-${name}.txt`), 'utf8'), root);
   expect(diagnostics.length).toBeGreaterThan(0);
   const first = diagnostics[0]!;
   return request(root, 'cpp', { kind: 'build', title: first.message, blocksAll: true, location: { file: first.file, line: first.line }, diagnostics }, files);
@@ -105,5 +105,25 @@ describe('a standard name used without its header, with no note from GCC', () =>
     expect(proposal).toMatchObject({ verdict: 'edits', rationale: expect.stringMatching(/added #include <numeric> to mixed\.cpp for std::accumulate; left alone, more than one fix is possible: std::size_t is declared in <cstddef>/) });
     await apply(root, req, proposal);
     expect((await readFile(join(root, 'mixed.cpp'), 'utf8')).startsWith('#include <numeric>\n')).toBe(true);
+  });
+
+  it("reads Clang's wording too: no member named 'sqrt' in namespace 'std'", async () => {
+    const root = await copy('cpp-rules');
+    const req = await buildFailure(root, 'cmath', ['cmath.cpp'], 'clang');
+    await apply(root, req, await propose(req));
+    expect(compileAndRun(root, 'cmath.cpp')).toBe(0);
+  });
+
+  it("sets aside Clang's suggestion of a reserved name (__int32_t for std::int32_t) and adds the header instead", async () => {
+    const root = await copy('cpp-rules');
+    const req = await buildFailure(root, 'reserved', ['reserved.cpp'], 'clang');
+    expect(req.failure.diagnostics[0]!.fixIts.map((f) => f.replacement)).toEqual(['__int32_t']);
+    const proposal = await propose(req);
+    expect(proposal).toMatchObject({ verdict: 'edits', rationale: expect.stringMatching(/added #include <cstdint> to reserved\.cpp for std::int32_t; did not take the compiler's suggestion of '__int32_t' \(a name reserved for the implementation\)/) });
+    await apply(root, req, proposal);
+    const text = await readFile(join(root, 'reserved.cpp'), 'utf8');
+    expect(text).not.toContain('__int32_t');
+    expect(text.startsWith('#include <cstdint>\n#include <cstdio>\n')).toBe(true);
+    expect(compileAndRun(root, 'reserved.cpp')).toBe(0);
   });
 });

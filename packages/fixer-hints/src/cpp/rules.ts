@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Diagnostic, FixIt, FixRequest } from '@suture/core';
+import { trusted } from '../fixits.js';
 import { includeInsertLine } from './includes.js';
 import { displayColumnToIndex, lineColumnOf, offsetOf, tokenBefore } from './source.js';
 import { stdHeaders } from './std-headers.js';
@@ -49,7 +50,13 @@ function missingSemicolon(d: Diagnostic, text: string): { fixIt?: FixIt; reason?
   return { fixIt: { file: d.file, line: at.line, column: at.column, endLine: at.line, endColumn: at.column, replacement: ';', description: `';' after '${token}'` }, reason: `inserted ';' after '${token}' (${d.file}:${at.line}), where GCC said ${d.message}` };
 }
 
-const NOT_DECLARED = [/^'(\w+)' is not a member of 'std'$/, /^'(\w+)' in namespace 'std' does not name a (?:template )?type$/, /^'std::(\w+)' has not been declared$/];
+// GCC's and Clang's wordings
+const NOT_DECLARED = [
+  /^'(\w+)' is not a member of 'std'$/,
+  /^'(\w+)' in namespace 'std' does not name a (?:template )?type$/,
+  /^'std::(\w+)' has not been declared$/,
+  /^no (?:member|type|template) named '(\w+)' in namespace 'std'(?:; did you mean .*)?$/,
+];
 
 /** `'sqrt' is not a member of 'std'` with no note from GCC: the one header the standard declares it in. */
 function missingHeader(d: Diagnostic, text: string, adding: ReadonlySet<string>): { fixIt?: FixIt; reason?: string; ambiguous?: string; header?: string } | undefined {
@@ -73,10 +80,10 @@ function includedBy(fixIts: readonly FixIt[], file: string): Set<string> {
 /** Fix-its for the C/C++ errors that GCC reports without one. */
 export async function cppFixIts(request: FixRequest): Promise<ComputedFixIts> {
   const out: ComputedFixIts = { fixIts: [], reasons: [], ambiguous: [] };
-  const given = request.failure.diagnostics.flatMap((d) => d.fixIts);
+  const given = request.failure.diagnostics.flatMap((d) => d.fixIts.filter(trusted));
   const texts = new Map<string, string | undefined>();
   for (const d of request.failure.diagnostics) {
-    if (d.severity !== 'error' || d.fixIts.length > 0 || !d.file) continue;
+    if (d.severity !== 'error' || d.fixIts.some(trusted) || !d.file) continue;
     if (!texts.has(d.file)) texts.set(d.file, await readFile(join(request.project.root, d.file), 'utf8').catch(() => undefined));
     const text = texts.get(d.file);
     if (text === undefined) continue;
