@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -12,9 +12,14 @@ import { join } from 'node:path';
 const folder = new AsyncLocalStorage<string>();
 
 /** Runs `fn` with the process groups it starts (through runProcess) recorded in `dir`. */
-export function withProcessGroupRecord<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+export async function withProcessGroupRecord<T>(dir: string, fn: () => Promise<T>): Promise<T> {
   mkdirSync(dir, { recursive: true });
-  return folder.run(dir, fn);
+  try {
+    return await folder.run(dir, fn);
+  } finally {
+    // Empty once every group is gone; a group that could not be killed keeps its record.
+    await rmdir(dir).catch(() => undefined);
+  }
 }
 
 /** Field 22 of /proc/<pid>/stat: tells a process from a later one that got the same pid. */

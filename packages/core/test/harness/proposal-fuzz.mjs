@@ -80,7 +80,7 @@ async function world(base) {
   const walk = async (dir) => {
     for (const e of await readdir(join(base, dir), { withFileTypes: true })) {
       const rel = dir ? `${dir}/${e.name}` : e.name;
-      if (['repo/.suture/runs', 'repo/.suture/journal', 'repo/.suture/lock'].includes(rel)) continue;
+      if (['repo/.suture/runs', 'repo/.suture/journal', 'repo/.suture/lock', 'repo/.suture/procs'].includes(rel)) continue;
       const abs = join(base, rel);
       const st = await lstat(abs);
       const mode = (st.mode & 0o7777).toString(8);
