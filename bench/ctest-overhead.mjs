@@ -13,6 +13,8 @@ import ctest from '../packages/runner-ctest/dist/index.js';
 const TESTS = Number(process.argv[2] ?? 200);
 const REPEATS = Number(process.argv[3] ?? 5);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+// the machine may be shared: the spread says how much to trust the medians
+const spread = (xs) => `(runs ${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)} ms)`;
 
 // One binary with gtest_discover_tests: every TEST is its own CTest entry, as in most projects.
 // Bench.MaybeFails fails only when SUTURE_BENCH_FAIL is set, so the same build serves both phases.
@@ -92,8 +94,8 @@ const s = median(suiteTimes);
 const f = median(full);
 const t = median(targeted);
 console.log(`ctest suite: ${first.tests} GoogleTest tests (gtest_discover_tests), ${hasNinja ? 'Ninja' : 'default generator'}, ${REPEATS} repeats (medians)`);
-console.log(`  plain cmake --build + ctest: ${p.toFixed(0)} ms`);
-console.log(`  suture ctest runner:         ${s.toFixed(0)} ms`);
+console.log(`  plain cmake --build + ctest: ${p.toFixed(0)} ms ${spread(plainTimes)}`);
+console.log(`  suture ctest runner:         ${s.toFixed(0)} ms ${spread(suiteTimes)}`);
 console.log(`  overhead:                    ${(((s - p) / p) * 100).toFixed(1)} % (target <= 10 %)`);
 console.log(`  targeted re-run of 1 failing test: ${t.toFixed(0)} ms vs full run ${f.toFixed(0)} ms (${(f / t).toFixed(1)}x faster)`);
 await rm(root, { recursive: true, force: true });

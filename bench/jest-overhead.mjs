@@ -14,6 +14,8 @@ const TESTS = Number(process.argv[2] ?? 400);
 const REPEATS = Number(process.argv[3] ?? 5);
 const JEST = new URL('../node_modules/jest/bin/jest.js', import.meta.url).pathname;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+// the machine may be shared: the spread says how much to trust the medians
+const spread = (xs) => `(runs ${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)} ms)`;
 
 // The failing test fails only when SUTURE_BENCH_FAIL is set, so both phases run the same files.
 const root = await mkdtemp(join(tmpdir(), 'suture-bench-jest-'));
@@ -74,8 +76,8 @@ const s = median(suiteTimes);
 const f = median(full);
 const t = median(targeted);
 console.log(`jest suite: ${first.tests} tests in ${Math.ceil(TESTS / perFile) + 1} files, ${REPEATS} repeats (medians)`);
-console.log(`  plain jest --ci:     ${p.toFixed(0)} ms`);
-console.log(`  suture jest runner:  ${s.toFixed(0)} ms`);
+console.log(`  plain jest --ci:     ${p.toFixed(0)} ms ${spread(plainTimes)}`);
+console.log(`  suture jest runner:  ${s.toFixed(0)} ms ${spread(suiteTimes)}`);
 console.log(`  overhead:            ${(((s - p) / p) * 100).toFixed(1)} % (target <= 10 %)`);
 console.log(`  targeted re-run of 1 failing test: ${t.toFixed(0)} ms vs full run ${f.toFixed(0)} ms (${(f / t).toFixed(1)}x faster)`);
 await rm(root, { recursive: true, force: true });
