@@ -7,7 +7,11 @@ import { parseCmakeErrors, parseCompilerOutput } from './gcc-diagnostics.js';
 import type { ResolvedCtestOptions } from './options.js';
 
 const SKIP = new Set(['.git', 'node_modules', '.suture']);
-const FLAGS = '-fdiagnostics-parseable-fixits -fno-diagnostics-show-caret -fdiagnostics-color=never';
+/** Machine-readable fix-its and no colour: spelled the same by GCC and Clang. */
+const FLAGS = '-fdiagnostics-parseable-fixits -fdiagnostics-color=never';
+
+/** The user's own flags (CXXFLAGS, CFLAGS) stay; suture's come after them. */
+const compilerFlags = (own: string | undefined): string => [own, FLAGS].filter(Boolean).join(' ');
 
 export const buildEnv = (): Record<string, string | undefined> => ({ ...process.env, LC_ALL: 'C', LANG: 'C', CLICOLOR_FORCE: '0', CMAKE_COLOR_DIAGNOSTICS: 'OFF' });
 
@@ -30,9 +34,10 @@ async function cmakeHash(root: string, buildDir: string): Promise<string> {
   return hash.digest('hex');
 }
 
-async function hasNinja(): Promise<boolean> {
-  const r = await runProcess('ninja', ['--version'], { cwd: process.cwd(), env: process.env, timeoutMs: 10_000 });
-  return r.exitCode === 0;
+let ninja: Promise<boolean> | undefined;
+function hasNinja(): Promise<boolean> {
+  ninja ??= runProcess('ninja', ['--version'], { cwd: process.cwd(), env: process.env, timeoutMs: 10_000 }).then((r) => r.exitCode === 0);
+  return ninja;
 }
 
 export interface BuildOutcome {
@@ -50,13 +55,14 @@ export async function configureAndBuild(options: ResolvedCtestOptions, ctx: RunC
   const started = Date.now();
   const env = buildEnv();
   const hashFile = join(buildDir, '.suture-cmake-hash');
-  const hash = await cmakeHash(ctx.root, buildDir);
+  const generator = options.generator ?? ((await hasNinja()) ? 'Ninja' : undefined);
+  const configure = ['-S', ctx.root, '-B', buildDir, ...(generator ? ['-G', generator] : []), `-DCMAKE_BUILD_TYPE=${options.buildType}`, `-DCMAKE_CXX_FLAGS=${compilerFlags(env.CXXFLAGS)}`, `-DCMAKE_C_FLAGS=${compilerFlags(env.CFLAGS)}`, ...options.configureArgs];
+  // a change of the configure command (options, the user's flags) reconfigures like a CMake file change
+  const hash = createHash('sha1').update(await cmakeHash(ctx.root, buildDir)).update(JSON.stringify(configure)).digest('hex');
   const configured = (await access(join(buildDir, 'CMakeCache.txt')).then(() => true, () => false)) && (await readFile(hashFile, 'utf8').catch(() => '')) === hash;
   let log = '';
   if (!configured) {
-    const generator = options.generator ?? ((await hasNinja()) ? 'Ninja' : undefined);
-    const args = ['-S', ctx.root, '-B', buildDir, ...(generator ? ['-G', generator] : []), `-DCMAKE_BUILD_TYPE=${options.buildType}`, `-DCMAKE_CXX_FLAGS=${FLAGS}`, `-DCMAKE_C_FLAGS=${FLAGS}`, ...options.configureArgs];
-    const r = await runProcess(options.cmake, args, { cwd: ctx.root, env, timeoutMs: ctx.timeoutMs, signal: ctx.signal });
+    const r = await runProcess(options.cmake, configure, { cwd: ctx.root, env, timeoutMs: ctx.timeoutMs, signal: ctx.signal });
     log += r.output;
     if (r.spawnError) return { ok: false, command: r.command, output: log, durationMs: Date.now() - started, diagnostics: [], error: `${options.cmake} not found: install CMake (apt-get install cmake) or set the runner option "cmake"` };
     if (r.exitCode !== 0) {

@@ -1,5 +1,7 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FailureSchema, HealConfigSchema, runGate, ScopeSchema, type RunResult } from '@suture/core';
+import { FailureSchema, HealConfigSchema, RunResultSchema, runGate, ScopeSchema, type RunResult } from '@suture/core';
 import { scriptedFixer, silentLogger } from '@suture/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ctest from '../../src/index.js';
@@ -88,6 +90,34 @@ describe('CTest runner on a real CMake + GoogleTest project', () => {
     const [link] = await ctest().analyzer!().analyze(r, project(root));
     expect(link).toMatchObject({ kind: 'build', details: { linker: true } });
     expect(link!.diagnostics![0]).toMatchObject({ source: 'ld', code: 'undefined-reference', symbol: 'deref(int const*)' });
+  });
+});
+
+describe('the CTest runner with Clang', () => {
+  it("builds with the user's compiler and flags, and reads Clang's diagnostics and fix-its", async () => {
+    const root = await copy('calc');
+    const workDir = await mkdtemp(join(tmpdir(), 'suture-ctest-work-'));
+    const clang = ctest({ parallel: 2, configureArgs: ['-DCMAKE_CXX_COMPILER=clang++'] });
+    const runClang = async () => RunResultSchema.parse(await clang.run({ root, workDir, timeoutMs: 300_000, signal: new AbortController().signal, logger: silentLogger }));
+    const before = process.env.CXXFLAGS;
+    process.env.CXXFLAGS = '-DSUTURE_USER_FLAG=1';
+    try {
+      await edit(root, 'src/calc.cpp', 'int add(int a, int b) { return a + b; }', 'int add(int a, int b) { int total = a + b; return totl; }');
+      const broken = await runClang();
+      const cache = await readFile(join(root, 'build-suture/CMakeCache.txt'), 'utf8');
+      expect(cache).toMatch(/^CMAKE_CXX_COMPILER:\w+=.*clang\+\+$/m);
+      expect(cache).toMatch(/^CMAKE_CXX_FLAGS:STRING=-DSUTURE_USER_FLAG=1 -fdiagnostics-parseable-fixits/m);
+      const [group] = await ctest().analyzer!().analyze(broken, project(root));
+      expect(group).toMatchObject({ kind: 'build', blocksAll: true, location: { file: 'src/calc.cpp' } });
+      expect(group!.diagnostics[0]).toMatchObject({ source: 'clang', symbol: 'totl', message: "use of undeclared identifier 'totl'; did you mean 'total'?", fixIts: [expect.objectContaining({ file: 'src/calc.cpp', replacement: 'total' })] });
+      await edit(root, 'src/calc.cpp', 'int total = a + b; return totl;', 'return a + b;');
+      const fixed = await runClang();
+      expect(fixed.diagnostics).toEqual([]);
+      expect(fixed.tests.find((t) => t.id === 'Calc.Adds')?.status).toBe('passed');
+    } finally {
+      if (before === undefined) delete process.env.CXXFLAGS;
+      else process.env.CXXFLAGS = before;
+    }
   });
 });
 
