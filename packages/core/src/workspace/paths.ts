@@ -79,3 +79,25 @@ export async function checkRealPath(root: string, rel: string): Promise<string |
     }
   }
 }
+
+/**
+ * The path a write to `rel` really lands on, relative to the real root: symbolic links inside the
+ * root resolved (`inner/app.py` when `inner -> src` is `src/app.py`). Checks and the journal use
+ * it, so a link can neither reach a denied folder (`hooks -> .git/hooks`) nor make one file two
+ * journal entries. Call after `checkRealPath` accepted the path.
+ */
+export async function canonicalPath(root: string, rel: string): Promise<string> {
+  const realRoot = await realpath(root);
+  const abs = join(root, rel);
+  let probe = abs;
+  for (;;) {
+    try {
+      const real = await realpath(probe);
+      return toPosix(relative(realRoot, join(real, relative(probe, abs))));
+    } catch {
+      const parent = dirname(probe);
+      if (parent === probe) return rel;
+      probe = parent;
+    }
+  }
+}
