@@ -49,11 +49,14 @@ async function buildWorld(base) {
   await symlink('../../sibling/missing.py', join(repo, 'src/dangling.py'));
   await symlink('../sibling/no-such-dir', join(repo, 'dlink'));
   await symlink('src', join(repo, 'inner'));
+  // links inside the root into denied folders
+  await symlink('.git', join(repo, 'gitlink'));
+  await symlink('node_modules', join(repo, 'modlink'));
   return { repo, sibling: sib };
 }
 
 /** The scope an analyzer hands over: sane entries plus entries a hostile or buggy analyzer could produce. */
-const SCOPE_FILES = ['src/app.py', 'src/util.py', 'src/crlf.py', 'tests/test_app.py', 'data.bin', 'src/evil.py', 'src/dangling.py', 'link-out/target.py', 'inner/app.py', 'src/vendor/lib.py', '.git/config', '../sibling/target.py', 'README.md'];
+const SCOPE_FILES = ['gitlink/config', 'modlink/pkg/index.js', 'src/app.py', 'src/util.py', 'src/crlf.py', 'tests/test_app.py', 'data.bin', 'src/evil.py', 'src/dangling.py', 'link-out/target.py', 'inner/app.py', 'src/vendor/lib.py', '.git/config', '../sibling/target.py', 'README.md'];
 /** Existing real files a patch may legitimately change (before the edit policy's side is applied). */
 const WRITABLE = ['src/app.py', 'src/util.py', 'src/crlf.py', 'tests/test_app.py', 'README.md'];
 const DENIED_DIRS = ['.git', '.suture', 'node_modules', '.venv', 'venv', '__pycache__', 'build-suture'];
@@ -115,7 +118,9 @@ const HOSTILE = (base) => [
   ['../sibling/target.py', 'src/../../sibling/target.py', '..', 'src/..\\..\\sibling\\target.py', 'src/../src/app.py', '../repo/src/app.py', './../sibling/secret.txt', 'tests/../../x.py'],
   ['link-out/target.py', 'link-out/new.py', 'link-out/sub/new.py', 'src/evil.py', 'src/dangling.py', 'dlink/new.py', 'dlink/x/new.py', 'inner/new.py', 'inner', 'LINK-OUT/target.py'],
   ['src/vendor/lib.py', 'src/vendor/new.py', 'node_modules/pkg/index.js', 'node_modules/new.js', '.venv/lib.py', 'src/__pycache__/app.cpython-311.pyc', 'src/VENDOR/lib.py', 'NODE_MODULES/pkg/index.js'],
-  ['.git/config', '.git/HEAD', '.git/hooks/pre-commit', 'src/.git/config', '.GIT/config', '.Git/HEAD', '.git/new-object'],
+  ['.git/config', '.git/HEAD', '.git/hooks/pre-commit', 'src/.git/config', '.GIT/config', '.Git/HEAD', '.git/new-object', 'gitlink/config', 'gitlink/hooks/post-checkout', 'modlink/pkg/index.js', 'modlink/new.js'],
+  // one file under two names in one proposal
+  ['inner/app.py', 'src/app.py', 'inner/util.py', 'src/util.py'],
   ['.suture/journal/manifest.json', '.suture/lock', '.suture/keep.txt', '.suture/journal/files/0', '.suture/runs/x/report.json', '.SUTURE/lock', '.Suture/keep.txt'],
   ['src/app.py\0.txt', 'src\0/app.py', '\0', '', '.', './', 'src/', 'src', '//', 'x'.repeat(2000), 'src/аpp.py', 'tests/test_app.py ', ' src/app.py', 'SRC/APP.PY', 'Src/app.py', 'Tests/test_app.py'],
   ['README.md', 'data.bin', 'src/deep/er/new.py', 'tests/test_new.py', 'new_top.py'],
