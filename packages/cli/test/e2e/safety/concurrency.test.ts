@@ -52,7 +52,7 @@ describe('a user and other runs working alongside suture', () => {
 
   it('refuses a second run and a recover while a run is live, naming its pid', async () => {
     const dir = await fixture();
-    const first = await startHeld(dir, ['run'], 'run:initial:start', 5000);
+    const first = await startHeld(dir, ['run'], 'run:initial:start', 12_000);
     const second = await runSuture(['run'], dir);
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(new RegExp(`another suture run \\(pid ${first.child.pid}, started .*\\) holds .*\\.suture/lock; wait for it to finish, or stop it`));
