@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, runSuture, sleep, spawnSuture, tempRepoDir } from '../../harness/cli.mjs';
@@ -9,7 +9,9 @@ import { writeCrashFixture } from '../../harness/crash-trials.mjs';
 const dirs: string[] = [];
 afterAll(async () => {
   for (const d of dirs) await removeDir(d);
+  for (const d of logs) await rm(d, { recursive: true, force: true });
 });
+const logs: string[] = [];
 
 async function fixture(): Promise<string> {
   const dir = await tempRepoDir('concurrency-');
@@ -20,7 +22,9 @@ async function fixture(): Promise<string> {
 
 /** Starts `suture args` held for `ms` at `point` (SUTURE_PHASE_HOLD) and resolves once it is there. */
 async function startHeld(dir: string, args: string[], point: string, ms: number) {
-  const log = join(dir, '..', `${dir.split('/').pop()}.phases`);
+  const logDir = await mkdtemp(join(tmpdir(), 'suture-phases-'));
+  logs.push(logDir);
+  const log = join(logDir, 'phases.log');
   const child = spawnSuture(args, dir, { env: { SUTURE_PHASE_LOG: log, SUTURE_PHASE_HOLD: `${point}=${ms}` } });
   let stdout = '';
   let stderr = '';
