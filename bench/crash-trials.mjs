@@ -18,7 +18,7 @@ const s = await runCrashTrials({
     else if ((r.index + 1) % 20 === 0) console.log(`  ${r.index + 1} trials done`);
   },
 });
-const pad = (label) => label.padEnd(46);
+const pad = (label) => label.padEnd(60);
 console.log(`\n${pad('trials run')}${s.trials}`);
 console.log(`${pad('killed by SIGKILL')}${s.killed}`);
 console.log(`${pad('... and `suture recover` killed mid-restore')}${s.recoverKilled}`);
