@@ -1,21 +1,49 @@
 import { relative } from 'node:path';
-import type { Diagnostic, TestResult } from '@suture/core';
+import { z, type Diagnostic, type TestResult } from '@suture/core';
 import { testId } from './ids.js';
 
-interface AssertionResult {
-  ancestorTitles: string[];
-  fullName: string;
-  title: string;
-  status: 'passed' | 'failed' | 'pending' | 'todo' | 'skipped' | 'disabled' | 'focused';
-  location?: { line: number; column: number } | null;
-  failureMessages?: string[];
-  duration?: number | null;
-}
+const AssertionResultSchema = z
+  .object({
+    ancestorTitles: z.array(z.string()).default([]),
+    fullName: z.string(),
+    title: z.string(),
+    status: z.string(),
+    location: z.object({ line: z.number(), column: z.number() }).nullish(),
+    failureMessages: z.array(z.string()).nullish(),
+    duration: z.number().nullish(),
+  })
+  .passthrough();
+type AssertionResult = z.infer<typeof AssertionResultSchema>;
 
-export interface JestJson {
-  success: boolean;
-  numTotalTests: number;
-  testResults: Array<{ name: string; status: string; message: string; assertionResults: AssertionResult[] }>;
+/** The part of Jest's `--json` report suture reads; parsed, so a damaged report is a clear error. */
+export const JestJsonSchema = z
+  .object({
+    testResults: z.array(
+      z
+        .object({
+          name: z.string(),
+          status: z.string(),
+          message: z.string().default(''),
+          assertionResults: z.array(AssertionResultSchema).default([]),
+        })
+        .passthrough(),
+    ),
+  })
+  .passthrough();
+export type JestJson = z.infer<typeof JestJsonSchema>;
+
+/** Jest's report file, or why it cannot be used. */
+export function readJestJson(raw: string): { json: JestJson } | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    return { error: `Jest's JSON report is not valid JSON (${(error as Error).message})` };
+  }
+  const parsed = JestJsonSchema.safeParse(value);
+  if (parsed.success) return { json: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  return { error: `Jest's JSON report does not have the shape Jest writes: ${issue.path.join('.') || '(root)'}: ${issue.message}` };
 }
 
 // Jest colours nothing in --ci/--no-colors mode, but a project's own reporter might.

@@ -5,7 +5,7 @@ import { nodeFlags, usesNativeEsm } from './esm.js';
 import { namePattern, parseId, testId } from './ids.js';
 import type { ResolvedJestOptions } from './options.js';
 import { REPORTER, resolveJest } from './resolve-jest.js';
-import { foldResults, type JestJson } from './results.js';
+import { foldResults, readJestJson } from './results.js';
 import { locateTests } from './test-locations.js';
 
 function tail(text: string, lines: number): string {
@@ -64,15 +64,9 @@ export async function runJest(options: ResolvedJestOptions, ctx: RunContext): Pr
   });
   const common = { ...base, command: proc.command.replace(process.execPath, 'node'), durationMs: proc.durationMs, outputTail: proc.output, exitCode: proc.exitCode };
 
-  let json: JestJson | undefined;
   const raw = await readFile(outputFile, 'utf8').catch(() => undefined);
-  if (raw !== undefined) {
-    try {
-      json = JSON.parse(raw) as JestJson;
-    } catch {
-      json = undefined;
-    }
-  }
+  const report = raw === undefined ? undefined : readJestJson(raw);
+  const json = report && 'json' in report ? report.json : undefined;
 
   if (proc.timedOut || proc.aborted) {
     const why = proc.aborted ? 'the run was aborted' : `killed at the wall-clock limit of ${ctx.timeoutMs} ms`;
@@ -85,7 +79,13 @@ export async function runJest(options: ResolvedJestOptions, ctx: RunContext): Pr
   }
   if (!json) {
     const validation = /Validation Error|Unknown option|is not a valid|Error: Could not locate module|Can't find a root directory|Multiple configurations found/.exec(proc.output);
-    const what = proc.spawnError ? `cannot start node: ${proc.spawnError}` : validation ? 'Jest configuration error' : 'Jest crashed before writing its JSON report';
+    const what = proc.spawnError
+      ? `cannot start node: ${proc.spawnError}`
+      : report && 'error' in report
+        ? report.error
+        : validation
+          ? 'Jest configuration error'
+          : 'Jest crashed before writing its JSON report';
     return { ...common, status: 'error', tests: [], error: `${what}:\n${tail(proc.output, 25)}` };
   }
   const { tests, diagnostics } = foldResults(json, ctx.root, await locateTests(json.testResults));

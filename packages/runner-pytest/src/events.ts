@@ -1,4 +1,4 @@
-import type { Diagnostic, TestResult } from '@suture/core';
+import { z, type Diagnostic, type TestResult } from '@suture/core';
 
 export interface ExceptionInfo {
   type: string;
@@ -11,12 +11,35 @@ export interface ExceptionInfo {
   syntax_lineno?: number;
 }
 
-type PytestEvent =
-  | { event: 'start'; nodeid: string; file: string; line: number | null }
-  | { event: 'report'; nodeid: string; when: 'setup' | 'call' | 'teardown'; outcome: 'passed' | 'failed' | 'skipped'; duration: number; file: string; line: number | null; wasxfail: boolean; longrepr?: string; exception?: ExceptionInfo }
-  | { event: 'end'; nodeid: string }
-  | { event: 'collect-error'; nodeid: string; longrepr: string }
-  | { event: 'finish'; exitstatus: number };
+const ExceptionSchema = z
+  .object({
+    type: z.string(),
+    message: z.string(),
+    frames: z.array(z.object({ file: z.string(), line: z.number(), function: z.string() })),
+  })
+  .passthrough();
+
+const line = z.number().nullable();
+/** One line the shipped plugin writes; parsed, so a damaged line is dropped instead of breaking the fold. */
+const PytestEventSchema = z.discriminatedUnion('event', [
+  z.object({ event: z.literal('start'), nodeid: z.string(), file: z.string(), line }),
+  z.object({
+    event: z.literal('report'),
+    nodeid: z.string(),
+    when: z.enum(['setup', 'call', 'teardown']),
+    outcome: z.enum(['passed', 'failed', 'skipped']),
+    duration: z.number(),
+    file: z.string(),
+    line,
+    wasxfail: z.boolean(),
+    longrepr: z.string().nullish().transform((v) => v ?? undefined),
+    exception: ExceptionSchema.optional(),
+  }),
+  z.object({ event: z.literal('end'), nodeid: z.string() }),
+  z.object({ event: z.literal('collect-error'), nodeid: z.string(), longrepr: z.string().nullable().transform((v) => v ?? '') }),
+  z.object({ event: z.literal('finish'), exitstatus: z.number() }),
+]);
+type PytestEvent = z.infer<typeof PytestEventSchema>;
 
 export interface ParsedEvents {
   tests: TestResult[];
@@ -26,16 +49,22 @@ export interface ParsedEvents {
   exitStatus?: number;
 }
 
-/** Parses the plugin's JSON lines; a truncated last line (the process was killed) is ignored. */
+/**
+ * Parses the plugin's JSON lines. A line cut short (the process was killed) or not of the
+ * plugin's shape is dropped; a run that lost events this way still fails on its exit code.
+ */
 export function parseEvents(text: string): PytestEvent[] {
   const events: PytestEvent[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
+  for (const raw of text.split('\n')) {
+    if (!raw.trim()) continue;
+    let value: unknown;
     try {
-      events.push(JSON.parse(line) as PytestEvent);
+      value = JSON.parse(raw);
     } catch {
-      // a line cut short by a kill
+      continue;
     }
+    const parsed = PytestEventSchema.safeParse(value);
+    if (parsed.success) events.push(parsed.data);
   }
   return events;
 }

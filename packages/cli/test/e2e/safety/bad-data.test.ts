@@ -41,7 +41,7 @@ describe('damaged reports fed to the runners\' parsers', () => {
 
   it('pytest events: a line cut short by a kill and bytes that are not UTF-8 are skipped', () => {
     const text = [
-      '{"event": "report", "nodeid": "t.py::a", "when": "call", "outcome": "failed", "longrepr": "E   assert 1 == 2"}',
+      '{"event": "report", "nodeid": "t.py::a", "when": "call", "outcome": "failed", "duration": 0.01, "file": "t.py", "line": 1, "wasxfail": false, "longrepr": "E   assert 1 == 2"}',
       Buffer.from([0xff, 0xfe, 0x7b]).toString('utf8'),
       '{"event": "report", "nodeid": "t.py::b", "when": "ca',
     ].join('\n');
