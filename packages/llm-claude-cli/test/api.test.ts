@@ -53,7 +53,7 @@ describe('api mode', () => {
     expect(body.model).toBe('claude-sonnet-4-6');
     expect(body.tool_choice).toEqual({ type: 'tool', name: ANSWER_TOOL_NAME });
     expect(body.tools).toEqual([expect.objectContaining({ name: ANSWER_TOOL_NAME, input_schema: llmAnswerJsonSchema() })]);
-    expect(body.system).toBe(FIXER_SYSTEM_PROMPT);
+    expect(body.system).toBe(`${FIXER_SYSTEM_PROMPT}\nYou cannot open files: work from the evidence and the source in the message.`);
     expect(JSON.stringify(body.messages)).toContain('def discount(units):');
     expect(call!.headers['x-api-key'] ?? call!.headers.authorization).toContain(KEY);
   });

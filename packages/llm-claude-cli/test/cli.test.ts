@@ -71,6 +71,7 @@ describe('cli mode against the real claude', () => {
     expect(tools.find((t) => t.name === 'StructuredOutput')!.input_schema).toEqual(llmAnswerJsonSchema());
     expect(first!.body!.model).toBe(TEST_MODEL);
     expect(JSON.stringify(first!.body!.system)).toContain(JSON.stringify(FIXER_SYSTEM_PROMPT.split('\n')[0]).slice(1, -1));
+    expect(JSON.stringify(first!.body!.system)).toContain('You may read and search files of the project');
     expect(textOf(first!)).toContain('E       assert 0 == 0.1');
     // claude ran the Read tool in the project and sent the file back to the model
     expect(textOf(second!)).toContain('if units > 10:');
