@@ -92,6 +92,10 @@ export const TotalsSchema = z.object({
   llmCalls: z.number().int().nonnegative(),
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
+  /** Input tokens served from the provider's prompt cache (counted apart from `inputTokens`). */
+  cacheReadTokens: z.number().int().nonnegative().default(0),
+  /** Input tokens written to the provider's prompt cache. */
+  cacheWriteTokens: z.number().int().nonnegative().default(0),
   costUsd: z.number().nonnegative(),
 });
 export type Totals = z.infer<typeof TotalsSchema>;

@@ -2,6 +2,7 @@ import { join, relative } from 'node:path';
 import { z } from 'zod';
 import type { Round } from '../contracts/report.js';
 import { gitApplyCommand } from '../workspace/patch.js';
+import { usageLine } from './usage-line.js';
 import { API_VERSION, type Reporter } from '../plugin/types.js';
 
 const ConsoleOptionsSchema = z.object({ verbose: z.boolean().default(false) }).strict();
@@ -86,7 +87,7 @@ export function consoleReporter(options: Record<string, unknown> = {}, stream: C
       const t = report.totals;
       line('');
       line(`${report.exitCode === 0 ? 'green' : 'failures remain'}: ${t.tests} tests, ${t.failures} failure group(s), ${t.healed} healed, ${t.stillFailing} still failing, ${t.bugs} bug(s), ${t.flaky} flaky`);
-      if (t.llmCalls > 0) line(`LLM: ${t.llmCalls} call(s), ${t.inputTokens} in / ${t.outputTokens} out tokens, $${t.costUsd.toFixed(4)}`);
+      if (t.llmCalls > 0) line(`LLM: ${usageLine(t)}`);
       for (const c of report.conflicts) line(`conflict: ${c.file}: ${c.reason}`);
       const shown = relative(process.cwd(), runDir) || runDir;
       line(`reports: ${shown.startsWith('..') ? runDir : shown}`);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Attempt, FailureReport, GateReport, ProjectReport } from '../contracts/report.js';
 import { API_VERSION, type Reporter } from '../plugin/types.js';
 import { gitApplyCommand } from '../workspace/patch.js';
+import { usageLine } from './usage-line.js';
 import { outputPath, writeOutput } from './write-file.js';
 
 const MarkdownOptionsSchema = z
@@ -62,7 +63,7 @@ export function renderMarkdown(report: GateReport): string {
         `| ${cell(p.name)} | ${STATUS_ICON[p.status]} ${p.status} | ${p.totals.tests} | ${p.totals.failed} | ${p.totals.healed} | ${p.totals.stillFailing} | ${p.totals.bugs} | ${p.totals.flaky} |`,
     ),
     '',
-    `Totals: ${t.tests} tests, ${t.failures} failure group(s), ${t.healed} healed, ${t.stillFailing} still failing, ${t.bugs} product bug(s), ${t.flaky} flaky; ${t.llmCalls} LLM call(s), ${t.inputTokens + t.outputTokens} tokens, $${t.costUsd.toFixed(4)}.`,
+    `Totals: ${t.tests} tests, ${t.failures} failure group(s), ${t.healed} healed, ${t.stillFailing} still failing, ${t.bugs} product bug(s), ${t.flaky} flaky; LLM: ${usageLine(t)}.`,
     '',
   ];
   for (const p of report.projects) {

@@ -73,6 +73,7 @@ describe('markdown reporter', () => {
     expect(md).toMatch(/```diff\n--- a\/inv.py/);
     expect(md).toContain('setup.py \\| not allowed');
     expect(md).toMatch(/git apply .*fixes\.patch/);
+    expect(md).toContain('LLM: 2 call(s), 1200 in / 300 out tokens, 5000 read from cache, $0.0123.');
   });
   it('appends to GITHUB_STEP_SUMMARY when set', async () => {
     const summary = join(runDir, 'step-summary.md');
@@ -118,7 +119,8 @@ describe('console reporter', () => {
     expect(out.text()).not.toContain('\x1b');
     expect(out.text()).toMatch(/■ py: failed_after_repair \(1 healed, 1 still failing, 1 bug\(s\), 0 flaky\)/);
     expect(out.text()).toMatch(/product-bug assertion/);
-    expect(out.text()).toMatch(/LLM: 2 call\(s\)/);
+    expect(out.text()).toContain('LLM: 2 call(s), 1200 in / 300 out tokens, 5000 read from cache, $0.0123');
+    expect(out.text()).not.toContain('written to cache');
   });
   it('keeps a live status line on a TTY', () => {
     const out = capture(true);

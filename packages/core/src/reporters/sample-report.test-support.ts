@@ -15,7 +15,7 @@ export function sampleReport(overrides: Partial<GateReport> = {}): GateReport {
     conflicts: [],
     exitCode: 1,
     runDir: '/repo/.suture/runs/20261122-120000-abcd',
-    totals: { tests: 5, passed: 3, failed: 2, skipped: 0, failures: 3, healed: 1, stillFailing: 2, bugs: 1, flaky: 0, llmCalls: 2, inputTokens: 1200, outputTokens: 300, costUsd: 0.0123 },
+    totals: { tests: 5, passed: 3, failed: 2, skipped: 0, failures: 3, healed: 1, stillFailing: 2, bugs: 1, flaky: 0, llmCalls: 2, inputTokens: 1200, outputTokens: 300, cacheReadTokens: 5000, cacheWriteTokens: 0, costUsd: 0.0123 },
     projects: [
       {
         name: 'py',
@@ -23,7 +23,7 @@ export function sampleReport(overrides: Partial<GateReport> = {}): GateReport {
         runner: '@suture/runner-pytest',
         status: 'failed_after_repair',
         durationMs: 3000,
-        totals: { tests: 4, passed: 2, failed: 2, skipped: 0, failures: 2, healed: 1, stillFailing: 1, bugs: 1, flaky: 0, llmCalls: 2, inputTokens: 1200, outputTokens: 300, costUsd: 0.0123 },
+        totals: { tests: 4, passed: 2, failed: 2, skipped: 0, failures: 2, healed: 1, stillFailing: 1, bugs: 1, flaky: 0, llmCalls: 2, inputTokens: 1200, outputTokens: 300, cacheReadTokens: 5000, cacheWriteTokens: 0, costUsd: 0.0123 },
         rounds: [
           {
             kind: 'initial',
@@ -64,7 +64,7 @@ export function sampleReport(overrides: Partial<GateReport> = {}): GateReport {
         runner: '@suture/runner-ctest',
         status: 'failed',
         durationMs: 2000,
-        totals: { tests: 0, passed: 0, failed: 0, skipped: 0, failures: 1, healed: 0, stillFailing: 1, bugs: 0, flaky: 0, llmCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+        totals: { tests: 0, passed: 0, failed: 0, skipped: 0, failures: 1, healed: 0, stillFailing: 1, bugs: 0, flaky: 0, llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
         rounds: [{ kind: 'initial', status: 'failed', command: 'cmake --build', durationMs: 2000, tests: [] }],
         failures: [
           {

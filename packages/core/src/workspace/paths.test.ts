@@ -54,7 +54,7 @@ describe('checkRealPath', () => {
   });
 });
 
-const policy = { editable: 'both', allowedPaths: ['**'], deniedPaths: [], allowTestWeakening: false, allowNewFiles: true, maxFilesPerAttempt: 5 } as const;
+const policy = { editable: 'both' as const, allowedPaths: ['**'], deniedPaths: [] as string[], allowTestWeakening: false, allowNewFiles: true, maxFilesPerAttempt: 5 };
 const scope = (...files: string[]) => ({ entries: files.map((file) => ({ file, symbols: [], role: 'source' as const, reasons: ['test'], depth: 0 })), excluded: [] });
 
 describe('proposals that reach a file through a link inside the root', () => {
