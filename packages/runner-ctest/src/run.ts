@@ -132,10 +132,7 @@ export async function runCtest(options: ResolvedCtestOptions, ctx: RunContext): 
       const failedCases = !reg?.gtestName ? failedGtestCases(c.output) : [];
       if (failedCases.length > 0 && status === 'failed') {
         const transcript = gtestTranscriptFailures(c.output);
-        for (const kase of failedCases) {
-          const t = transcript.get(kase);
-          tests.push({ id: `${c.name}::${kase}`, name: kase, status: 'failed', ...(t ? { file: rel(ctx.root, t.file)!, line: t.line, message: t.message.split('\n').slice(0, 6).join('\n') } : {}), trace: trimMessage(c.output), details: { entry: c.name, gtest: kase, ...(t ? { failureFile: rel(ctx.root, t.file), failureLine: t.line } : {}) } });
-        }
+        for (const kase of failedCases) tests.push(failedCase(ctx.root, c.name, kase, c.output, transcript));
         continue;
       }
       const unity = unityFailures(c.output);
@@ -160,9 +157,12 @@ export async function runCtest(options: ResolvedCtestOptions, ctx: RunContext): 
     output += result.output;
     timedOut ||= result.timedOut;
     command ||= registry.get(entry)!.command.join(' ');
+    const transcript = gtestTranscriptFailures(result.output);
     for (const kase of names) {
       const rep = result.reports.get(kase);
-      tests.push({ id: `${entry}::${kase}`, name: kase, status: !rep ? (result.timedOut ? 'timeout' : 'crashed') : rep.passed ? 'passed' : 'failed', ...(rep?.file ? { file: rel(ctx.root, rep.file)! } : {}), ...(rep?.line ? { line: rep.line } : {}), ...(rep && !rep.passed ? { message: rep.message.slice(0, 4000), trace: trimMessage(result.output) } : {}), details: { entry, gtest: kase } });
+      // a failing case reads the same as in the full run, so its fingerprint stays the same
+      if (rep && !rep.passed) tests.push(failedCase(ctx.root, entry, kase, result.output, transcript, rep.message));
+      else tests.push({ id: `${entry}::${kase}`, name: kase, status: !rep ? (result.timedOut ? 'timeout' : 'crashed') : 'passed', ...(rep?.file ? { file: rel(ctx.root, rep.file)! } : {}), ...(rep?.line ? { line: rep.line } : {}), ...(!rep ? { trace: trimMessage(result.output) } : {}), details: { entry, gtest: kase } });
     }
   }
   for (const t of tests) ctx.onTestResult?.(t);
@@ -176,6 +176,21 @@ export async function runCtest(options: ResolvedCtestOptions, ctx: RunContext): 
     outputTail: output.slice(-64 * 1024),
     selected,
     ...(timedOut ? { error: `killed at the wall-clock limit of ${ctx.timeoutMs} ms` } : tests.length === 0 ? { error: 'CTest ran no test: does the project call enable_testing() and add_test()/gtest_discover_tests()?' } : {}),
+  };
+}
+
+/** A failing gtest case inside a whole-binary entry, located at its failure line in the transcript. */
+function failedCase(root: string, entry: string, kase: string, output: string, transcript: ReturnType<typeof gtestTranscriptFailures>, fallbackMessage?: string): TestResult {
+  const t = transcript.get(kase);
+  const message = t ? t.message.split('\n').slice(0, 6).join('\n') : fallbackMessage?.slice(0, 4000);
+  return {
+    id: `${entry}::${kase}`,
+    name: kase,
+    status: 'failed',
+    ...(t ? { file: rel(root, t.file)!, line: t.line } : {}),
+    ...(message ? { message } : {}),
+    trace: trimMessage(output),
+    details: { entry, gtest: kase, ...(t ? { failureFile: rel(root, t.file), failureLine: t.line } : {}) },
   };
 }
 

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FailureSchema, HealConfigSchema, RunResultSchema, runGate, ScopeSchema, type RunResult } from '@suture/core';
+import { FailureSchema, HealConfigSchema, RunResultSchema, runGate, ScopeSchema, type RunResult, type TestResult } from '@suture/core';
 import { scriptedFixer, silentLogger } from '@suture/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ctest from '../../src/index.js';
@@ -45,6 +45,10 @@ describe('CTest runner on a real CMake + GoogleTest project', () => {
     expect(t['calc_all::All.One']).toBeUndefined();
     const again = await run(root, { selection: ['calc_all::All.Three'] });
     expect(again.tests.map((x) => [x.id, x.status])).toEqual([['calc_all::All.Three', 'failed']]);
+    // the targeted re-run describes the failure as the full run did, so the analyzer sees the same failure
+    const same = (x: TestResult) => ({ file: x.file, line: x.line, message: x.message, details: x.details });
+    expect(same(again.tests[0]!)).toEqual(same(t['calc_all::All.Three']!));
+    expect(again.tests[0]!.message).toMatch(/\S/);
   });
 
   it('re-runs exactly the selected tests, a parametrized one included', async () => {
