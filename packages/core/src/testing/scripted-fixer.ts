@@ -1,7 +1,12 @@
 import type { FixProposalInput, FixRequest } from '../contracts/fix.js';
 import { API_VERSION, type Fixer, type FixerContext } from '../plugin/types.js';
 
-export type ScriptedStep = FixProposalInput | Error | ((request: FixRequest) => FixProposalInput | Promise<FixProposalInput>);
+type Literal<T> = T extends readonly (infer U)[] ? readonly Literal<U>[] : T extends object ? { readonly [K in keyof T]: Literal<T[K]> } : T;
+
+/** A proposal as a test writes it: `as const` literals are welcome. */
+export type ScriptedProposal = Literal<FixProposalInput>;
+
+export type ScriptedStep = ScriptedProposal | Error | ((request: FixRequest) => ScriptedProposal | Promise<ScriptedProposal>);
 
 export interface ScriptedFixer extends Fixer {
   /** Every request the fixer received, in order (for assertions). */
@@ -24,7 +29,8 @@ export function scriptedFixer(steps: readonly ScriptedStep[], name = 'scripted-f
       const step = steps[next++];
       if (step === undefined) return { verdict: 'unfixable', diagnosis: 'the script has no more steps' };
       if (step instanceof Error) throw step;
-      return typeof step === 'function' ? step(request) : step;
+      // the engine validates every proposal with zod and never mutates it
+      return (typeof step === 'function' ? await step(request) : step) as FixProposalInput;
     },
   };
 }

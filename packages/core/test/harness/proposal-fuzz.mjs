@@ -192,6 +192,7 @@ export async function runProposalFuzz({ proposals, seed, onGate = () => undefine
     gates: 0,
     applied: 0,
     healed: 0,
+    /** @type {Record<string, number>} */
     verdicts: {},
     refusalsWithoutReason: 0,
     writesOutsideScope: 0,

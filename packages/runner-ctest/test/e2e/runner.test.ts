@@ -113,7 +113,7 @@ describe('the CTest runner with Clang', () => {
       expect(cache).toMatch(/^CMAKE_CXX_FLAGS:STRING=-DSUTURE_USER_FLAG=1 -fdiagnostics-parseable-fixits/m);
       const [group] = await ctest().analyzer!().analyze(broken, project(root));
       expect(group).toMatchObject({ kind: 'build', blocksAll: true, location: { file: 'src/calc.cpp' } });
-      expect(group!.diagnostics[0]).toMatchObject({ source: 'clang', symbol: 'totl', message: "use of undeclared identifier 'totl'; did you mean 'total'?", fixIts: [expect.objectContaining({ file: 'src/calc.cpp', replacement: 'total' })] });
+      expect(group!.diagnostics![0]).toMatchObject({ source: 'clang', symbol: 'totl', message: "use of undeclared identifier 'totl'; did you mean 'total'?", fixIts: [expect.objectContaining({ file: 'src/calc.cpp', replacement: 'total' })] });
       await edit(root, 'src/calc.cpp', 'int total = a + b; return totl;', 'return a + b;');
       const fixed = await runClang();
       expect(fixed.diagnostics).toEqual([]);

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { scriptedFixer, snapshotTree, type FixRequest } from '@suture/core/testing';
+import type { FixRequest } from '@suture/core';
+import { scriptedFixer, snapshotTree } from '@suture/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, gate, gitStatus, repoWith } from './gate-support.js';
 
@@ -32,7 +33,7 @@ describe('the gate on a real pytest project', () => {
     const fixer = scriptedFixer(Array(10).fill(byTest({ [TYPO]: [typoFix], [LOGIC]: [wrongLogicFix, rightLogicFix] })));
     const report = await gate({ repo, root, fixers: [fixer], runner: { env: { SUTURE_FLAKY_MARKER: marker } } });
 
-    const outcomes = Object.fromEntries(report.projects[0]!.failures.map((f) => [f.failure.tests[0], f]));
+    const outcomes = Object.fromEntries(report.projects[0]!.failures.map((f) => [f.failure.tests[0]!, f]));
     expect(outcomes[TYPO]!.outcome).toBe('healed');
     expect(outcomes[LOGIC]!.outcome).toBe('healed');
     expect(outcomes[LOGIC]!.attempts.map((a) => a.verdict)).toEqual(['failed-validation', 'healed']);

@@ -2,7 +2,8 @@ import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FailureSchema, RunResultSchema, ScopeSchema, silentLogger, type RunResult } from '@suture/core';
+import { FailureSchema, RunResultSchema, ScopeSchema, type RunResult } from '@suture/core';
+import { silentLogger } from '@suture/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pytest from '../../src/index.js';
 

@@ -81,7 +81,7 @@ describe('runGate on real node test processes', () => {
     expect(report.projects[0]!.failures.map((f) => f.outcome)).toEqual(['healed', 'healed']);
     expect(await hashTree(b.root)).toEqual(before);
     expect(report.exitCode).toBe(1);
-    const patchFile = join(report.runDir, 'fixes.patch');
+    const patchFile = join(report.runDir!, 'fixes.patch');
     expect(await readFile(patchFile, 'utf8')).toBe(report.patch);
     expect(report.patch).toContain('\\ No newline at end of file');
     execFileSync('git', ['apply', '--check', patchFile], { cwd: b.root });
