@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -45,6 +45,18 @@ describe('the repository lock under SIGKILL', () => {
     expect(JSON.parse(await readFile(join(root, '.suture/lock'), 'utf8'))).toMatchObject({ pid: held.pid, runId: 'held' });
     const lock = await acquireLock(root, 'next');
     expect(lock.staleFrom?.pid).toBe(held.pid);
+    await lock.release();
+  });
+
+  it('a run killed between linking its lock and removing the file it linked leaves nothing the next run keeps', async () => {
+    const root = await repo();
+    const held = await holdAt(root, 'lock:linked');
+    await held.kill();
+    const leftover = (await readdir(join(root, '.suture'))).filter((n) => n.startsWith(`lock.${held.pid}-`));
+    expect(leftover).toHaveLength(1);
+    const lock = await acquireLock(root, 'next');
+    expect(lock.staleFrom?.pid).toBe(held.pid);
+    expect((await readdir(join(root, '.suture'))).filter((n) => n.startsWith('lock'))).toEqual(['lock']);
     await lock.release();
   });
 

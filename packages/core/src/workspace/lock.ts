@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SUTURE_DIR } from './journal.js';
 import { phase } from './phase.js';
@@ -41,6 +41,15 @@ async function writeExclusive(path: string, info: LockInfo): Promise<void> {
   }
 }
 
+/** Lock files half-taken by runs that were killed before they could remove them. */
+async function removeLeftovers(root: string): Promise<void> {
+  const dir = join(root, SUTURE_DIR);
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const pid = /^lock\.(\d+)-[0-9a-f]{8}$/.exec(name)?.[1];
+    if (pid && Number(pid) !== process.pid && !alive(Number(pid))) await rm(join(dir, name), { force: true });
+  }
+}
+
 export interface RepoLock {
   release(): Promise<void>;
   /** Set when a stale lock of a dead process was taken over. */
@@ -72,6 +81,7 @@ export async function acquireLock(root: string, runId: string): Promise<RepoLock
       }
       try {
         await link(tmp, path);
+        phase('lock:linked');
       } catch (error) {
         if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
         await writeExclusive(path, info);
@@ -79,6 +89,7 @@ export async function acquireLock(root: string, runId: string): Promise<RepoLock
         await rm(tmp, { force: true });
       }
       phase('lock:created');
+      await removeLeftovers(root);
       return {
         staleFrom,
         async release() {
