@@ -78,7 +78,9 @@ export async function runCtest(options: ResolvedCtestOptions, ctx: RunContext): 
     // a failed build never lets a stale test binary run
     return { status: build.error ? 'error' : 'failed', tests: [], diagnostics: build.diagnostics, exitCode: null, command: build.command, durationMs: Date.now() - started, outputTail: build.output.slice(-64 * 1024), selected, ...(build.error ? { error: build.error } : {}) };
   }
-  const registry = await registeredTests(options, buildDir, ctx);
+  // a selection is resolved against the registry before it runs; a full run reads it alongside
+  const registryRun = registeredTests(options, buildDir, ctx);
+  let registry = selected ? await registryRun : new Map<string, Registered>();
   const junit = join(ctx.workDir, 'ctest-junit.xml');
 
   // a selection names CTest entries, or cases inside a whole-binary entry (`entry::Suite.Case`)
@@ -99,12 +101,13 @@ export async function runCtest(options: ResolvedCtestOptions, ctx: RunContext): 
   if (!selected || entries.size > 0) {
     const args = ['--test-dir', buildDir, `--output-junit`, junit, '--output-on-failure', '--timeout', String(options.testTimeout), ...(selected ? ['--no-tests=error', '-R', `^(${[...entries].map(escapeRegex).join('|')})$`] : []), ...options.ctestArgs];
     // listed while the tests run: listing only reads the binaries
-    const locations = gtestLocations(registry, ctx, join(ctx.workDir, 'gtest-list'));
+    const locations = registryRun.then((reg) => gtestLocations(reg, ctx, join(ctx.workDir, 'gtest-list')));
     const r = await runProcess(options.ctest, args, { cwd: ctx.root, env: { ...buildEnv(), CTEST_OUTPUT_ON_FAILURE: '1' }, timeoutMs: ctx.timeoutMs, signal: ctx.signal, tailBytes: 1024 * 1024 });
     command = r.command;
     output += r.output;
     timedOut ||= r.timedOut || r.aborted;
     exitCode = r.exitCode;
+    registry = await registryRun;
     const defined = await locations;
     if (r.spawnError) return { status: 'error', tests: [], exitCode: null, command, durationMs: Date.now() - started, selected, error: `${options.ctest} not found: install CMake (apt-get install cmake) or set the runner option "ctest"` };
     const statuses = consoleStatuses(r.output);
