@@ -31,8 +31,9 @@ function alive(pid: number): boolean {
 /** Filesystems without hard links fall back to an O_EXCL create followed by the write. */
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
 
-async function writeExclusive(path: string, info: LockInfo): Promise<void> {
-  const handle = await open(path, 'wx');
+/** Writes the lock info and flushes it to disk; `wx` fails if the file exists. */
+async function writeInfo(path: string, info: LockInfo, flags: 'w' | 'wx'): Promise<void> {
+  const handle = await open(path, flags);
   try {
     await handle.writeFile(JSON.stringify(info));
     await handle.sync();
@@ -72,19 +73,13 @@ export async function acquireLock(root: string, runId: string): Promise<RepoLock
       // exists): the lock never exists without its holder, so a run killed while taking it
       // leaves a lock that the next run sees is stale, not an empty one it must wait out.
       const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}`;
-      const handle = await open(tmp, 'w');
-      try {
-        await handle.writeFile(JSON.stringify(info));
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+      await writeInfo(tmp, info, 'w');
       try {
         await link(tmp, path);
         phase('lock:linked');
       } catch (error) {
         if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
-        await writeExclusive(path, info);
+        await writeInfo(path, info, 'wx');
       } finally {
         await rm(tmp, { force: true });
       }

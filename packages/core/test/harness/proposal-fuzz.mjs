@@ -6,12 +6,11 @@
 // outside the repository, is compared byte for byte at each re-run (right after a patch is
 // applied) and after each gate. Shared by the vitest suite and bench/proposal-fuzz.mjs.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile, chmod } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HealConfigSchema, isTestFile, runGate } from '../../dist/index.js';
-import { prng } from './tree.mjs';
+import { prng, snapshot } from './tree.mjs';
 
 const APP = 'def total(items):\n    return sum(items) - 1\n\n\nx = 1\nx = 1\n';
 const UTIL = 'def helper():\n    return 42\n';
@@ -77,26 +76,10 @@ function mayChange(rel, existedBefore, heal, linkPaths) {
   return side(rel);
 }
 
+const RUN_STATE = ['repo/.suture/runs', 'repo/.suture/journal', 'repo/.suture/lock', 'repo/.suture/procs'];
+
 /** Everything under base (both folders), except the engine's own run state. */
-async function world(base) {
-  const out = new Map();
-  const walk = async (dir) => {
-    for (const e of await readdir(join(base, dir), { withFileTypes: true })) {
-      const rel = dir ? `${dir}/${e.name}` : e.name;
-      if (['repo/.suture/runs', 'repo/.suture/journal', 'repo/.suture/lock', 'repo/.suture/procs'].includes(rel)) continue;
-      const abs = join(base, rel);
-      const st = await lstat(abs);
-      const mode = (st.mode & 0o7777).toString(8);
-      if (st.isSymbolicLink()) out.set(rel, `link ${await readlink(abs)}`);
-      else if (st.isDirectory()) {
-        out.set(rel, `dir ${mode}`);
-        await walk(rel);
-      } else out.set(rel, `file ${mode} ${createHash('sha256').update(await readFile(abs)).digest('hex')}`);
-    }
-  };
-  await walk('');
-  return out;
-}
+const world = (base) => snapshot(base, (rel) => RUN_STATE.includes(rel));
 
 function changes(before, after) {
   const out = [];
