@@ -1,5 +1,6 @@
 import type { SyntaxNode, SyntaxTree } from '@suture/core';
 import { ScriptCache } from './analyzer/js-model.js';
+import { escapeRegex } from './ids.js';
 
 /** A title Jest's name for a test must match. */
 interface Title {
@@ -23,8 +24,6 @@ const MODIFIERS = new Set(['only', 'skip', 'concurrent', 'failing', 'todo', 'eac
 const ANY = '[\\s\\S]*?';
 // jest-each placeholders: printf-style for array tables, `$name.path` for tagged-template tables
 const PLACEHOLDER = /%[pPsdifjo#$]|\$[A-Za-z_][\w$]*(?:\.[\w$]+)*/;
-
-const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function unescapeJs(sequence: string): string {
   const c = sequence.slice(1);
