@@ -1,6 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { stripVTControlCharacters } from 'node:util';
 import { execa } from 'execa';
+import { shellQuote } from '../text/shell-quote.js';
 import { recordProcessGroup } from './process-groups.js';
 import { TailBuffer } from './tail-buffer.js';
 
@@ -79,7 +80,7 @@ export interface ProcessResult {
 export async function runProcess(file: string, args: readonly string[], options: RunProcessOptions): Promise<ProcessResult> {
   const started = Date.now();
   const tail = new TailBuffer(options.tailBytes ?? 256 * 1024);
-  const command = [file, ...args].map(quoteForDisplay).join(' ');
+  const command = [file, ...args].map(shellQuote).join(' ');
   let timedOut = false;
   let aborted = false;
   const child = execa(file, args, {
@@ -155,8 +156,4 @@ export async function runProcess(file: string, args: readonly string[], options:
     outputBytes: tail.totalBytes,
     durationMs: Date.now() - started,
   };
-}
-
-function quoteForDisplay(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }

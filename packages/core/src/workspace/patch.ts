@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
+import { shellQuote } from '../text/shell-quote.js';
 import { toPosix } from './paths.js';
 
 /**
@@ -29,7 +30,6 @@ function gitTopLevel(dir: string): string | undefined {
   }
 }
 
-const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 const rel = (from: string, to: string): string => toPosix(relative(from, to)) || '.';
 
 /**
