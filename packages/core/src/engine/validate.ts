@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Scope } from '../contracts/failure.js';
 import type { EditPolicy, Edit } from '../contracts/fix.js';
 import type { Analyzer } from '../plugin/types.js';
-import { canonicalPath, checkRealPath, deniedBy, matcher, normalizeEditPath } from '../workspace/paths.js';
+import { deniedBy, matcher, normalizeEditPath, resolveRealPath } from '../workspace/paths.js';
 import { isTestFile } from './test-files.js';
 import { checkTestWeakening } from './weakening.js';
 
@@ -56,7 +56,8 @@ export async function validateEdits(input: ValidateInput): Promise<ProposalCheck
   const inScope = new Set<string>();
   for (const e of scope.entries) {
     inScope.add(e.file);
-    if (!(await checkRealPath(input.projectRoot, e.file))) inScope.add(await canonicalPath(input.projectRoot, e.file));
+    const real = await resolveRealPath(input.projectRoot, e.file);
+    if (real.ok) inScope.add(real.path);
   }
   const contents = new Map<string, { before: string | undefined; after: string }>();
 
@@ -65,10 +66,10 @@ export async function validateEdits(input: ValidateInput): Promise<ProposalCheck
     const norm = normalizeEditPath(edit.file);
     if (!norm.ok) return { ok: false, reason: `${label}: ${norm.reason}` };
     const given = norm.path;
-    const escape = await checkRealPath(input.projectRoot, given);
-    if (escape) return { ok: false, reason: `${label}: ${escape}` };
+    const real = await resolveRealPath(input.projectRoot, given);
+    if (!real.ok) return { ok: false, reason: `${label}: ${real.reason}` };
     // Checked and written under the path it really is, not the one it was reached by.
-    const file = await canonicalPath(input.projectRoot, given);
+    const file = real.path;
     const via = file === given ? '' : ` (reached through a symbolic link as ${given})`;
     for (const path of new Set([given, file])) {
       const denied = deniedBy(path, policy.deniedPaths);

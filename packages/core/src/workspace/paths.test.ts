@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateEdits } from '../engine/validate.js';
-import { canonicalPath, checkRealPath } from './paths.js';
+import { checkRealPath, resolveRealPath } from './paths.js';
 
 let base: string;
 let root: string;
@@ -47,10 +47,10 @@ describe('checkRealPath', () => {
   });
 
   it('names a file reached through a link inside the root by its real path', async () => {
-    expect(await canonicalPath(root, 'inner/app.py')).toBe('src/app.py');
-    expect(await canonicalPath(root, 'inner/new/deeper.py')).toBe('src/new/deeper.py');
-    expect(await canonicalPath(root, 'src/app.py')).toBe('src/app.py');
-    expect(await canonicalPath(root, 'gitlink/hooks/pre-commit')).toBe('.git/hooks/pre-commit');
+    expect(await resolveRealPath(root, 'inner/app.py')).toEqual({ ok: true, path: 'src/app.py' });
+    expect(await resolveRealPath(root, 'inner/new/deeper.py')).toEqual({ ok: true, path: 'src/new/deeper.py' });
+    expect(await resolveRealPath(root, 'src/app.py')).toEqual({ ok: true, path: 'src/app.py' });
+    expect(await resolveRealPath(root, 'gitlink/hooks/pre-commit')).toEqual({ ok: true, path: '.git/hooks/pre-commit' });
   });
 });
 

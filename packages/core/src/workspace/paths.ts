@@ -21,7 +21,7 @@ export function toPosix(path: string): string {
 
 /**
  * Checks a project-relative path coming from a fixer and returns the normalized form, or the
- * reason it is refused. Pure: symlinks are checked by `checkRealPath`.
+ * reason it is refused. Pure: symlinks are checked by `resolveRealPath`.
  */
 export function normalizeEditPath(path: string): { ok: true; path: string } | { ok: false; reason: string } {
   if (path.length === 0) return { ok: false, reason: 'empty path' };
@@ -48,17 +48,20 @@ export function deniedBy(path: string, denied: readonly string[]): string | unde
 }
 
 /**
- * Refuses a path whose existing part resolves (through symlinks) outside the root, a path that is
- * itself a symlink (writing through it would change its target), and a path below a dangling
+ * Where a write to `rel` really lands, relative to the real root, with symbolic links inside the
+ * root resolved (`inner/app.py` when `inner -> src` is `src/app.py`). Checks and the journal use
+ * this path, so a link can neither reach a denied folder (`hooks -> .git/hooks`) nor make one file
+ * two journal entries. Refused: a path whose existing part resolves outside the root, a path that
+ * is itself a symlink (writing through it would change its target), and a path below a dangling
  * symlink (its folders could not be made, or would be made wherever the link points).
  */
-export async function checkRealPath(root: string, rel: string): Promise<string | undefined> {
+export async function resolveRealPath(root: string, rel: string): Promise<{ ok: true; path: string } | { ok: false; reason: string }> {
   const realRoot = await realpath(root);
   const abs = join(root, rel);
   try {
     const st = await lstat(abs);
-    if (st.isSymbolicLink()) return `${rel} is a symbolic link`;
-    if (!st.isFile()) return `${rel} is not a regular file`;
+    if (st.isSymbolicLink()) return { ok: false, reason: `${rel} is a symbolic link` };
+    if (!st.isFile()) return { ok: false, reason: `${rel} is not a regular file` };
   } catch {
     // does not exist yet: check the deepest existing ancestor
   }
@@ -67,37 +70,21 @@ export async function checkRealPath(root: string, rel: string): Promise<string |
     try {
       const real = await realpath(probe);
       const inside = relative(realRoot, real);
-      if (inside.startsWith('..') || isAbsolute(inside)) return `${rel} resolves outside the project root (through a symbolic link)`;
-      return undefined;
+      if (inside.startsWith('..') || isAbsolute(inside)) return { ok: false, reason: `${rel} resolves outside the project root (through a symbolic link)` };
+      return { ok: true, path: toPosix(join(inside, relative(probe, abs))) };
     } catch {
       // Missing is fine (a new file or folder); present but unresolvable is a symbolic link to
       // nowhere (or a loop), which creating the folders of a new file would have to go through.
-      if (await lstat(probe).then(() => true, () => false)) return `${toPosix(relative(root, probe)) || rel} is a symbolic link that does not resolve`;
+      if (await lstat(probe).then(() => true, () => false)) return { ok: false, reason: `${toPosix(relative(root, probe)) || rel} is a symbolic link that does not resolve` };
       const parent = dirname(probe);
-      if (parent === probe) return `${rel} cannot be resolved`;
+      if (parent === probe) return { ok: false, reason: `${rel} cannot be resolved` };
       probe = parent;
     }
   }
 }
 
-/**
- * The path a write to `rel` really lands on, relative to the real root: symbolic links inside the
- * root resolved (`inner/app.py` when `inner -> src` is `src/app.py`). Checks and the journal use
- * it, so a link can neither reach a denied folder (`hooks -> .git/hooks`) nor make one file two
- * journal entries. Call after `checkRealPath` accepted the path.
- */
-export async function canonicalPath(root: string, rel: string): Promise<string> {
-  const realRoot = await realpath(root);
-  const abs = join(root, rel);
-  let probe = abs;
-  for (;;) {
-    try {
-      const real = await realpath(probe);
-      return toPosix(relative(realRoot, join(real, relative(probe, abs))));
-    } catch {
-      const parent = dirname(probe);
-      if (parent === probe) return rel;
-      probe = parent;
-    }
-  }
+/** Why a write to `rel` is refused (see `resolveRealPath`), or undefined when it may go ahead. */
+export async function checkRealPath(root: string, rel: string): Promise<string | undefined> {
+  const real = await resolveRealPath(root, rel);
+  return real.ok ? undefined : real.reason;
 }
