@@ -114,6 +114,18 @@ describe('Jest runner edge cases', () => {
     expect(forcedOff.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('Must use import to load ES Module')]);
   });
 
+  it('takes extensionsToTreatAsEsm in jest.config.js as a native ES module project too (ts-jest with useESM)', async () => {
+    const root = await copy('esm-ts');
+    const r = await run(root);
+    expect(r.tests.map((t) => [t.id, t.status, t.line]).sort()).toEqual([
+      ['test/math.test.ts::clamps above', 'failed', 9],
+      ['test/math.test.ts::clamps below', 'passed', 5],
+    ]);
+    // the test file's top-level await compiles only as an ES module
+    const forcedOff = await run(root, { options: { esm: false } });
+    expect(forcedOff.diagnostics.map((d) => [d.message, d.raw])).toEqual([['Jest encountered an unexpected token', expect.stringContaining('await is only valid in async functions and the top level bodies of modules')]]);
+  });
+
   it('reports a config error and a missing Jest as run errors, not test failures', async () => {
     const root = await copy('syntax');
     await writeFile(join(root, 'jest.config.js'), 'module.exports = { testEnviroment: "node", notAnOption: 1, testMatch: 5 };\n');
