@@ -103,7 +103,7 @@ async function gateLocked(options: GateOptions, runId: string, redact: Redactor,
       heals.push(...o.heals);
     }
     if (controller.signal.aborted) internalError = 'the run was interrupted';
-    const kept = new Set(heals.flatMap((h) => h.files));
+    const kept = new Set(heals.flatMap((h) => h.writes.map((w) => w.file)));
     for (const file of [...kept].sort()) {
       const original = await journal.original(file);
       const current = await journal.read(file);

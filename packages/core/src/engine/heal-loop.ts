@@ -10,15 +10,13 @@ import { fileDiff } from '../workspace/patch.js';
 import { toPosix } from '../workspace/paths.js';
 import type { Emitter } from './events.js';
 import { buildFixRequest } from './fix-request.js';
-import { failingIds, type RoundRunner } from './rounds.js';
+import { failingIds, selectionOf, type RoundRunner } from './rounds.js';
 import type { GateProject } from './types.js';
 import { validateEdits, type PlannedWrite } from './validate.js';
 
 export interface Heal {
   failureId: string;
-  /** Repository-relative files the heal wrote. */
-  files: string[];
-  /** What it wrote, with the content each file had just before, to undo exactly this heal. */
+  /** What it wrote, one entry per file, with the content each file had just before, to undo exactly this heal. */
   writes: AppliedWrite[];
 }
 
@@ -99,24 +97,18 @@ function repoPath(ctx: HealContext, file: string): string {
   return toPosix(relative(ctx.repoRoot, posix.join(toPosix(ctx.project.root), file)));
 }
 
-async function applyWrites(ctx: HealContext, writes: readonly PlannedWrite[]): Promise<{ files: string[]; diff: string; applied: AppliedWrite[] }> {
-  const files: string[] = [];
+async function applyWrites(ctx: HealContext, writes: readonly PlannedWrite[]): Promise<AppliedWrite[]> {
   const applied: AppliedWrite[] = [];
-  let diff = '';
   for (const w of writes) {
     const file = repoPath(ctx, w.file);
     applied.push({ file, before: w.before, after: w.after });
     await ctx.journal.write(file, w.after);
-    files.push(file);
-    diff += fileDiff(file, w.before, w.after);
   }
-  return { files, diff, applied };
+  return applied;
 }
 
 async function validateRun(ctx: HealContext, failure: Failure): Promise<Validation> {
-  const runner = ctx.project.runner;
-  const selection = runner.supportsSelection && !failure.blocksAll && failure.tests.length > 0 ? failure.tests : undefined;
-  const result = await ctx.rounds.run('retry', selection);
+  const result = await ctx.rounds.run('retry', selectionOf(ctx.project, failure));
   const newFailures = await ctx.rounds.analyze(result);
   const failing = failingIds(result);
   const seen = new Set(result.tests.map((t) => t.id));
@@ -232,17 +224,17 @@ export async function healFailure(ctx: HealContext, failure: Failure, rawScope: 
           } else {
             seenDiffs.set(preview, number);
             const applied = await applyWrites(ctx, check.writes);
-            record.diff = applied.diff;
+            record.diff = preview;
             const validation = await validateRun(ctx, failure);
             record.validation = validation;
             budget++;
             if (validation.passed) {
               record.verdict = 'healed';
-              heal = { failureId: failure.id, files: applied.files, writes: applied.applied };
+              heal = { failureId: failure.id, writes: applied };
             } else {
               record.verdict = 'failed-validation';
               record.reason = validation.error ?? `${validation.stillFailing.length} test(s) still failing`;
-              ctx.conflicts.push(...(await undoWrites(ctx.journal, applied.applied)));
+              ctx.conflicts.push(...(await undoWrites(ctx.journal, applied)));
               const key = validation.fingerprints.join(',');
               if (seenFingerprints.has(key)) stop = { outcome: 'exhausted', reason: 'the same failure came back twice; stopping early' };
               seenFingerprints.add(key);
