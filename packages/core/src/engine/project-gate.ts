@@ -6,7 +6,7 @@ import type { Fixer, GateMode, Logger } from '../plugin/types.js';
 import type { Journal } from '../workspace/journal.js';
 import type { Emitter } from './events.js';
 import { healFailure, undoWrites, type Heal } from './heal-loop.js';
-import { createRoundRunner, failingIds } from './rounds.js';
+import { createRoundRunner, failingIds, selectionOf } from './rounds.js';
 import { applyScopePolicy } from './scope-policy.js';
 import { projectStatus, projectTotals } from './totals.js';
 import type { GateProject } from './types.js';
@@ -46,8 +46,9 @@ async function triageFlaky(failures: Failure[], project: GateProject, rounds: Re
 
 /** Whether a failure's tests all run and pass now (a re-run of just them). */
 async function passesNow(failure: Failure, project: GateProject, rounds: ReturnType<typeof createRoundRunner>): Promise<boolean> {
-  if (!project.runner.supportsSelection || failure.blocksAll || failure.tests.length === 0) return false;
-  const result = await rounds.run('retry', failure.tests);
+  const selection = selectionOf(project, failure);
+  if (!selection) return false;
+  const result = await rounds.run('retry', selection);
   if (result.status === 'error' || result.status === 'timeout') return false;
   const failing = failingIds(result);
   const ran = new Set(result.tests.filter((t) => t.status === 'passed').map((t) => t.id));
@@ -98,13 +99,6 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
       reports.push({ failure, outcome: 'skipped', reason: 'healing disabled (--no-heal)', attempts: [], reverted: false });
       continue;
     }
-    let rawScope;
-    try {
-      rawScope = await project.analyzer.scope(failure, rounds.info);
-    } catch (e) {
-      reports.push({ failure, outcome: 'unfixable', reason: `no scope: ${errorMessage(e)}`, attempts: [], reverted: false });
-      continue;
-    }
     if (heals.length > 0 && (await passesNow(failure, project, rounds))) {
       // One fix often heals several failures (the same bug behind parametrized cases): a failure
       // whose tests pass after the heals so far needs no fixer.
@@ -113,6 +107,13 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
       const report: FailureReport = { failure, outcome: 'healed', reason: `its tests pass after the heal of ${title}`, attempts: [], reverted: false };
       healedBy.set(report, by);
       reports.push(report);
+      continue;
+    }
+    let rawScope;
+    try {
+      rawScope = await project.analyzer.scope(failure, rounds.info);
+    } catch (e) {
+      reports.push({ failure, outcome: 'unfixable', reason: `no scope: ${errorMessage(e)}`, attempts: [], reverted: false });
       continue;
     }
     const scope = applyScopePolicy(rawScope, project.heal, project.analyzer);

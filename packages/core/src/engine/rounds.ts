@@ -23,6 +23,11 @@ export function failingIds(result: RunResult): Set<string> {
   return new Set(result.tests.filter((t) => FAILING.has(t.status)).map((t) => t.id));
 }
 
+/** The failure's tests when the runner can re-run just them, or undefined (only the whole suite shows it). */
+export function selectionOf(project: GateProject, failure: Failure): string[] | undefined {
+  return project.runner.supportsSelection && !failure.blocksAll && failure.tests.length > 0 ? failure.tests : undefined;
+}
+
 export function createRoundRunner(project: GateProject, runDir: string, emitter: Emitter, logger: Logger, signal: AbortSignal): RoundRunner {
   const rounds: Round[] = [];
   const info: ProjectInfo = { name: project.name, root: project.root, scopeDepth: project.heal.scopeDepth, logger };
