@@ -1,9 +1,9 @@
 import { ANSWER_TOOL_NAME, FIXER_SYSTEM_PROMPT, FixerError, llmAnswerJsonSchema, type FixerContext, type Logger } from '@suture/core';
-import { silentLogger } from '@suture/core/testing';
+import { sampleFixerContext, sampleFixRequest, silentLogger } from '@suture/core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import claude from '../src/index.js';
 import type { ClaudeOptions } from '../src/options.js';
-import { failedAttempt, fixRequest } from '../src/test-support/fix-request.js';
+import { failedAttempt } from '../src/test-support/fix-request.js';
 import { editAnswer } from './support/answers.js';
 import { messagesOf, startMockAnthropic, type MockAnthropic } from './support/mock-anthropic.js';
 
@@ -27,7 +27,7 @@ function fixer(options: ClaudeOptions = {}) {
   return claude({ mode: 'api', baseURL: mock.url, apiKey: KEY, retries: 0, ...options });
 }
 function ctx(logger: Logger = silentLogger): FixerContext {
-  return { signal: new AbortController().signal, logger, root: '/repo/shop' };
+  return sampleFixerContext({ logger });
 }
 async function failure(promise: Promise<unknown>): Promise<Error> {
   try {
@@ -41,7 +41,7 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 describe('api mode', () => {
   it('forces the answer through the propose_fix tool and prices the tokens', async () => {
     mock.enqueue({ kind: 'tool', input: GOOD, usage: { input_tokens: 2000, output_tokens: 300, cache_read_input_tokens: 1000 } });
-    const proposal = await fixer().propose(fixRequest(), ctx());
+    const proposal = await fixer().propose(sampleFixRequest(), ctx());
     expect(proposal).toMatchObject({ verdict: 'edits', edits: [{ file: 'shop/pricing.py', replace: 'if units >= 10:' }] });
     // claude-sonnet-4-6: $3 in, $15 out, $0.30 cached read per million tokens
     expect(proposal.usage).toMatchObject({ model: 'claude-sonnet-4-6', calls: 1, inputTokens: 2000, outputTokens: 300, cacheReadTokens: 1000, costUsd: 0.0108 });
@@ -61,9 +61,9 @@ describe('api mode', () => {
   it('continues the conversation of a failure group, answering the last tool call with what happened', async () => {
     const f = fixer();
     mock.enqueue({ kind: 'tool', input: editAnswer('shop/pricing.py', 'return 0.1', 'return 0.15') });
-    await f.propose(fixRequest(), ctx());
+    await f.propose(sampleFixRequest(), ctx());
     mock.enqueue({ kind: 'tool', input: GOOD });
-    await f.propose(fixRequest({ attempt: 2, history: [failedAttempt(1, 'AssertionError: assert 0 == 0.1')] }), ctx());
+    await f.propose(sampleFixRequest({ attempt: 2, history: [failedAttempt(1, 'AssertionError: assert 0 == 0.1')] }), ctx());
     const [one, two] = mock.fixCalls();
     const messages = messagesOf(two!);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
@@ -75,15 +75,15 @@ describe('api mode', () => {
     expect(text!.text).toContain('AssertionError: assert 0 == 0.1');
 
     mock.enqueue({ kind: 'tool', input: GOOD });
-    await f.propose(fixRequest({ failure: { ...fixRequest().failure, id: 'shop:f2' } }), ctx());
+    await f.propose(sampleFixRequest({ failure: { ...sampleFixRequest().failure, id: 'shop:f2' } }), ctx());
     expect(messagesOf(mock.fixCalls()[2]!)).toHaveLength(1);
   });
 
   it('sends each attempt on its own when resume is off', async () => {
     const f = fixer({ resume: false });
     mock.enqueue({ kind: 'tool', input: GOOD }, { kind: 'tool', input: GOOD });
-    await f.propose(fixRequest(), ctx());
-    await f.propose(fixRequest({ attempt: 2, history: [failedAttempt(1, 'still failing')] }), ctx());
+    await f.propose(sampleFixRequest(), ctx());
+    await f.propose(sampleFixRequest({ attempt: 2, history: [failedAttempt(1, 'still failing')] }), ctx());
     const second = messagesOf(mock.fixCalls()[1]!);
     expect(second).toHaveLength(1);
     expect(String(second[0]!.content)).toContain('def discount(units):');
@@ -93,12 +93,12 @@ describe('api mode', () => {
     const warnings: string[] = [];
     const logger = { ...silentLogger, warn: (m: string) => void warnings.push(m) };
     mock.enqueue({ kind: 'tool', input: GOOD, usage: { input_tokens: 1_000_000, output_tokens: 0 } });
-    const priced = await fixer({ model: 'house-model', prices: { 'house-model': { input: 2, output: 4 } } }).propose(fixRequest(), ctx(logger));
+    const priced = await fixer({ model: 'house-model', prices: { 'house-model': { input: 2, output: 4 } } }).propose(sampleFixRequest(), ctx(logger));
     expect(priced.usage).toMatchObject({ model: 'house-model', costUsd: 2 });
     mock.enqueue({ kind: 'tool', input: GOOD }, { kind: 'tool', input: GOOD });
     const f = fixer({ model: 'claude-unknown-9' });
-    await f.propose(fixRequest(), ctx(logger));
-    const unpriced = await f.propose(fixRequest(), ctx(logger));
+    await f.propose(sampleFixRequest(), ctx(logger));
+    const unpriced = await f.propose(sampleFixRequest(), ctx(logger));
     expect(unpriced.usage).toMatchObject({ model: 'claude-unknown-9', costUsd: 0, calls: 1 });
     expect(warnings).toEqual(['@suture/llm-claude-cli: no price for claude-unknown-9; its cost counts as 0 until the fixer option "prices" names it']);
   });
@@ -106,7 +106,7 @@ describe('api mode', () => {
   it('redacts the key and the secrets of the environment from what it sends', async () => {
     process.env.SHOP_DB_PASSWORD = 'pw-from-the-environment-42';
     mock.enqueue({ kind: 'tool', input: GOOD });
-    const leaky = fixRequest({ failure: { ...fixRequest().failure, evidence: `E   login failed for pw-from-the-environment-42 with ${KEY}` } });
+    const leaky = sampleFixRequest({ failure: { ...sampleFixRequest().failure, evidence: `E   login failed for pw-from-the-environment-42 with ${KEY}` } });
     await fixer().propose(leaky, ctx());
     const sent = JSON.stringify(mock.fixCalls()[0]!.body);
     expect(sent).toContain('E   login failed for [REDACTED] with [REDACTED]');
@@ -116,14 +116,14 @@ describe('api mode', () => {
   it('takes the key from apiKeyEnv, or a bearer token from ANTHROPIC_AUTH_TOKEN', async () => {
     process.env.TEAM_CLAUDE_KEY = 'sk-ant-team-0123456789';
     mock.enqueue({ kind: 'tool', input: GOOD });
-    await fixer({ apiKey: undefined, apiKeyEnv: 'TEAM_CLAUDE_KEY' }).propose(fixRequest(), ctx());
+    await fixer({ apiKey: undefined, apiKeyEnv: 'TEAM_CLAUDE_KEY' }).propose(sampleFixRequest(), ctx());
     const first = mock.fixCalls()[0]!.headers;
     expect(first['x-api-key'] ?? first.authorization).toContain('sk-ant-team-0123456789');
 
     delete process.env.ANTHROPIC_API_KEY;
     process.env.ANTHROPIC_AUTH_TOKEN = 'bearer-token-0123456789';
     mock.enqueue({ kind: 'tool', input: GOOD });
-    await fixer({ apiKey: undefined }).propose(fixRequest(), ctx());
+    await fixer({ apiKey: undefined }).propose(sampleFixRequest(), ctx());
     expect(mock.fixCalls()[1]!.headers.authorization).toBe('Bearer bearer-token-0123456789');
   });
 });
@@ -132,27 +132,27 @@ describe('api mode: each bad input is a failed attempt with a reason', () => {
   it('no key', async () => {
     delete process.env.ANTHROPIC_API_KEY;
     delete process.env.ANTHROPIC_AUTH_TOKEN;
-    const error = await failure(fixer({ apiKey: undefined }).propose(fixRequest(), ctx()));
+    const error = await failure(fixer({ apiKey: undefined }).propose(sampleFixRequest(), ctx()));
     expect(error.message).toBe('no Anthropic API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or use mode "cli" with a logged-in claude');
     expect(mock.requests).toHaveLength(0);
   });
 
   it('a rejected key', async () => {
     mock.enqueue({ kind: 'error', status: 401, message: 'invalid x-api-key' });
-    const error = await failure(fixer().propose(fixRequest(), ctx()));
+    const error = await failure(fixer().propose(sampleFixRequest(), ctx()));
     expect(error.message).toBe('the API rejected the key from the apiKey option (401: invalid x-api-key); set a valid ANTHROPIC_API_KEY');
   });
 
   it('rate limits (429) that outlast the SDK retries', async () => {
     mock.enqueue(...Array.from({ length: 2 }, () => ({ kind: 'error' as const, status: 429, message: 'slow down', headers: { 'retry-after-ms': '10' } })));
-    const error = await failure(fixer({ retries: 1 }).propose(fixRequest(), ctx()));
+    const error = await failure(fixer({ retries: 1 }).propose(sampleFixRequest(), ctx()));
     expect(error.message).toBe('rate limited by the API (429) after 1 retry: slow down; try again later, lower "concurrency", or raise the fixer option "retries"');
     expect(mock.fixCalls()).toHaveLength(2);
   });
 
   it('an answer in plain text, which still cost tokens', async () => {
     mock.enqueue({ kind: 'text', text: 'Looks fine.' });
-    const error = await failure(fixer().propose(fixRequest(), ctx()));
+    const error = await failure(fixer().propose(sampleFixRequest(), ctx()));
     expect(error).toBeInstanceOf(FixerError);
     expect(error.message).toBe('the model answered in plain text instead of calling propose_fix: "Looks fine."');
     expect((error as FixerError).usage).toMatchObject({ calls: 1 });
@@ -161,25 +161,25 @@ describe('api mode: each bad input is a failed attempt with a reason', () => {
 
   it('an answer that fails the schema', async () => {
     mock.enqueue({ kind: 'tool', input: { verdict: 'fixed', files: ['a.py'] } });
-    const error = await failure(fixer().propose(fixRequest(), ctx()));
+    const error = await failure(fixer().propose(sampleFixRequest(), ctx()));
     expect(error.message).toMatch(/^the model's answer does not match the proposal schema: verdict: /);
     expect((error as FixerError).usage!.calls).toBe(1);
   });
 
   it('a refusal', async () => {
     mock.enqueue({ kind: 'text', text: 'I cannot help with that.', stopReason: 'refusal' });
-    const error = await failure(fixer().propose(fixRequest(), ctx()));
+    const error = await failure(fixer().propose(sampleFixRequest(), ctx()));
     expect(error.message).toBe('the model refused to answer: I cannot help with that.');
   });
 
   it('no answer within the timeout', async () => {
     mock.enqueue({ kind: 'hang' });
-    const error = await failure(fixer({ timeoutMs: 1000 }).propose(fixRequest(), ctx()));
+    const error = await failure(fixer({ timeoutMs: 1000 }).propose(sampleFixRequest(), ctx()));
     expect(error.message).toBe(`no answer from ${mock.url} within 1 s after 0 retries; check the network, or raise the fixer option "timeoutMs"`);
   });
 
   it('a server that is not there', async () => {
-    const error = await failure(fixer({ baseURL: 'http://127.0.0.1:9' }).propose(fixRequest(), ctx()));
+    const error = await failure(fixer({ baseURL: 'http://127.0.0.1:9' }).propose(sampleFixRequest(), ctx()));
     expect(error.message).toMatch(/^cannot reach http:\/\/127\.0\.0\.1:9 \(Connection error\.[^)]*\); check the network, the fixer option "baseURL" or ANTHROPIC_BASE_URL$/);
   });
 });

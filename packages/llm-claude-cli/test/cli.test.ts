@@ -2,11 +2,11 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXER_SYSTEM_PROMPT, FixerError, llmAnswerJsonSchema, type FixerContext, type FixRequest } from '@suture/core';
-import { silentLogger } from '@suture/core/testing';
+import { sampleFixRequest, silentLogger } from '@suture/core/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import claude from '../src/index.js';
 import type { ClaudeOptions } from '../src/options.js';
-import { failedAttempt, fixRequest } from '../src/test-support/fix-request.js';
+import { failedAttempt } from '../src/test-support/fix-request.js';
 import { bugAnswer, editAnswer } from './support/answers.js';
 import { claudeBinary, isolatedEnv, removeHomes, TEST_MODEL } from './support/claude.js';
 import { messagesOf, startMockAnthropic, textOf, type LoggedRequest, type MockAnthropic } from './support/mock-anthropic.js';
@@ -41,7 +41,7 @@ function ctx(signal = new AbortController().signal): FixerContext {
   return { signal, logger: silentLogger, root };
 }
 function request(over: Partial<FixRequest> = {}): FixRequest {
-  return fixRequest({ project: { name: 'shop', root, language: 'python' }, ...over });
+  return sampleFixRequest({ project: { name: 'shop', root, language: 'python' }, ...over });
 }
 async function failure(promise: Promise<unknown>): Promise<FixerError | Error> {
   try {

@@ -1,7 +1,8 @@
 import { FixerError, FixProposalSchema, llmAnswerJsonSchema, type Fixer } from '@suture/core';
+import { sampleFixerContext } from '@suture/core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import openai, { type OpenAIOptions } from '../src/index.js';
-import { fixerContext, fixRequest } from '../src/test-support/fix-request.js';
+import { fixRequest } from '../src/test-support/fix-request.js';
 import { bugAnswer, call, closedPort, editsAnswer, hang, httpError, stall, startMockOpenAI, text, type MockOpenAI } from './mock-openai.js';
 
 let mock: MockOpenAI;
@@ -17,7 +18,7 @@ const local = (over: OpenAIOptions = {}, env: NodeJS.ProcessEnv = {}): Fixer => 
 /** Runs propose and returns what it threw. */
 async function failure(fixer: Fixer, request = fixRequest()): Promise<Error> {
   try {
-    await fixer.propose(request, fixerContext());
+    await fixer.propose(request, sampleFixerContext());
   } catch (error) {
     return error as Error;
   }
@@ -27,7 +28,7 @@ async function failure(fixer: Fixer, request = fixRequest()): Promise<Error> {
 describe('a proposal over Chat Completions', () => {
   it('forces a strict propose_fix call and turns its arguments into a proposal with usage', async () => {
     mock.script(call(FIX, { tokens: { input: 2000, output: 300 } }));
-    const proposal = FixProposalSchema.parse(await local({ prices: { 'qwen2.5-coder': { input: 1, output: 4 } } }).propose(fixRequest(), fixerContext()));
+    const proposal = FixProposalSchema.parse(await local({ prices: { 'qwen2.5-coder': { input: 1, output: 4 } } }).propose(fixRequest(), sampleFixerContext()));
     expect(proposal).toEqual({
       verdict: 'edits',
       rationale: 'the boundary is inclusive',
@@ -45,7 +46,7 @@ describe('a proposal over Chat Completions', () => {
 
   it('renders the failure, the scope, the source and the answer instructions into the prompt', async () => {
     mock.script(call(FIX));
-    await local().propose(fixRequest(), fixerContext());
+    await local().propose(fixRequest(), sampleFixerContext());
     const [system, user] = mock.completions()[0]!.body.messages;
     expect(system.role).toBe('system');
     expect(system.content).toContain('You are the fixer of suture');
@@ -60,7 +61,7 @@ describe('a proposal over Chat Completions', () => {
   it('uses the build template for a syntax failure', async () => {
     mock.script(call(FIX));
     const base = fixRequest();
-    await local().propose(fixRequest({ failure: { ...base.failure, kind: 'syntax', title: 'SyntaxError: Unexpected token' } }), fixerContext());
+    await local().propose(fixRequest({ failure: { ...base.failure, kind: 'syntax', title: 'SyntaxError: Unexpected token' } }), sampleFixerContext());
     expect(mock.completions()[0]!.body.messages[1].content).toMatch(/^A javascript project stopped at a build- or syntax-level failure/);
   });
 
@@ -76,7 +77,7 @@ describe('a proposal over Chat Completions', () => {
         outcome: '1 test(s) still failing',
       },
     ];
-    await local().propose(fixRequest({ history, attempt: 2 }), fixerContext());
+    await local().propose(fixRequest({ history, attempt: 2 }), sampleFixerContext());
     const user: string = mock.completions()[0]!.body.messages[1].content;
     expect(user).toContain('### Attempt 1 (@suture/llm-openai): failed-validation');
     expect(user).toContain('+  return amount > 100 ? amount * 0.2 : 0;');
@@ -86,21 +87,21 @@ describe('a proposal over Chat Completions', () => {
 
   it('returns a product-bug verdict with its report', async () => {
     mock.script(call(bugAnswer({ summary: 'discount starts above 100, not at 100', expected: '90', actual: '100', evidence: 'amount > 100', symbol: 'discount' })));
-    const proposal = FixProposalSchema.parse(await local().propose(fixRequest(), fixerContext()));
+    const proposal = FixProposalSchema.parse(await local().propose(fixRequest(), sampleFixerContext()));
     expect(proposal).toMatchObject({ verdict: 'product-bug', bug: { summary: 'discount starts above 100, not at 100', expected: '90', actual: '100', symbol: 'discount' } });
     expect((proposal as { bug: object }).bug).not.toHaveProperty('file');
   });
 
   it('sends a placeholder key to a server that needs none, and prices nothing', async () => {
     mock.script(call(FIX));
-    const proposal = await local().propose(fixRequest(), fixerContext());
+    const proposal = await local().propose(fixRequest(), sampleFixerContext());
     expect(mock.completions()[0]!.headers.authorization).toBe('Bearer no-key');
     expect(proposal.usage).toMatchObject({ costUsd: 0, inputTokens: 1200, outputTokens: 150 });
   });
 
   it('counts cached input apart, at the cached price', async () => {
     mock.script(call(FIX, { tokens: { input: 10_000, cached: 8_000, output: 1000 } }));
-    const proposal = await local({ prices: { qwen: { input: 1, output: 2, cacheRead: 0.1 } } }).propose(fixRequest(), fixerContext());
+    const proposal = await local({ prices: { qwen: { input: 1, output: 2, cacheRead: 0.1 } } }).propose(fixRequest(), sampleFixerContext());
     expect(proposal.usage).toMatchObject({ inputTokens: 2000, cacheReadTokens: 8000, outputTokens: 1000, costUsd: 0.0048 });
   });
 });
@@ -113,7 +114,7 @@ describe('secrets', () => {
     mock.script(call({ ...FIX, rationale: `the key ${KEY} leaked into the rationale` }));
     const base = fixRequest();
     const request = fixRequest({ failure: { ...base.failure, evidence: `${base.failure.evidence}\nconfig: ${KEY}\nOPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz012345` } });
-    const proposal = await local({ apiKey: KEY }).propose(request, fixerContext());
+    const proposal = await local({ apiKey: KEY }).propose(request, sampleFixerContext());
     const [sent] = mock.completions();
     expect(sent!.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(sent!.raw).not.toContain(KEY);
@@ -133,7 +134,7 @@ describe('secrets', () => {
 describe('the Responses API', () => {
   it('sends a forced strict function with instructions and store: false, and reads the function_call item', async () => {
     mock.script(call(FIX, { tokens: { input: 500, output: 50 } }));
-    const proposal = FixProposalSchema.parse(await local({ api: 'responses' }).propose(fixRequest(), fixerContext()));
+    const proposal = FixProposalSchema.parse(await local({ api: 'responses' }).propose(fixRequest(), sampleFixerContext()));
     expect(proposal).toMatchObject({ verdict: 'edits', edits: [{ file: 'src/pricing.js', replace: 'amount >= 100' }], usage: { inputTokens: 500, outputTokens: 50, calls: 1 } });
     const [sent] = mock.completions();
     expect(sent!.path).toBe('/v1/responses');
@@ -195,7 +196,7 @@ describe('each failure mode ends as a clean error that says what to do', () => {
 
   it('429 is retried, and a later success is a proposal', async () => {
     mock.script(httpError(429, 'Rate limit reached', { code: 'rate_limit_exceeded', type: 'requests' }), call(FIX));
-    const proposal = await local({ retries: 2 }).propose(fixRequest(), fixerContext());
+    const proposal = await local({ retries: 2 }).propose(fixRequest(), sampleFixerContext());
     expect(proposal.verdict).toBe('edits');
     expect(mock.completions().map((r) => r.headers['x-stainless-retry-count'])).toEqual(['0', '1']);
   });
@@ -249,7 +250,7 @@ describe('each failure mode ends as a clean error that says what to do', () => {
   it('an aborted signal cancels the request in flight', async () => {
     mock.script(hang());
     const controller = new AbortController();
-    const pending = local({ timeoutMs: 60_000 }).propose(fixRequest(), fixerContext(controller.signal));
+    const pending = local({ timeoutMs: 60_000 }).propose(fixRequest(), sampleFixerContext({ signal: controller.signal }));
     await vi.waitFor(() => expect(mock.completions()).toHaveLength(1));
     controller.abort();
     await expect(pending).rejects.toThrow(`the request to ${mock.baseURL}/chat/completions was cancelled: the run was interrupted`);

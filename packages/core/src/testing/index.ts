@@ -2,3 +2,4 @@ export { registerRunnerConformance, runnerConformanceCases, type RunnerFixture, 
 export { ConformanceError, copyFixture, snapshotTree, diffSnapshots, silentLogger } from './conformance-utils.js';
 export { scriptedFixer, type ScriptedFixer, type ScriptedProposal, type ScriptedStep } from './scripted-fixer.js';
 export { scriptRunner, scriptAnalyzer, projectFrames, type ScriptRunnerOptions } from './script-runner.js';
+export { sampleFixRequest, sampleFixerContext } from './sample-fix-request.js';

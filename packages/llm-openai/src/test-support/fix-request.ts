@@ -1,9 +1,9 @@
-import { FixRequestSchema, type FixRequest, type FixerContext } from '@suture/core';
-import { silentLogger } from '@suture/core/testing';
+import type { FixRequest } from '@suture/core';
+import { sampleFixRequest } from '@suture/core/testing';
 
 /** A fix request as the engine builds it for a failing Jest assertion. */
 export function fixRequest(over: Partial<FixRequest> = {}): FixRequest {
-  return FixRequestSchema.parse({
+  return sampleFixRequest({
     project: { name: 'shop', root: '/repo/shop', language: 'javascript' },
     failure: {
       id: 'shop:f1',
@@ -18,15 +18,6 @@ export function fixRequest(over: Partial<FixRequest> = {}): FixRequest {
     },
     scope: { entries: [{ file: 'src/pricing.js', symbols: ['discount'], role: 'source', reasons: ['called by the test (depth 2)'] }] },
     sources: [{ file: 'src/pricing.js', startLine: 1, endLine: 3, text: 'function discount(amount) {\n  return amount > 100 ? amount * 0.1 : 0;\n}\n', reason: 'called by the test' }],
-    history: [],
-    policy: { editable: 'both', allowedPaths: ['**'], deniedPaths: [], allowTestWeakening: false, allowNewFiles: false, maxFilesPerAttempt: 5 },
-    attempt: 1,
-    maxAttempts: 3,
-    tokenBudget: 12000,
     ...over,
   });
-}
-
-export function fixerContext(signal: AbortSignal = new AbortController().signal): FixerContext {
-  return { signal, logger: silentLogger, root: '/repo/shop' };
 }
