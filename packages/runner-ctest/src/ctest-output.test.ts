@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGtestListing, transcriptFailure } from './ctest-output.js';
+import { gtestTranscriptFailures, parseGtestListing, transcriptFailure } from './ctest-output.js';
 
 // Real GoogleTest 1.12 output, captured by test/fixtures/gtest/capture.sh from cases.cpp.
 const fixture = (name: string): string => readFileSync(new URL(`../test/fixtures/gtest/${name}`, import.meta.url), 'utf8');
@@ -25,6 +25,16 @@ describe('transcriptFailure', () => {
   it('finds nothing in a passing transcript or in output cut before the failure', () => {
     expect(transcriptFailure('[ RUN      ] Cases.Passes\n[       OK ] Cases.Passes (0 ms)\n')).toBeUndefined();
     expect(transcriptFailure('Running main() from gtest_main.cc\n')).toBeUndefined();
+  });
+});
+
+describe('gtestTranscriptFailures', () => {
+  it("reads each failing test of a whole binary's transcript as transcriptFailure reads it alone", () => {
+    const failures = gtestTranscriptFailures(fixture('all.txt'));
+    expect([...failures.keys()]).toEqual(['Cases.TwoFailures', 'Cases.Throws', 'Nums/Param.IsEven/1']);
+    expect(failures.get('Cases.TwoFailures')).toEqual(transcriptFailure(fixture('Cases.TwoFailures.txt')));
+    expect(failures.get('Cases.Throws')).toEqual({ message: 'C++ exception with description "boom" thrown in the test body.' });
+    expect(failures.get('Nums/Param.IsEven/1')).toEqual(transcriptFailure(fixture('Nums_Param.IsEven_1.txt')));
   });
 });
 

@@ -91,22 +91,6 @@ export function parseGtestListing(json: string): Map<string, { file: string; lin
   return out;
 }
 
-/**
- * The failures of a one-test gtest transcript (what a gtest_discover_tests entry prints), in the
- * shape of its XML report: each `file:line: Failure` (or `unknown file: Failure` for an exception)
- * block's text, joined, and the first block's location. Output the test prints between two failure
- * blocks stays in the text; the XML report would have left it out.
- */
-export function transcriptFailure(output: string): { file?: string; line?: number; message: string } | undefined {
-  const body = /^\[ RUN {6}\] .*\n([\s\S]*?)(?=^\[ {2}FAILED {2}\] |(?![\s\S]))/m.exec(output)?.[1];
-  if (body === undefined) return undefined;
-  const headers = [...body.matchAll(/^(?:(.+?):(\d+)|unknown file): Failure$/gm)];
-  if (headers.length === 0) return undefined;
-  const texts = headers.map((h, i) => body.slice(h.index + h[0].length + 1, headers[i + 1]?.index ?? body.length).trimEnd());
-  const first = headers[0]!;
-  return { ...(first[1] ? { file: first[1], line: Number(first[2]) } : {}), message: texts.join('\n') };
-}
-
 /** `[  FAILED  ] Suite.Case` lines of a gtest transcript (a whole binary registered as one CTest entry). */
 export function failedGtestCases(output: string): string[] {
   const names = new Set<string>();
@@ -114,15 +98,35 @@ export function failedGtestCases(output: string): string[] {
   return [...names];
 }
 
-/** `file:line: Failure` blocks of a gtest transcript, by test name. */
-export function gtestTranscriptFailures(output: string): Map<string, { file: string; line: number; message: string }> {
-  const out = new Map<string, { file: string; line: number; message: string }>();
-  for (const block of output.split(/^\[ RUN      \] /m).slice(1)) {
-    const name = block.split('\n')[0]!.trim();
-    const m = /^(.+?):(\d+): Failure\n([\s\S]*?)(?=^\[  FAILED  \]|^\S+:\d+: Failure|$(?![\s\S]))/m.exec(block);
-    if (m) out.set(name, { file: m[1]!, line: Number(m[2]), message: m[3]!.trim() });
+export interface TranscriptFailure {
+  /** Where the first failure is, unless it has no location (an uncaught exception). */
+  file?: string;
+  line?: number;
+  message: string;
+}
+
+/**
+ * The failures of each test of a gtest transcript, in the shape of its XML report: each
+ * `file:line: Failure` (or `unknown file: Failure` for an exception) block's text, joined, and the
+ * first block's location. Output the test prints between two failure blocks stays in the text; the
+ * XML report would have left it out.
+ */
+export function gtestTranscriptFailures(output: string): Map<string, TranscriptFailure> {
+  const out = new Map<string, TranscriptFailure>();
+  for (const test of output.matchAll(/^\[ RUN {6}\] (.*)\n([\s\S]*?)(?=^\[ {2}FAILED {2}\] |^\[ RUN {6}\] |(?![\s\S]))/gm)) {
+    const body = test[2]!;
+    const headers = [...body.matchAll(/^(?:(.+?):(\d+)|unknown file): Failure$/gm)];
+    if (headers.length === 0) continue;
+    const texts = headers.map((h, i) => body.slice(h.index + h[0].length + 1, headers[i + 1]?.index ?? body.length).trimEnd());
+    const first = headers[0]!;
+    out.set(test[1]!.trim(), { ...(first[1] ? { file: first[1], line: Number(first[2]) } : {}), message: texts.join('\n') });
   }
   return out;
+}
+
+/** The failures of a one-test transcript (what a gtest_discover_tests entry prints). */
+export function transcriptFailure(output: string): TranscriptFailure | undefined {
+  return gtestTranscriptFailures(output).values().next().value;
 }
 
 /** Unity's `file:line:test:FAIL: message` lines. */

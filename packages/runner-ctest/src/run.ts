@@ -190,10 +190,10 @@ function failedCase(root: string, entry: string, kase: string, output: string, t
     id: `${entry}::${kase}`,
     name: kase,
     status: 'failed',
-    ...(t ? { file: rel(root, t.file)!, line: t.line } : {}),
+    ...(t?.file ? { file: rel(root, t.file)!, line: t.line } : {}),
     ...(message ? { message } : {}),
     trace: trimMessage(output),
-    details: { entry, gtest: kase, ...(t ? { failureFile: rel(root, t.file), failureLine: t.line } : {}) },
+    details: { entry, gtest: kase, ...(t?.file ? { failureFile: rel(root, t.file), failureLine: t.line } : {}) },
   };
 }
 
