@@ -81,7 +81,7 @@ async function propose(fixer: Fixer, request: Parameters<Fixer['propose']>[0], c
     if (!parsed.success) {
       const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
       const usage = UsageSchema.safeParse((raw as { usage?: unknown } | null)?.usage);
-      return { error: `${fixer.name} returned an invalid proposal: ${issues}`, ...(usage.success && usage.data ? { usage: usage.data } : {}) };
+      return { error: `${fixer.name} returned an invalid proposal: ${issues}`, ...(usage.success ? { usage: usage.data } : {}) };
     }
     return { proposal: parsed.data };
   } catch (error) {

@@ -18,6 +18,12 @@ describe('usageOfError', () => {
     expect(usageOfError(new PluginError('p', undefined, 'x', { cause: new ForeignFixerError('x', usage) }))).toEqual(usage);
   });
 
+  it('parses the usage, so an older copy without cache counts adds zeros to the totals, not NaN, and garbage is left out', () => {
+    const old = { inputTokens: 10, outputTokens: 2, costUsd: 0.01, calls: 1 };
+    expect(usageOfError(new FixerError('x', old as never))).toEqual({ ...old, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(usageOfError(new FixerError('x', { inputTokens: -1 } as never))).toBeUndefined();
+  });
+
   it('finds nothing on other errors', () => {
     expect(usageOfError(new Error('plain'))).toBeUndefined();
     expect(usageOfError(new FixerError('no usage'))).toBeUndefined();

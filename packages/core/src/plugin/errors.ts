@@ -1,4 +1,4 @@
-import type { Usage } from '../contracts/fix.js';
+import { UsageSchema, type Usage } from '../contracts/fix.js';
 
 /** Where a plugin came from in the config, e.g. `suture.config.json#projects[1].runner`. */
 export interface PluginOrigin {
@@ -57,13 +57,15 @@ export class FixerError extends Error {
 }
 
 /**
- * The usage carried by a FixerError anywhere in an error's cause chain. Matched by name and shape,
- * not `instanceof`: a plugin may bring its own copy of @suture/core.
+ * The usage carried by a FixerError anywhere in an error's cause chain. Matched by name, not
+ * `instanceof`, and parsed, not trusted: a plugin may bring its own copy of @suture/core, of
+ * another version.
  */
 export function usageOfError(error: unknown): Usage | undefined {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    const usage = (e as { usage?: unknown }).usage;
-    if (e.name === 'FixerError' && usage && typeof usage === 'object') return usage as Usage;
+    if (e.name !== 'FixerError') continue;
+    const usage = UsageSchema.safeParse((e as { usage?: unknown }).usage);
+    if (usage.success) return usage.data;
   }
   return undefined;
 }
