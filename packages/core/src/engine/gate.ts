@@ -6,7 +6,7 @@ import { ConfigError, errorMessage } from '../plugin/errors.js';
 import type { Logger } from '../plugin/types.js';
 import { createRedactor, redactDeep, type Redactor } from '../redact.js';
 import { withProcessGroupRecord } from '../process/process-groups.js';
-import { hasJournal, Journal, journalDir, SUTURE_DIR } from '../workspace/journal.js';
+import { hasJournal, Journal, journalDir, processGroupsDir } from '../workspace/journal.js';
 import { acquireLock, type RepoLock } from '../workspace/lock.js';
 import { fileDiff } from '../workspace/patch.js';
 import { phase } from '../workspace/phase.js';
@@ -68,7 +68,7 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
   const lock = await acquireLock(options.root, runId);
   phase('lock:acquired');
   try {
-    return await withProcessGroupRecord(join(options.root, SUTURE_DIR, 'procs'), () => gateLocked(options, runId, redact, logger, lock.staleFrom));
+    return await withProcessGroupRecord(processGroupsDir(options.root), () => gateLocked(options, runId, redact, logger, lock.staleFrom));
   } finally {
     await lock.release();
   }

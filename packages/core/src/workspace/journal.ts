@@ -42,6 +42,11 @@ export function journalDir(root: string): string {
   return join(root, SUTURE_DIR, JOURNAL_DIR);
 }
 
+/** Where a gate records the process groups of its tests, for `recover` to stop after a crash. */
+export function processGroupsDir(root: string): string {
+  return join(root, SUTURE_DIR, 'procs');
+}
+
 export async function hasJournal(root: string): Promise<boolean> {
   try {
     await stat(join(journalDir(root), MANIFEST));
@@ -318,7 +323,7 @@ export async function recover(root: string): Promise<RestoreOutcome & { runId?: 
   try {
     if (!(await hasJournal(root))) return { found: false, restored: [], deleted: [], conflicts: [] };
     // First the tests the dead run left running: one could still write to the tree.
-    const stopped = await stopRecordedProcessGroups(join(root, SUTURE_DIR, 'procs'));
+    const stopped = await stopRecordedProcessGroups(processGroupsDir(root));
     const journal = await Journal.load(root);
     const outcome = await journal.restore();
     await journal.close();
