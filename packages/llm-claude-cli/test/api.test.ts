@@ -113,6 +113,13 @@ describe('api mode', () => {
     expect(sent).not.toContain(KEY);
   });
 
+  it('masks a secret only the fixer knows in the texts of its proposal, not in its edits', async () => {
+    const key = 'team-config-secret-42';
+    mock.enqueue({ kind: 'tool', input: editAnswer('shop/pricing.py', 'if units > 10:', 'if units >= 10:', `not the key ${key}: the boundary`) });
+    const proposal = await fixer({ apiKey: key }).propose(sampleFixRequest(), ctx());
+    expect(proposal).toMatchObject({ rationale: 'not the key [REDACTED]: the boundary', edits: [{ search: 'if units > 10:', replace: 'if units >= 10:' }] });
+  });
+
   it('takes the key from apiKeyEnv, or a bearer token from ANTHROPIC_AUTH_TOKEN', async () => {
     process.env.TEAM_CLAUDE_KEY = 'sk-ant-team-0123456789';
     mock.enqueue({ kind: 'tool', input: GOOD });

@@ -124,15 +124,17 @@ describe('cli mode against the real claude', () => {
     const password = 'pw-only-the-fixer-knows-42';
     const key = 'sk-ant-config-key-0123456789';
     const env = { ...isolatedEnv(mock.url), SHOP_DB_PASSWORD: password };
-    mock.enqueue({ kind: 'tool', input: GOOD });
+    mock.enqueue({ kind: 'tool', input: { ...GOOD, rationale: `the login with ${password} is not the cause` } });
     const leaky = request({ failure: { ...request().failure, evidence: `E   ConnectionError: login failed for ${password} with key ${key}` } });
-    await fixer({ env, apiKey: key }).propose(leaky, ctx());
+    const proposal = await fixer({ env, apiKey: key }).propose(leaky, ctx());
     const sent = JSON.stringify(mock.requests.map((r) => r.body));
     expect(sent).toContain('E   ConnectionError: login failed for [REDACTED] with key [REDACTED]');
     expect(sent).not.toContain(password);
     expect(sent).not.toContain(key);
     // the key still authenticates the call
     expect(mock.fixCalls()[0]!.headers['x-api-key']).toBe(key);
+    // and what the model answered reaches the report masked
+    expect(proposal).toMatchObject({ rationale: 'the login with [REDACTED] is not the cause' });
   });
 
   it('keeps the files as they were when the model tries to write', async () => {

@@ -3,6 +3,7 @@ import {
   costOf,
   findPrice,
   FixerError,
+  redactProposal,
   renderFixPrompt,
   type FixerContext,
   type FixProposalInput,
@@ -47,16 +48,6 @@ function noAnswerReason(reply: ModelReply, o: ResolvedOptions): string {
   return `${who} answered in plain text instead of calling propose_fix (does it support tool calling${o.openAIHost ? '' : ` on ${o.baseURL}`}? try a model that does)${text ? `: ${text.slice(0, 200)}` : ': the reply was empty'}`;
 }
 
-/** Texts of a proposal that reach reports; edits are left alone, they are the patch itself. */
-function redactTexts(proposal: FixProposalInput, redact: Redactor): FixProposalInput {
-  if (proposal.verdict === 'unfixable') return { ...proposal, diagnosis: redact(proposal.diagnosis) };
-  if (proposal.verdict === 'product-bug') {
-    const bug = Object.fromEntries(Object.entries(proposal.bug).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])) as typeof proposal.bug;
-    return { ...proposal, bug, ...(proposal.rationale !== undefined ? { rationale: redact(proposal.rationale) } : {}) };
-  }
-  return { ...proposal, rationale: redact(proposal.rationale) };
-}
-
 /**
  * One attempt: render the prompt, make one call (the SDK retries transient errors), read the
  * forced `propose_fix` call and turn it into a proposal. Every failure is an Error whose message
@@ -85,5 +76,5 @@ export async function propose(request: FixRequest, ctx: FixerContext, deps: Prop
   if (reply.arguments === undefined || reply.cutOff === 'length') throw new FixerError(deps.redact(noAnswerReason(reply, o)), usage);
   const parsed = answerToProposal(reply.arguments, usage);
   if (!parsed.ok) throw new FixerError(deps.redact(`${parsed.reason} (model "${usage.model}")`), usage);
-  return redactTexts(parsed.proposal, deps.redact);
+  return redactProposal(parsed.proposal, deps.redact);
 }

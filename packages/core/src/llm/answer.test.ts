@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FixProposalSchema } from '../contracts/fix.js';
-import { answerToProposal, llmAnswerJsonSchema } from './answer.js';
+import { answerToProposal, llmAnswerJsonSchema, redactProposal } from './answer.js';
 
 type JsonSchema = { type?: unknown; properties?: Record<string, JsonSchema>; required?: string[]; additionalProperties?: unknown; items?: JsonSchema; anyOf?: JsonSchema[] };
 
@@ -67,5 +67,18 @@ describe('answerToProposal', () => {
     const r = answerToProposal(raw);
     expect(r.ok).toBe(false);
     expect(!r.ok && r.reason).toMatch(reason);
+  });
+});
+
+describe('redactProposal', () => {
+  const redact = (s: string): string => s.replaceAll('hunter2hunter2', '[REDACTED]');
+
+  it('masks the texts that reach reports and leaves the patch alone', () => {
+    const edits = [{ file: 'a.py', search: 'pw = "hunter2hunter2"', replace: 'pw = env()' }];
+    expect(redactProposal({ verdict: 'edits', rationale: 'hunter2hunter2 was hard-coded', edits }, redact)).toEqual({ verdict: 'edits', rationale: '[REDACTED] was hard-coded', edits });
+    expect(redactProposal({ verdict: 'unfixable', diagnosis: 'login as hunter2hunter2 fails' }, redact)).toEqual({ verdict: 'unfixable', diagnosis: 'login as [REDACTED] fails' });
+    const bug = { summary: 's', expected: 'e', actual: 'sent hunter2hunter2', evidence: 'ev', symbol: 'login' };
+    expect(redactProposal({ verdict: 'product-bug', rationale: 'r hunter2hunter2', bug }, redact)).toEqual({ verdict: 'product-bug', rationale: 'r [REDACTED]', bug: { ...bug, actual: 'sent [REDACTED]' } });
+    expect(redactProposal({ verdict: 'product-bug', bug }, redact)).not.toHaveProperty('rationale');
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FixProposalInput, Usage } from '../contracts/fix.js';
+import { redactDeep, type Redactor } from '../redact.js';
 
 /**
  * The answer an LLM fixer asks the model for. It is the FixProposal flattened into one object
@@ -118,4 +119,17 @@ export function answerToProposal(raw: unknown, usage?: Usage): ParsedAnswer {
     else return { ok: false, reason: `edits.${i} (${e.file}) has neither a search text nor a whole-file content` };
   }
   return { ok: true, proposal: { verdict: 'edits', edits, rationale: answer.rationale, ...withUsage } };
+}
+
+/**
+ * The proposal with secrets masked in the texts that reach reports: the rationale, the diagnosis
+ * and the bug report. A fixer applies its own redactor, which knows secrets the gate does not (a
+ * key from the config file). Edits are left alone: they are the patch itself.
+ */
+export function redactProposal(proposal: FixProposalInput, redact: Redactor): FixProposalInput {
+  if (proposal.verdict === 'unfixable') return { ...proposal, diagnosis: redact(proposal.diagnosis) };
+  if (proposal.verdict === 'product-bug') {
+    return { ...proposal, bug: redactDeep(proposal.bug, redact), ...(proposal.rationale !== undefined ? { rationale: redact(proposal.rationale) } : {}) };
+  }
+  return { ...proposal, rationale: redact(proposal.rationale) };
 }

@@ -8,6 +8,7 @@ import {
   findPrice,
   FixerError,
   llmAnswerJsonSchema,
+  redactProposal,
   type FixerContext,
   type FixProposalInput,
   type FixRequest,
@@ -74,7 +75,8 @@ export function apiPropose(options: ResolvedOptions): (request: FixRequest, ctx:
     });
     const key = conversationKey(request);
     const earlier = options.resume ? conversations.get(key) : undefined;
-    const { prompt, followUp } = planPrompt(request, { templates: options.templates, answer: API_ANSWER, redact: redactorFor(options), readsFiles: false }, earlier?.seen);
+    const redact = redactorFor(options);
+    const { prompt, followUp } = planPrompt(request, { templates: options.templates, answer: API_ANSWER, redact, readsFiles: false }, earlier?.seen);
     const messages: MessageParam[] =
       followUp && earlier
         ? [
@@ -129,7 +131,7 @@ export function apiPropose(options: ResolvedOptions): (request: FixRequest, ctx:
     if (!call) throw new FixerError(`the model answered in plain text instead of calling ${ANSWER_TOOL_NAME}: "${textOf(message) || '(empty)'}"`, usage);
     const parsed = answerToProposal(call.input, usage);
     if (!parsed.ok) throw new FixerError(parsed.reason, usage);
-    return parsed.proposal;
+    return redactProposal(parsed.proposal, redact);
   };
 }
 

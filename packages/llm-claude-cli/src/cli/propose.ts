@@ -1,4 +1,4 @@
-import { addUsage, answerToProposal, FixerError, llmAnswerJsonSchema, type FixerContext, type FixProposalInput, type FixRequest } from '@suture/core';
+import { addUsage, answerToProposal, FixerError, llmAnswerJsonSchema, redactProposal, type FixerContext, type FixProposalInput, type FixRequest } from '@suture/core';
 import { conversationKey } from '../conversation.js';
 import type { ResolvedOptions } from '../options.js';
 import { CLI_ANSWER, planPrompt } from '../prompt.js';
@@ -50,6 +50,6 @@ export function cliPropose(options: ResolvedOptions): (request: FixRequest, ctx:
     if (!verdict.ok) throw new FixerError(verdict.reason, spent);
     const parsed = answerToProposal(verdict.answer, usage);
     if (!parsed.ok) throw new FixerError(parsed.reason, spent);
-    return parsed.proposal;
+    return redactProposal(parsed.proposal, redact);
   };
 }
