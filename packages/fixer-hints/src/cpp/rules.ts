@@ -59,17 +59,18 @@ const NOT_DECLARED = [
 ];
 
 /** `'sqrt' is not a member of 'std'` with no note from GCC: the one header the standard declares it in. */
-function missingHeader(d: Diagnostic, text: string, adding: ReadonlySet<string>): { fixIt?: FixIt; reason?: string; ambiguous?: string; header?: string } | undefined {
+function missingHeader(d: Diagnostic, text: string, adding: ReadonlySet<string>): { fixIt?: FixIt; reason?: string; ambiguous?: string } | undefined {
   const name = NOT_DECLARED.map((re) => re.exec(d.message)?.[1]).find((n) => n !== undefined);
   if (!name || !d.file) return undefined;
   const headers = stdHeaders(name);
   if (headers.length === 0) return undefined;
   if (headers.length > 1) return { ambiguous: `std::${name} is declared in ${headers.join(', ')}` };
   const header = headers[0]!;
-  if (adding.has(header)) return { header };
+  // another error of the file already adds it
+  if (adding.has(header)) return undefined;
   const line = includeInsertLine(text, header);
   if (line === undefined) return undefined;
-  return { fixIt: { file: d.file, line: line + 1, column: 1, endLine: line + 1, endColumn: 1, replacement: `#include ${header}\n`, description: `std::${name} is declared in ${header}` }, reason: `added #include ${header} to ${d.file} for std::${name}`, header };
+  return { fixIt: { file: d.file, line: line + 1, column: 1, endLine: line + 1, endColumn: 1, replacement: `#include ${header}\n`, description: `std::${name} is declared in ${header}` }, reason: `added #include ${header} to ${d.file} for std::${name}` };
 }
 
 /** The headers a fix-it adds (`#include <x>` insertions), so a header is added once per file. */
