@@ -100,6 +100,21 @@ describe('Journal', () => {
     expect(await readFile(join(root, 'src/no-eol.py'), 'utf8')).toBe('two\n');
     expect((await journal.original('src/no-eol.py'))!.toString()).toBe('x = 1');
   });
+
+  it('puts back one write: the content before it, or no file and no folders made for it; a file changed since is a conflict', async () => {
+    const root = await tree();
+    const journal = await Journal.create(root, 'r1');
+    await journal.write('src/crlf.py', 'first heal\n');
+    await journal.write('src/crlf.py', 'second heal\n');
+    await journal.write('src/pkg/sub/new.py', 'n = 1\n');
+    expect(await journal.putBack('src/crlf.py', 'second heal\n', 'first heal\n')).toBeUndefined();
+    expect(await readFile(join(root, 'src/crlf.py'), 'utf8')).toBe('first heal\n');
+    expect(await journal.putBack('src/pkg/sub/new.py', 'n = 1\n', undefined)).toBeUndefined();
+    await expect(stat(join(root, 'src/pkg'))).rejects.toThrow(/ENOENT/);
+    await writeFile(join(root, 'src/crlf.py'), 'mine\n');
+    expect(await journal.putBack('src/crlf.py', 'first heal\n', 'a = 1\r\nb = 2\r\n')).toEqual({ file: 'src/crlf.py', reason: expect.stringContaining('your version was kept') });
+    expect(await readFile(join(root, 'src/crlf.py'), 'utf8')).toBe('mine\n');
+  });
 });
 
 describe('repository lock', () => {

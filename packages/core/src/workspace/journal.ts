@@ -214,16 +214,13 @@ export class Journal {
     if (!current || sha256(current) !== sha256(expected)) {
       return { file, reason: 'changed by someone else while suture ran: your version was kept' };
     }
-    if (previous === undefined) {
-      const entry = this.entry(file);
-      if (entry && !entry.existed) {
-        await this.restoreNow([file]);
-        return undefined;
-      }
-      await unlink(join(this.root, file));
+    if (previous !== undefined) {
+      await this.writeNow(file, previous);
       return undefined;
     }
-    await this.writeNow(file, previous);
+    await unlink(join(this.root, file));
+    const entry = this.entry(file);
+    if (entry && !entry.existed) await removeCreatedDirs(this.root, entry);
     return undefined;
   }
 
