@@ -1,29 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FixIt } from '@suture/core';
+import { parseCompilerOutput } from '@suture/runner-ctest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apply, cleanup, copy, propose, request } from './support.js';
 
 afterAll(cleanup);
 
-/** The three GCC fix-its of the captured output (`gcc-output.txt`), in the Diagnostic shape the C/C++ runner produces. */
-function fixItsFrom(output: string): FixIt[] {
-  return [...output.matchAll(/^fix-it:"([^"]+)":\{(\d+):(\d+)-(\d+):(\d+)\}:"((?:\\.|[^"\\])*)"$/gm)].map((m) => ({
-    file: m[1]!,
-    line: Number(m[2]),
-    column: Number(m[3]),
-    endLine: Number(m[4]),
-    endColumn: Number(m[5]),
-    replacement: m[6]!.replace(/\\n/g, '\n').replace(/\\"/g, '"').replace(/\\\\/g, '\\'),
-  }));
-}
-
 describe('C/C++ fix-its', () => {
   it("applies GCC's fix-its (missing include, misspelled identifier, missing ;) and the file compiles", async () => {
     const root = await copy('cpp');
     const output = await readFile(join(root, 'gcc-output.txt'), 'utf8');
-    const fixIts = fixItsFrom(output);
+    // the three fix-its of the captured output, as the C/C++ runner reads them
+    const fixIts = parseCompilerOutput(output, root).flatMap((d) => d.fixIts);
     expect(fixIts).toHaveLength(3);
     const req = request(root, 'cpp', { kind: 'build', title: "'vector' is not a member of 'std'", blocksAll: true, location: { file: 'fix.cpp', line: 4 }, diagnostics: [{ source: 'gcc', severity: 'error', message: "'vector' is not a member of 'std'", file: 'fix.cpp', line: 4, fixIts }] }, ['fix.cpp']);
     const proposal = await propose(req);
