@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { afterRetries, statusReason } from '../error-status.js';
 
 export interface ApiErrorContext {
   model: string;
@@ -16,10 +17,8 @@ function detail(error: InstanceType<typeof Anthropic.APIError>): string {
   return message.replace(/\s+/g, ' ').slice(0, 300);
 }
 
-const retried = (n: number): string => `after ${n} retr${n === 1 ? 'y' : 'ies'}`;
-
 export function timeoutReason(ctx: ApiErrorContext): string {
-  return `no answer from ${ctx.baseURL} within ${ctx.timeoutMs / 1000} s ${retried(ctx.retries)}; check the network, or raise the fixer option "timeoutMs"`;
+  return `no answer from ${ctx.baseURL} within ${ctx.timeoutMs / 1000} s ${afterRetries(ctx.retries)}; check the network, or raise the fixer option "timeoutMs"`;
 }
 
 /**
@@ -37,8 +36,6 @@ export function describeApiError(error: unknown, ctx: ApiErrorContext): string |
   if (status === 401) return `the API rejected the key from ${ctx.keySource} (401: ${detail(error)}); set a valid ANTHROPIC_API_KEY`;
   if (status === 403) return `the API refused access (403: ${detail(error)}); check that the key may use ${ctx.model}`;
   if (status === 404) return `the API does not know ${ctx.model} at ${ctx.baseURL} (404: ${detail(error)}); check the fixer options "model" and "baseURL"`;
-  if (status === 429) return `rate limited by the API (429) ${retried(ctx.retries)}: ${detail(error)}; try again later, lower "concurrency", or raise the fixer option "retries"`;
   if (status === 400 || status === 413 || status === 422) return `the API refused the request (${status}: ${detail(error)})`;
-  if (status !== undefined && status >= 500) return `the API failed (${status}) ${retried(ctx.retries)}: ${detail(error)}`;
-  return `the API answered ${status ?? 'an error'}: ${detail(error)}`;
+  return statusReason(status, detail(error), ctx.retries);
 }

@@ -1,4 +1,5 @@
 import { emptyUsage, z, type Usage } from '@suture/core';
+import { statusReason } from '../error-status.js';
 
 const count = z.number().nonnegative().catch(0);
 
@@ -113,13 +114,7 @@ function apiError(result: CliResult, limits: ResultLimits, text: string): string
   if (/not logged in|please run \/login/i.test(text)) return `claude is not logged in: ${LOGIN_FIX}`;
   if (status === 401 || /invalid api key|oauth token (has )?expired/i.test(text)) return `the API rejected claude's credentials (${clip(text, 120)}): ${LOGIN_FIX}`;
   if (status === 403) return `the API refused access (403: ${clip(text, 160)}); check that the key or login may use this model`;
-  if (status === 429) {
-    return `rate limited by the API (429) after ${limits.retries} retr${limits.retries === 1 ? 'y' : 'ies'}: ${clip(text, 160)}; try again later, lower "concurrency", or raise the fixer option "retries"`;
-  }
-  if (status !== undefined && status !== null && status >= 500) {
-    return `the API failed (${status}) after ${limits.retries} retr${limits.retries === 1 ? 'y' : 'ies'}: ${clip(text, 200)}`;
-  }
-  if (status) return `the API answered ${status}: ${clip(text, 200)}`;
+  if (status) return statusReason(status, clip(text, 200), limits.retries);
   return undefined;
 }
 
