@@ -45,9 +45,10 @@ export function recordProcessGroup(pgid: number, command: string): () => void {
   return () => rmSync(file, { force: true });
 }
 
-function groupAlive(pgid: number): boolean {
+/** Whether a process exists (a process group, given a negative id); EPERM means it does, under another user. */
+export function processAlive(pid: number): boolean {
   try {
-    process.kill(-pgid, 0);
+    process.kill(pid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
@@ -71,7 +72,7 @@ export async function stopRecordedProcessGroups(dir: string): Promise<Array<{ pg
     }
     const now = startTime(record.pgid);
     const reused = now !== undefined && record.startTime !== undefined && now !== record.startTime;
-    if (Number.isInteger(record.pgid) && record.pgid > 1 && !reused && groupAlive(record.pgid)) {
+    if (Number.isInteger(record.pgid) && record.pgid > 1 && !reused && processAlive(-record.pgid)) {
       try {
         process.kill(-record.pgid, 'SIGKILL');
         stopped.push({ pgid: record.pgid, command: record.command ?? '' });

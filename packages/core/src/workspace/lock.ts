@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { processAlive } from '../process/process-groups.js';
 import { SUTURE_DIR } from './journal.js';
 import { phase } from './phase.js';
 
@@ -17,15 +18,6 @@ const FRESH_MS = 10_000;
 
 export class LockError extends Error {
   override name = 'LockError';
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Filesystems without hard links fall back to an O_EXCL create followed by the write. */
@@ -47,7 +39,7 @@ async function removeLeftovers(root: string): Promise<void> {
   const dir = join(root, SUTURE_DIR);
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const pid = /^lock\.(\d+)-[0-9a-f]{8}$/.exec(name)?.[1];
-    if (pid && Number(pid) !== process.pid && !alive(Number(pid))) await rm(join(dir, name), { force: true });
+    if (pid && Number(pid) !== process.pid && !processAlive(Number(pid))) await rm(join(dir, name), { force: true });
   }
 }
 
@@ -109,7 +101,7 @@ export async function acquireLock(root: string, runId: string): Promise<RepoLock
       if (age < FRESH_MS) throw new LockError(`another suture run is starting and holds ${path}; wait for it to finish`);
       holder = undefined;
     }
-    if (holder && holder.hostname === hostname() && alive(holder.pid)) {
+    if (holder && holder.hostname === hostname() && processAlive(holder.pid)) {
       throw new LockError(
         `another suture run (pid ${holder.pid}, started ${holder.startedAt}) holds ${path}; wait for it to finish, or stop it`,
       );
