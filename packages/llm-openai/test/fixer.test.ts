@@ -294,6 +294,18 @@ describe('doctor', () => {
     });
   });
 
+  it('only warns about a server without a models list, which chat completions do not need', async () => {
+    const baseURL = mock.baseURL.replace(/\/v1$/, '/v2');
+    const checks = await openai({ baseURL, model: 'qwen2.5-coder', retries: 0 }, { env: {} }).doctor!();
+    expect(checks[1]).toEqual({
+      name: 'endpoint',
+      status: 'warn',
+      message: `${baseURL}/models answered 404 (mock: no route GET /v2/models): check the fixer option "model" ("qwen2.5-coder") (for Ollama: \`ollama pull qwen2.5-coder\`) and that baseURL is the API root ending in /v1`,
+      fix: `check the fixer option "baseURL" (${baseURL})`,
+    });
+    expect(checks).toHaveLength(2);
+  });
+
   it('says the key is missing for OpenAI and does not call it', async () => {
     expect(await openai({}, { env: {} }).doctor!()).toEqual([
       { name: 'api key', status: 'error', message: 'OPENAI_API_KEY is not set: https://api.openai.com/v1 needs a key', fix: 'export OPENAI_API_KEY=<your key>, or point the fixer option "baseURL" at a local server' },
