@@ -1,7 +1,7 @@
 import type { DoctorCheck, Redactor } from '@suture/core';
 import { APIConnectionError, AuthenticationError, NotFoundError } from 'openai';
 import { createClient } from './client.js';
-import { callContext, describeFailure } from './errors.js';
+import { describeFailure } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 
 /** `suture doctor` should answer at once; a healthy endpoint lists its models well within this. */
@@ -35,7 +35,7 @@ export async function doctorChecks(o: ResolvedOptions, redact: Redactor): Promis
   try {
     ids = (await client.models.list({ timeout: DOCTOR_TIMEOUT_MS, maxRetries: 0 })).data.map((m) => m.id);
   } catch (error) {
-    const message = redact(describeFailure(error, { ...callContext(o, '/models'), retries: 0, timeoutMs: DOCTOR_TIMEOUT_MS }));
+    const message = redact(describeFailure(error, { ...o, path: '/models', retries: 0, timeoutMs: DOCTOR_TIMEOUT_MS }));
     // A server without a models list can still serve chat completions.
     const status = error instanceof NotFoundError ? 'warn' : 'error';
     return [...checks, { name: 'endpoint', status, message, fix: failureFix(error, o) }];

@@ -10,25 +10,10 @@ import {
   PermissionDeniedError,
   RateLimitError,
 } from 'openai';
-import type { ApiKey, ResolvedOptions } from './options.js';
+import type { ResolvedOptions } from './options.js';
 
-export interface CallContext {
-  /** API root, e.g. `http://127.0.0.1:11434/v1`. */
-  baseURL: string;
-  /** The path called, e.g. `/chat/completions`. */
-  path: string;
-  model: string;
-  apiKey: ApiKey | undefined;
-  apiKeyEnv: string;
-  retries: number;
-  timeoutMs: number;
-  /** OpenAI itself (no server of one's own to start). */
-  openAIHost: boolean;
-}
-
-export function callContext(o: ResolvedOptions, path: string): CallContext {
-  return { baseURL: o.baseURL, path, model: o.model, apiKey: o.apiKey, apiKeyEnv: o.apiKeyEnv, retries: o.retries, timeoutMs: o.timeoutMs, openAIHost: o.openAIHost };
-}
+/** The options a call was made with, and the path it called (e.g. `/chat/completions`). */
+export type CallContext = Pick<ResolvedOptions, 'baseURL' | 'model' | 'apiKey' | 'apiKeyEnv' | 'retries' | 'timeoutMs' | 'openAIHost'> & { path: string };
 
 /** The server's own words, without the SDK's status prefix. */
 function serverMessage(error: APIError): string {

@@ -12,7 +12,7 @@ import {
   type Usage,
 } from '@suture/core';
 import type OpenAI from 'openai';
-import { callContext, describeFailure } from './errors.js';
+import { describeFailure } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 import { readChatCompletion, readResponse, type ModelReply } from './reply.js';
 import { ANSWER_INSTRUCTIONS, chatRequest, responsesRequest } from './request.js';
@@ -69,7 +69,7 @@ export async function propose(request: FixRequest, ctx: FixerContext, deps: Prop
         ? readChatCompletion(await deps.client().chat.completions.create(chatRequest(prompt, o), { signal: ctx.signal }))
         : readResponse(await deps.client().responses.create(responsesRequest(prompt, o), { signal: ctx.signal }));
   } catch (error) {
-    throw new Error(deps.redact(describeFailure(error, callContext(o, path))), { cause: error });
+    throw new Error(deps.redact(describeFailure(error, { ...o, path })), { cause: error });
   }
   const usage = usageOf(reply, deps, Date.now() - started);
   // Arguments cut off at the token limit are broken JSON: say so rather than "not JSON".
