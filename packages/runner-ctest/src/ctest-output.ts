@@ -143,10 +143,30 @@ export function trimMessage(text: string): string {
   return `${text.slice(0, 20_000)}\n[... ${text.length - 60_000} characters trimmed by suture; failure lines follow ...]\n${failures.slice(0, 20_000)}\n[...]\n${text.slice(-20_000)}`;
 }
 
-/** The faulting frame of a sanitizer report or a backtrace, when the output has one. */
+/**
+ * What a sanitizer's error report says went wrong (`AddressSanitizer: heap-buffer-overflow`,
+ * `LeakSanitizer: detected memory leaks`), without its addresses. The sanitizer ends the test with
+ * exit code 1, so CTest calls it failed, but it stopped the program as a crash does.
+ */
+export function sanitizerError(output: string): string | undefined {
+  return /^==\d+==ERROR: (\w+Sanitizer: .+?)(?: on (?:unknown )?address\b.*)?$/m.exec(output)?.[1];
+}
+
+// `#0 0x55e6 in last(std::vector<int> const&, int) /src/buffer.cpp:4:10`: the name may hold spaces, the file is the last word
+const SANITIZER_FRAME = /^\s*#\d+ 0x[0-9a-f]+ in (.+) (\S+):(\d+)(?::\d+)?$/gm;
+// the sanitizer's own interceptors, the C library and the standard headers are not where the project went wrong
+const RUNTIME = /^\/usr\/|\/libsanitizer\/|\/compiler-rt\/|^\.\.\/(?:sysdeps|csu)\//;
+
+/**
+ * The faulting frame of a sanitizer report or a backtrace, when the output has one. In a sanitizer
+ * report it is the first frame of the first stack (the bad access; the later stacks say where the
+ * memory came from) that is not in the runtime.
+ */
 export function faultingFrame(output: string): { file: string; line: number; fn?: string } | undefined {
-  const asan = /#\d+ 0x[0-9a-f]+ in (\S+) (\/[^:\s]+|[\w./-]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+)/.exec(output);
-  if (asan) return { fn: asan[1]!, file: asan[2]!, line: Number(asan[3]) };
+  const stack = output.split(/\n[ \t]*\n/).find((block) => /^\s*#0 0x[0-9a-f]+ in /m.test(block));
+  const frames = [...(stack ?? '').matchAll(SANITIZER_FRAME)].map((m) => ({ fn: m[1]!, file: m[2]!, line: Number(m[3]) }));
+  const frame = frames.find((f) => !RUNTIME.test(f.file)) ?? frames[0];
+  if (frame) return frame;
   const gdb = /#\d+ .* in (\S+) \(.*\) at (\S+):(\d+)/.exec(output);
   if (gdb) return { fn: gdb[1]!, file: gdb[2]!, line: Number(gdb[3]) };
   return undefined;

@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { runProcess, type RunContext, type RunResultInput, type TestResult } from '@suture/core';
 import { buildEnv, configureAndBuild } from './build.js';
-import { consoleStatuses, failedGtestCases, faultingFrame, gtestTranscriptFailures, parseCtestJunit, parseGtestListing, readGtestReports, transcriptFailure, trimMessage, unityFailures } from './ctest-output.js';
+import { consoleStatuses, failedGtestCases, faultingFrame, gtestTranscriptFailures, parseCtestJunit, parseGtestListing, readGtestReports, sanitizerError, transcriptFailure, trimMessage, unityFailures } from './ctest-output.js';
 import type { ResolvedCtestOptions } from './options.js';
 
 interface Registered {
@@ -126,6 +126,8 @@ export async function runCtest(options: ResolvedCtestOptions, ctx: RunContext): 
       if (con?.status === 'timeout') status = 'timeout';
       else if (con?.status === 'crashed') status = 'crashed';
       else if (/Unable to find executable/.test(c.skippedMessage ?? '') || con?.status === 'notrun') status = 'error';
+      const sanitizer = status === 'failed' || status === 'crashed' ? sanitizerError(c.output) : undefined;
+      if (sanitizer) status = 'crashed';
       const base: TestResult = { id: c.name, name: c.name, status, durationMs: c.seconds * 1000, ...(at ? { file: rel(ctx.root, at.file)!, line: at.line } : {}) };
       if (status === 'passed' || status === 'skipped') {
         tests.push(base);
@@ -145,7 +147,7 @@ export async function runCtest(options: ResolvedCtestOptions, ctx: RunContext): 
       }
       const frame = status === 'crashed' ? faultingFrame(c.output) : undefined;
       const failure = reg?.gtestName && status === 'failed' ? transcriptFailure(c.output) : undefined;
-      const message = status === 'timeout' ? `killed by ctest at its timeout (${con?.seconds ?? '?'} s)` : status === 'crashed' ? `crashed: ${con?.detail ?? 'abnormal exit'}` : failure?.message || c.output.trim().split('\n').slice(-5).join('\n') || 'failed';
+      const message = status === 'timeout' ? `killed by ctest at its timeout (${con?.seconds ?? '?'} s)` : status === 'crashed' ? `crashed: ${sanitizer ?? con?.detail ?? 'abnormal exit'}` : failure?.message || c.output.trim().split('\n').slice(-5).join('\n') || 'failed';
       const failureFile = failure?.file ?? at?.file;
       const failureLine = failure?.file ? failure.line : at?.line;
       tests.push({ ...base, message: message.slice(0, 4000), trace: trimMessage(c.output), details: { ...(reg?.gtestName ? { gtest: gtestName, ...(failureFile ? { failureFile: rel(ctx.root, failureFile), failureLine } : {}) } : {}), ...(frame ? { frame: { ...frame, file: rel(ctx.root, frame.file) } } : {}), ...(con ? { ctest: con.detail } : {}) } });

@@ -125,6 +125,17 @@ describe('the CTest runner with Clang', () => {
   });
 });
 
+describe('the CTest runner on a test built with AddressSanitizer', () => {
+  it('reports the sanitizer error as a crash located at the faulting frame, not at main', async () => {
+    const root = await copy('asan');
+    const r = await run(root);
+    expect(r.tests).toHaveLength(1);
+    expect(r.tests[0]).toMatchObject({ id: 'overflow', status: 'crashed', message: 'crashed: AddressSanitizer: heap-buffer-overflow', details: { frame: { file: 'src/buffer.cpp', line: 4, fn: expect.stringMatching(/^last\(std::vector<int.*> const&, int\)$/) } } });
+    const [crash] = await ctest().analyzer!().analyze(r, project(root));
+    expect(crash).toMatchObject({ kind: 'crash', title: expect.stringMatching(/^overflow crashed in last\(/), location: { file: 'src/buffer.cpp', line: 4, symbol: 'last' } });
+  });
+});
+
 describe('the gate with the CTest runner', () => {
   it('heals a logic bug with a scripted fix through the whole gate', async () => {
     const root = await copy('calc');

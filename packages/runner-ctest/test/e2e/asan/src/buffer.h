@@ -1,0 +1,4 @@
+#pragma once
+#include <vector>
+
+int last(const std::vector<int>& values, int count);
