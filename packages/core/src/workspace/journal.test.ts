@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal, hasJournal, recover } from './journal.js';
+import { skipSuture, snapshot } from '../../test/harness/tree.mjs';
 import { acquireLock, LockError } from './lock.js';
 
 const dirs: string[] = [];
@@ -22,30 +23,10 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
-async function listAll(root: string, dir = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(join(root, dir), { withFileTypes: true })) {
-    const rel = dir ? `${dir}/${e.name}` : e.name;
-    if (rel === '.suture') continue;
-    out.push(rel);
-    if (e.isDirectory()) out.push(...(await listAll(root, rel)));
-  }
-  return out.sort();
-}
-
-async function snapshot(root: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const rel of await listAll(root)) {
-    const st = await stat(join(root, rel));
-    out[rel] = st.isDirectory() ? 'dir' : `${(st.mode & 0o777).toString(8)}:${(await readFile(join(root, rel))).toString('base64')}`;
-  }
-  return out;
-}
-
 describe('Journal', () => {
   it('restores CRLF, missing trailing newline, binary content and file modes byte for byte, and deletes created files and folders', async () => {
     const root = await tree();
-    const before = await snapshot(root);
+    const before = await snapshot(root, skipSuture);
     const journal = await Journal.create(root, 'r1');
     await journal.write('src/crlf.py', 'a = 9\r\n');
     await journal.write('src/no-eol.py', 'x = 2\n');
@@ -59,7 +40,7 @@ describe('Journal', () => {
     expect(outcome.deleted).toEqual(['src/pkg/sub/new.py']);
     expect(outcome.conflicts).toEqual([]);
     await journal.close();
-    expect(await snapshot(root)).toEqual(before);
+    expect(await snapshot(root, skipSuture)).toEqual(before);
     expect(await hasJournal(root)).toBe(false);
   });
 
@@ -79,14 +60,14 @@ describe('Journal', () => {
 
   it('refuses to start over an unrecovered journal; recover restores it and reports what it did', async () => {
     const root = await tree();
-    const before = await snapshot(root);
+    const before = await snapshot(root, skipSuture);
     const journal = await Journal.create(root, 'r1');
     await journal.write('src/crlf.py', 'changed\n');
     await journal.write('added.txt', 'new\n');
     await expect(Journal.create(root, 'r2')).rejects.toThrow(/suture recover/);
     const outcome = await recover(root);
     expect(outcome).toMatchObject({ found: true, runId: 'r1', restored: ['src/crlf.py'], deleted: ['added.txt'] });
-    expect(await snapshot(root)).toEqual(before);
+    expect(await snapshot(root, skipSuture)).toEqual(before);
     expect(await recover(root)).toMatchObject({ found: false });
   });
 

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasJournal, recover } from '../../../src/workspace/journal.js';
+import { skipSuture, snapshot } from '../../harness/tree.mjs';
 
 const CHILD = join(import.meta.dirname, 'crash-child.mjs');
 const dirs: string[] = [];
@@ -19,19 +20,6 @@ async function tree(): Promise<string> {
   await chmod(join(root, 'src/app.py'), 0o755);
   await writeFile(join(root, 'data.bin'), Buffer.from([0, 1, 2, 3, 255]));
   return root;
-}
-
-/** Every path under root except .suture, with mode and bytes. */
-async function snapshot(root: string, dir = ''): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const e of await readdir(join(root, dir), { withFileTypes: true })) {
-    const rel = dir ? `${dir}/${e.name}` : e.name;
-    if (rel === '.suture') continue;
-    const st = await stat(join(root, rel));
-    if (e.isDirectory()) Object.assign(out, { [rel]: 'dir' }, await snapshot(root, rel));
-    else out[rel] = `${(st.mode & 0o777).toString(8)}:${(await readFile(join(root, rel))).toString('base64')}`;
-  }
-  return out;
 }
 
 /** Runs the child until it dies; for "storm", SIGKILLs it once it has made `stormWrites` rounds of writes. */
@@ -53,16 +41,16 @@ describe('recover after a SIGKILL', () => {
   for (const killAt of ['0', '1', '2', '3', '4', '5']) {
     it(`brings the tree back byte for byte when killed after step ${killAt}`, async () => {
       const root = await tree();
-      const before = await snapshot(root);
+      const before = await snapshot(root, skipSuture);
       const { signal, out } = await runChild(root, killAt);
       expect(signal).toBe('SIGKILL');
       expect(out).toContain(`step ${killAt}`);
-      if (Number(killAt) >= 1) expect(await snapshot(root)).not.toEqual(before);
+      if (Number(killAt) >= 1) expect(await snapshot(root, skipSuture)).not.toEqual(before);
       expect(await hasJournal(root)).toBe(true);
       const outcome = await recover(root);
       expect(outcome.found).toBe(true);
       expect(outcome.conflicts).toEqual([]);
-      expect(await snapshot(root)).toEqual(before);
+      expect(await snapshot(root, skipSuture)).toEqual(before);
       expect(await hasJournal(root)).toBe(false);
     });
   }
@@ -70,11 +58,11 @@ describe('recover after a SIGKILL', () => {
   for (const writes of [0, 15, 40]) {
     it(`brings the tree back byte for byte when killed in the middle of a stream of writes (${writes})`, async () => {
       const root = await tree();
-      const before = await snapshot(root);
+      const before = await snapshot(root, skipSuture);
       const { signal } = await runChild(root, 'storm', writes);
       expect(signal).toBe('SIGKILL');
       await recover(root);
-      expect(await snapshot(root)).toEqual(before);
+      expect(await snapshot(root, skipSuture)).toEqual(before);
     });
   }
 });
