@@ -100,8 +100,8 @@ export async function runCtest(options: ResolvedCtestOptions, ctx: RunContext): 
   let exitCode: number | null = 0;
   if (!selected || entries.size > 0) {
     const args = ['--test-dir', buildDir, `--output-junit`, junit, '--output-on-failure', '--timeout', String(options.testTimeout), ...(selected ? ['--no-tests=error', '-R', `^(${[...entries].map(escapeRegex).join('|')})$`] : []), ...options.ctestArgs];
-    // listed while the tests run: listing only reads the binaries
-    const locations = registryRun.then((reg) => gtestLocations(reg, ctx, join(ctx.workDir, 'gtest-list')));
+    // listed while the tests run: listing only reads the binaries; a selection lists only the binaries it runs
+    const locations = registryRun.then((reg) => gtestLocations(selected ? new Map([...reg].filter(([name]) => entries.has(name))) : reg, ctx, join(ctx.workDir, 'gtest-list')));
     const r = await runProcess(options.ctest, args, { cwd: ctx.root, env: { ...buildEnv(), CTEST_OUTPUT_ON_FAILURE: '1' }, timeoutMs: ctx.timeoutMs, signal: ctx.signal, tailBytes: 1024 * 1024 });
     command = r.command;
     output += r.output;

@@ -59,6 +59,9 @@ describe('CTest runner on a real CMake + GoogleTest project', () => {
       ['Calc.Adds', 'passed'],
       ['Factors/Factor.KeepsZero/3', 'failed'],
     ]);
+    // the re-run locates the TEST as the full run did
+    expect(param).toMatchObject({ file: 'tests/calc_test.cpp', line: 15 });
+    expect(again.tests.find((x) => x.id === param.id)).toMatchObject({ file: param.file, line: param.line });
   });
 
   it('scopes a TEST body through its calls, includes and implementation files', async () => {
