@@ -93,6 +93,12 @@ describe('runProcess', () => {
     expect(r.output).toBe('café ok\n\ufffd\ufffd\n');
   });
 
+  it('holds back an OSC hyperlink split across chunks, its ST terminator split too, and strips it whole', async () => {
+    const script = "const w=(s)=>new Promise((r)=>process.stdout.write(s,()=>setTimeout(r,30))); (async()=>{await w('see \\x1b]8;;https://exa'); await w('mple.com/docs?q=1\\x07link\\x1b]8;;\\x1b'); await w('\\\\ done\\n');})();";
+    const r = await runProcess(process.execPath, ['-e', script], { cwd: dir, env: process.env, timeoutMs: 10_000 });
+    expect(r.output).toBe('see link done\n');
+  });
+
   it('passes arguments without a shell, so metacharacters stay literal', async () => {
     const marker = join(dir, 'pwned');
     const arg = `x; touch ${marker}; $(touch ${marker}) \`touch ${marker}\``;

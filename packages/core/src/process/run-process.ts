@@ -18,6 +18,23 @@ const NO_COLOR_ENV: Readonly<Record<string, string | undefined>> = {
   GTEST_COLOR: 'no',
 };
 
+/** A complete escape sequence: CSI, OSC (ended by BEL or ST), or a two-character escape. */
+const ESCAPE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\^_])/y;
+/** How far back an unfinished escape is held for the next chunk (an OSC hyperlink carries a URL); further back it is stray. */
+const MAX_ESCAPE = 512;
+
+/**
+ * Where an escape sequence that has not ended yet starts, or -1. The scan may start at any ESC
+ * of the tail: the only ESC inside a sequence begins an OSC's ST terminator, itself complete.
+ */
+function unfinishedEscape(text: string): number {
+  for (let i = text.indexOf('\x1b', Math.max(0, text.length - MAX_ESCAPE)); i !== -1; i = text.indexOf('\x1b', ESCAPE.lastIndex)) {
+    ESCAPE.lastIndex = i;
+    if (!ESCAPE.test(text)) return i;
+  }
+  return -1;
+}
+
 /**
  * Decodes one byte stream to text without ANSI escapes. Multi-byte characters and escape
  * sequences split across chunks are held back until their end arrives; bytes that are not UTF-8
@@ -28,14 +45,9 @@ function plainTextStream(): { write(chunk: Buffer | string): string; end(): stri
   let pending = '';
   const strip = (text: string, final: boolean): string => {
     const all = pending + text;
-    const esc = all.lastIndexOf('\x1b');
-    // An escape with no final byte yet (a letter, or BEL/ST for OSC) waits for the next chunk.
-    if (!final && esc >= 0 && esc > all.length - 64 && !/^\x1b(\[[0-?]*[ -\/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])/.test(all.slice(esc))) {
-      pending = all.slice(esc);
-      return stripVTControlCharacters(all.slice(0, esc));
-    }
-    pending = '';
-    return stripVTControlCharacters(all);
+    const cut = final ? -1 : unfinishedEscape(all);
+    pending = cut === -1 ? '' : all.slice(cut);
+    return stripVTControlCharacters(cut === -1 ? all : all.slice(0, cut));
   };
   return {
     write: (chunk) => strip(typeof chunk === 'string' ? chunk : decoder.write(chunk), false),
