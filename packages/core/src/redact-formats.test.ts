@@ -17,5 +17,8 @@ describe('secret names and formats beyond the common ones', () => {
     const redact = createRedactor({});
     expect(redact('post to https://hooks.slack.com/services/T0ABCDEFG/B0ABCDEFGHI/abcdefghijklmnopqrstuvwx now')).toBe(`post to https://hooks.slack.com/services/${REDACTED} now`);
     expect(redact('https://discord.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz_ABCDEFGH')).toBe(`https://discord.com/api/webhooks/${REDACTED}`);
+    expect(redact('https://hooks.slack.com/workflows/T0ABCDEFG/A0ABCDEFG/123456789/abcdefghijklmnop')).toBe(`https://hooks.slack.com/workflows/${REDACTED}`);
+    expect(redact('https://hooks.slack.com/triggers/T0ABCDEFG/123456789/abcdefghijklmnop')).toBe(`https://hooks.slack.com/triggers/${REDACTED}`);
+    expect(redact('https://discordapp.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz_ABCDEFGH')).toBe(`https://discordapp.com/api/webhooks/${REDACTED}`);
   });
 });
