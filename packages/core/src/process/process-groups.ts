@@ -17,7 +17,8 @@ export async function withProcessGroupRecord<T>(dir: string, fn: () => Promise<T
   try {
     return await folder.run(dir, fn);
   } finally {
-    // Empty once every group is gone; a group that could not be killed keeps its record.
+    // Empty once every runProcess has returned (each removes its record after killing its group);
+    // the record of one still running (a runner that did not wait for it) stays.
     await rmdir(dir).catch(() => undefined);
   }
 }
