@@ -74,6 +74,9 @@ describe('plugin loading', () => {
   it('suggests the alias a misspelled plugin name was meant to be, instead of installing a stranger package', async () => {
     await config('pytst');
     await expect(gateOptions()).rejects.toThrow(/^pytst \(suture\.config\.json#projects\[0\]\.runner\): unknown plugin "pytst"; did you mean "pytest" \(@suture\/runner-pytest\)\?$/);
+    // Aliases match exactly; a name that differs only in case is one too.
+    await config('PyTest');
+    await expect(gateOptions()).rejects.toThrow(/^PyTest \(suture\.config\.json#projects\[0\]\.runner\): unknown plugin "PyTest"; did you mean "pytest" \(@suture\/runner-pytest\)\?$/);
   });
 
   it('passes the config folder to a factory, so option paths resolve from the config file', async () => {

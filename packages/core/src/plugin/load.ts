@@ -54,7 +54,7 @@ export async function importPlugin(ref: PluginRef, fromDir: string): Promise<unk
 function nearAlias(name: string): string | undefined {
   const close = Object.keys(PLUGIN_ALIASES)
     .map((alias) => ({ alias, d: editDistance(name.toLowerCase(), alias) }))
-    .filter((x) => x.d > 0 && x.d <= 2)
+    .filter((x) => x.d <= 2)
     .sort((a, b) => a.d - b.d);
   return close.length > 0 && (close.length === 1 || close[1]!.d > close[0]!.d) ? close[0]!.alias : undefined;
 }
