@@ -30,13 +30,21 @@ function isEsm(file: string, source: string): boolean {
   }
 }
 
-/** `edited`: texts to check instead of what is on disk. */
-function languageService(root: string, files: string[], esm: boolean, edited = new Map<string, string>()): ts.LanguageService {
-  const versions = new Map(files.map((f) => [f, '1']));
+interface ScriptService {
+  service: ts.LanguageService;
+  /** Checks `text` in place of what is on disk for `file` from the next request on, reusing the rest of the program. */
+  setText(file: string, text: string): void;
+}
+
+function languageService(root: string, files: string[], esm: boolean): ScriptService {
+  const texts = new Map<string, { text: string; version: number }>();
   const host: ts.LanguageServiceHost = {
     getScriptFileNames: () => files,
-    getScriptVersion: (f) => versions.get(f) ?? '1',
-    getScriptSnapshot: (f) => (edited.has(f) ? ts.ScriptSnapshot.fromString(edited.get(f)!) : existsSync(f) ? ts.ScriptSnapshot.fromString(readFileSync(f, 'utf8')) : undefined),
+    getScriptVersion: (f) => String(texts.get(f)?.version ?? 0),
+    getScriptSnapshot: (f) => {
+      const text = texts.get(f)?.text ?? (existsSync(f) ? readFileSync(f, 'utf8') : undefined);
+      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+    },
     getCurrentDirectory: () => root,
     getCompilationSettings: () => ({ allowJs: true, checkJs: true, noEmit: true, target: ts.ScriptTarget.ES2022, ...(esm ? { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext } : { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 }), types: ['node'], typeRoots: nodeTypeRoots(), skipLibCheck: true }),
     getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
@@ -46,7 +54,7 @@ function languageService(root: string, files: string[], esm: boolean, edited = n
     directoryExists: ts.sys.directoryExists,
     getDirectories: ts.sys.getDirectories,
   };
-  return ts.createLanguageService(host, ts.createDocumentRegistry());
+  return { service: ts.createLanguageService(host, ts.createDocumentRegistry()), setText: (f, text) => texts.set(f, { text, version: (texts.get(f)?.version ?? 0) + 1 }) };
 }
 
 const unfixable = (diagnosis: string): FixProposalInput => ({ verdict: 'unfixable', diagnosis, usage: { calls: 0, costUsd: 0 } });
@@ -66,11 +74,11 @@ function importedModules(fixes: readonly ts.CodeFixAction[]): string[] {
  * is bound when nothing in the project answers to it too, and only if every `os.<member>` of the
  * file then type-checks against Node's declarations.
  */
-function builtinModuleBinding(c: { root: string; file: string; rel: string; source: string; others: string[]; esm: boolean; name: string; service: ts.LanguageService }): FixProposalInput | undefined {
+function builtinModuleBinding(c: { root: string; file: string; rel: string; source: string; esm: boolean; name: string; script: ScriptService }): FixProposalInput | undefined {
   const { file, source, name } = c;
   const own = projectModuleNamed(file, name);
   if (own) return unfixable(`"${name}" is not defined; it could be Node's built-in module or the project's ${own.slice(c.root.length + 1)}: needs an LLM fixer`);
-  const sf = c.service.getProgram()?.getSourceFile(file);
+  const sf = c.script.service.getProgram()?.getSourceFile(file);
   if (!sf) return undefined;
   const uses = memberUses(sf, name);
   if (uses.length === 0) return undefined;
@@ -78,8 +86,8 @@ function builtinModuleBinding(c: { root: string; file: string; rel: string; sour
   const after = source.slice(0, at) + text + source.slice(at);
   const shifted = (pos: number): number => (pos >= at ? pos + text.length : pos);
   const spans = uses.map((u) => [shifted(u.getStart(sf)), shifted(u.getEnd())] as const);
-  const checked = languageService(c.root, [file, ...c.others], c.esm, new Map([[file, after]]));
-  const wrong = checked.getSemanticDiagnostics(file).filter((d) => d.start !== undefined && spans.some(([s, e]) => d.start! >= s && d.start! < e));
+  c.script.setText(file, after);
+  const wrong = c.script.service.getSemanticDiagnostics(file).filter((d) => d.start !== undefined && spans.some(([s, e]) => d.start! >= s && d.start! < e));
   if (wrong.length > 0) {
     const why = ts.flattenDiagnosticMessageText(wrong[0]!.messageText, ' ');
     return unfixable(`"${name}" is not defined, and Node's "${name}" module does not fit how the file uses it (${why}): needs an LLM fixer`);
@@ -105,7 +113,8 @@ export async function scriptProposal(request: FixRequest): Promise<FixProposalIn
   const others = request.scope.entries.map((e) => join(root, e.file)).filter((f) => f !== file && /\.[cm]?[jt]sx?$/.test(f));
   const source = readFileSync(file, 'utf8');
   const esm = isEsm(file, source);
-  const service = languageService(root, [file, ...others], esm);
+  const script = languageService(root, [file, ...others], esm);
+  const { service } = script;
   const diagnostics = service.getSemanticDiagnostics(file).filter((d) => d.start !== undefined && FIXABLE_CODES.has(d.code) && source.slice(d.start, d.start + (d.length ?? 0)) === name);
   // prefer the occurrence on the failing line
   const lineStart = loc.line ? source.split('\n').slice(0, loc.line - 1).join('\n').length + (loc.line > 1 ? 1 : 0) : 0;
@@ -127,6 +136,6 @@ export async function scriptProposal(request: FixRequest): Promise<FixProposalIn
     }
     if (edits.length > 0) return { verdict: 'edits', edits, rationale: `TypeScript code fix: ${fix.description}`, usage: { calls: 0, costUsd: 0 } };
   }
-  if (diagnostics.length > 0 && isBuiltinModuleName(name)) return builtinModuleBinding({ root, file, rel: loc.file, source, others, esm, name, service });
+  if (diagnostics.length > 0 && isBuiltinModuleName(name)) return builtinModuleBinding({ root, file, rel: loc.file, source, esm, name, script });
   return unfixable(`"${name}" is not defined and the TypeScript language service has no spelling or import fix for it: needs an LLM fixer`);
 }
