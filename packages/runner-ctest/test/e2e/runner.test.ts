@@ -118,7 +118,10 @@ describe('the CTest runner with Clang', () => {
       expect(group).toMatchObject({ kind: 'build', blocksAll: true, location: { file: 'src/calc.cpp' } });
       expect(group!.diagnostics![0]).toMatchObject({ source: 'clang', symbol: 'totl', message: "use of undeclared identifier 'totl'; did you mean 'total'?", fixIts: [expect.objectContaining({ file: 'src/calc.cpp', replacement: 'total' })] });
       await edit(root, 'src/calc.cpp', 'int total = a + b; return totl;', 'return a + b;');
+      // a change of the user's flags alone reconfigures the build folder
+      process.env.CXXFLAGS = '-DSUTURE_USER_FLAG=2';
       const fixed = await runClang();
+      expect(await readFile(join(root, 'build-suture/CMakeCache.txt'), 'utf8')).toMatch(/^CMAKE_CXX_FLAGS:STRING=-DSUTURE_USER_FLAG=2 -fdiagnostics-parseable-fixits/m);
       expect(fixed.diagnostics).toEqual([]);
       expect(fixed.tests.find((t) => t.id === 'Calc.Adds')?.status).toBe('passed');
     } finally {
