@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FailureSchema, ScopeSchema, type RunResult } from '@suture/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +112,20 @@ describe('Jest runner edge cases', () => {
     expect(failures.map((f) => [f.kind, f.location?.file])).toEqual([['assertion', '__tests__/math.test.js']]);
     const forcedOff = await run(root, { options: { esm: false } });
     expect(forcedOff.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('Must use import to load ES Module')]);
+  });
+
+  it("scopes a call into a workspace package through its package.json exports, not its stale main", async () => {
+    const root = await copy('workspace');
+    // what npm install links for a workspace
+    await mkdir(join(root, 'node_modules/@shop'), { recursive: true });
+    await symlink('../../packages/money', join(root, 'node_modules/@shop/money'), 'dir');
+    const r = await run(root);
+    expect(r.tests.map((t) => [t.id, t.status])).toEqual([['__tests__/money.test.js::converts euros to cents', 'failed']]);
+    const analyzer = jest().analyzer!();
+    const [failure] = await analyzer.analyze(r, project(root));
+    const scope = ScopeSchema.parse(await analyzer.scope(FailureSchema.parse({ ...failure, id: 'x' }), project(root)));
+    const money = scope.entries.find((e) => e.file === 'packages/money/src/index.js');
+    expect(money).toMatchObject({ symbols: ['cents'], reasons: expect.arrayContaining([`test "converts euros to cents" calls cents (from '@shop/money')`]) });
   });
 
   it('takes extensionsToTreatAsEsm in jest.config.js as a native ES module project too (ts-jest with useESM)', async () => {

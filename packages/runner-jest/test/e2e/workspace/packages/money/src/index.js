@@ -1,0 +1,5 @@
+function cents(amount) {
+  return Math.round(amount * 10);
+}
+
+module.exports = { cents };
