@@ -19,7 +19,8 @@ export function lineEdit(file: string, text: string, line: number, replacement: 
   return undefined;
 }
 
-function offsetOf(lines: string[], line: number, column: number): number {
+/** The offset in the text of `lines` of a 1-based line and column. */
+export function offsetOf(lines: readonly string[], line: number, column: number): number {
   let offset = 0;
   for (let i = 0; i < line - 1; i++) offset += lines[i]!.length + 1;
   return offset + column - 1;

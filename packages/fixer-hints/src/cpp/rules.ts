@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Diagnostic, FixIt, FixRequest } from '@suture/core';
+import { offsetOf } from '../edits.js';
 import { trusted } from '../fixits.js';
 import { includeInsertLine } from './includes.js';
-import { displayColumnToIndex, lineColumnOf, offsetOf, tokenBefore } from './source.js';
+import { displayColumnToIndex, lineColumnOf, tokenBefore } from './source.js';
 import { stdHeaders } from './std-headers.js';
 
 /** Fix-its computed for diagnostics the compiler gave none for, and the cases left alone on purpose. */
@@ -38,11 +39,12 @@ function missingSemicolon(d: Diagnostic, text: string): { fixIt?: FixIt; reason?
     return word || /^(?:\*|&|&&|\(|::|\.\.\.|\[|~)$/.test(next) ? { ambiguous: `${d.file}:${d.line}: ${d.message}: a ';' ends the declaration, a ',' would declare '${next}...' as well` } : undefined;
   }
   if (!declaration && !(word || next === '}')) return undefined;
-  const lineText = text.split('\n')[d.line - 1] ?? '';
+  const lines = text.split('\n');
+  const lineText = lines[d.line - 1] ?? '';
   // GCC counts display columns (tabs to 8); an older one counts bytes
   const index = [displayColumnToIndex(lineText, d.column), d.column - 1].find((i) => i !== undefined && lineText.startsWith(next, i) && !(word && /\w/.test(lineText[i + next.length] ?? '')));
   if (index === undefined) return undefined;
-  const previous = tokenBefore(text, offsetOf(text, d.line, index));
+  const previous = tokenBefore(text, offsetOf(lines, d.line, index + 1));
   if (!previous) return undefined;
   const token = text.slice(previous.start, previous.end);
   if (!/[\w)\]"'}>]$/.test(token) && token !== '++' && token !== '--') return undefined;

@@ -90,9 +90,3 @@ export function lineColumnOf(text: string, offset: number): { line: number; colu
   const line = before.split('\n').length;
   return { line, column: offset - before.lastIndexOf('\n') };
 }
-
-export function offsetOf(text: string, line: number, index: number): number {
-  let offset = 0;
-  for (let l = 1; l < line; l++) offset = text.indexOf('\n', offset) + 1;
-  return offset + index;
-}
