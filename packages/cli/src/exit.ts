@@ -1,4 +1,5 @@
-import { ConfigError, LockError, PluginError, UnrecoveredJournalError } from '@suture/core';
+import { ConfigError, PluginError } from '@suture/core';
+import { LockError, UnrecoveredJournalError } from '@suture/core/internal';
 
 export const EXIT = { green: 0, failures: 1, usage: 2, internal: 3 } as const;
 

@@ -1,17 +1,133 @@
-export * from './contracts/index.js';
-export * from './plugin/types.js';
-export * from './plugin/define.js';
-export * from './plugin/errors.js';
-export * from './engine/types.js';
-export * from './process/run-process.js';
-export * from './process/tail-buffer.js';
-export * from './analysis/graph-walk.js';
-export * from './analysis/parse-cache.js';
-export * from './redact.js';
-export * from './text/edit-distance.js';
+/**
+ * The public API of `@suture/core`: what a plugin author reads. Contracts (zod schemas and their
+ * types), the plugin interfaces, the `define*` helpers, the errors plugins throw, and `runProcess`
+ * for running a toolchain the way the engine expects. Every export is listed by name; the API
+ * report test (`api-report.test.ts`) fails when this list changes without its report.
+ *
+ * Kits live on subpaths: `@suture/core/analysis` (tree-sitter, graph walk, fingerprints,
+ * grouping, test files), `@suture/core/llm` (prompts, answers, pricing, the LLM fixer base),
+ * `@suture/core/testing` (conformance kits). `@suture/core/internal` is for the CLI only.
+ */
 export { z } from 'zod';
-export * from './engine/index.js';
-export * from './workspace/index.js';
-export * from './config/index.js';
-export * from './reporters/index.js';
-export * from './llm/index.js';
+
+export {
+  API_VERSION,
+  type Analyzer,
+  type AttemptEndEvent,
+  type AttemptStartEvent,
+  type DetectedProject,
+  type DoctorCheck,
+  type Fixer,
+  type FixerContext,
+  type GateMode,
+  type Logger,
+  type Plugin,
+  type PluginBase,
+  type PluginFactoryContext,
+  type PluginKind,
+  type ProjectEndEvent,
+  type ProjectInfo,
+  type ProjectStartEvent,
+  type Reporter,
+  type RoundEndEvent,
+  type RunContext,
+  type RunEndContext,
+  type Runner,
+  type RunStartEvent,
+  type TestResultEvent,
+} from './api/plugin.js';
+export { defineAnalyzer, defineConfig, defineFixer, defineReporter, defineRunner } from './api/define.js';
+export { ConfigError, FixerError, PluginError, type PluginOrigin } from './api/errors.js';
+
+export {
+  DiagnosticSchema,
+  FixItSchema,
+  RunResultSchema,
+  RunStatusSchema,
+  SeveritySchema,
+  TestResultSchema,
+  TestStatusSchema,
+  type Diagnostic,
+  type FixIt,
+  type RunResult,
+  type RunResultInput,
+  type RunStatus,
+  type Severity,
+  type TestResult,
+  type TestStatus,
+} from './api/contracts/run-result.js';
+export {
+  FailureKindSchema,
+  FailureSchema,
+  LocationSchema,
+  ScopeEntrySchema,
+  ScopeRoleSchema,
+  ScopeSchema,
+  UNREPAIRABLE_KINDS,
+  type Failure,
+  type FailureInput,
+  type FailureKind,
+  type Location,
+  type Scope,
+  type ScopeEntry,
+  type ScopeInput,
+  type ScopeRole,
+} from './api/contracts/failure.js';
+export {
+  AttemptSummarySchema,
+  BugReportSchema,
+  EditPolicySchema,
+  EditSchema,
+  EditableSchema,
+  FixProposalSchema,
+  FixRequestSchema,
+  SourceSliceSchema,
+  UsageSchema,
+  type AttemptSummary,
+  type BugReport,
+  type Edit,
+  type EditPolicy,
+  type Editable,
+  type FixProposal,
+  type FixProposalInput,
+  type FixRequest,
+  type SourceSlice,
+  type Usage,
+} from './api/contracts/fix.js';
+export {
+  AttemptSchema,
+  AttemptVerdictSchema,
+  ConflictSchema,
+  FailureOutcomeSchema,
+  FailureReportSchema,
+  GateReportSchema,
+  ProjectReportSchema,
+  ProjectStatusSchema,
+  RoundKindSchema,
+  RoundSchema,
+  TotalsSchema,
+  ValidationSchema,
+  type Attempt,
+  type AttemptVerdict,
+  type FailureOutcome,
+  type FailureReport,
+  type GateReport,
+  type ProjectReport,
+  type ProjectStatus,
+  type Round,
+  type Totals,
+  type Validation,
+} from './api/contracts/report.js';
+export {
+  ConfigSchema,
+  HealConfigSchema,
+  PluginSpecSchema,
+  ProjectConfigSchema,
+  type Config,
+  type ConfigInput,
+  type HealConfig,
+  type PluginSpec,
+  type ProjectConfig,
+} from './api/contracts/config.js';
+
+export { runProcess, type ProcessResult, type RunProcessOptions } from './safety/process/run-process.js';

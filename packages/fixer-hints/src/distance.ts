@@ -1,4 +1,4 @@
-import { editDistance } from '@suture/core';
+import { editDistance } from '@suture/core/analysis';
 
 /** `over`: equally close names of later groups that the winner beat by coming first. */
 export type Pick = { ok: true; best: string; over?: string[] } | { ok: false; candidates: string[] };

@@ -2,7 +2,8 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FailureSchema, validateEdits, type FixProposalInput, type FixRequest } from '@suture/core';
+import { FailureSchema, type FixProposalInput, type FixRequest } from '@suture/core';
+import { validateEdits } from '@suture/core/internal';
 import { silentLogger } from '@suture/core/testing';
 import hints from '../src/index.js';
 

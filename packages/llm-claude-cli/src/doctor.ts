@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { findPrice, runProcess, z, type DoctorCheck } from '@suture/core';
+import { findPrice } from '@suture/core/llm';
+import { runProcess, z, type DoctorCheck } from '@suture/core';
 import { apiCredentials } from './api/credentials.js';
 import { AUTH_ENV, buildCliEnv } from './cli/args.js';
 import { findExecutable, INSTALL_HINT } from './cli/which.js';

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findPrice, formatIssues, z } from '@suture/core';
+import { findPrice } from '@suture/core/llm';
+import { formatIssues } from '@suture/core/internal';
+import { z } from '@suture/core';
 import { describe, expect, it } from 'vitest';
 import claude from './fixer.js';
 import { resolveOptions } from './options.js';

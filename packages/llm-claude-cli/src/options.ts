@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
-import { loadPromptTemplates, PriceTableSchema, PromptOverridesSchema, z, type PriceTable, type PromptTemplates } from '@suture/core';
+import { loadPromptTemplates, PriceTableSchema, PromptOverridesSchema, type PriceTable, type PromptTemplates } from '@suture/core/llm';
+import { z } from '@suture/core';
 import { CLAUDE_PRICES } from './prices.js';
 
 /** Model of API mode when none is configured (CLI mode leaves the choice to the user's `claude`). */

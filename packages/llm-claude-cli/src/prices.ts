@@ -1,4 +1,4 @@
-import type { PriceTable } from '@suture/core';
+import type { PriceTable } from '@suture/core/llm';
 
 const HAIKU_3_5 = { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 };
 const HAIKU_4_5 = { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 };

@@ -1,4 +1,4 @@
-import { createRedactor, loadPromptTemplates } from '@suture/core';
+import { createRedactor, loadPromptTemplates } from '@suture/core/llm';
 import { sampleFixRequest } from '@suture/core/testing';
 import { describe, expect, it } from 'vitest';
 import { API_ANSWER, CLI_ANSWER, planPrompt } from './prompt.js';

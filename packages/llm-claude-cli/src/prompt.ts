@@ -1,4 +1,5 @@
-import { ANSWER_TOOL_NAME, renderFixPrompt, type FixRequest, type PromptTemplates, type Redactor, type RenderedPrompt } from '@suture/core';
+import { ANSWER_TOOL_NAME, renderFixPrompt, type PromptTemplates, type Redactor, type RenderedPrompt } from '@suture/core/llm';
+import { type FixRequest } from '@suture/core';
 
 /** How to hand the answer back through `claude --json-schema`. */
 export const CLI_ANSWER =

@@ -1,4 +1,4 @@
-import { createRedactor, type Redactor } from '@suture/core';
+import { createRedactor, type Redactor } from '@suture/core/llm';
 import type { ResolvedOptions } from './options.js';
 
 /**

@@ -1,4 +1,5 @@
-import { ANSWER_TOOL_NAME, FIXER_SYSTEM_PROMPT, FixerError, llmAnswerJsonSchema, type FixerContext, type Logger } from '@suture/core';
+import { ANSWER_TOOL_NAME, FIXER_SYSTEM_PROMPT, llmAnswerJsonSchema } from '@suture/core/llm';
+import { FixerError, type FixerContext, type Logger } from '@suture/core';
 import { sampleFixerContext, sampleFixRequest, silentLogger } from '@suture/core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import claude from '../src/index.js';

@@ -1,7 +1,8 @@
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXER_SYSTEM_PROMPT, FixerError, llmAnswerJsonSchema, type FixerContext, type FixRequest } from '@suture/core';
+import { FIXER_SYSTEM_PROMPT, llmAnswerJsonSchema } from '@suture/core/llm';
+import { FixerError, type FixerContext, type FixRequest } from '@suture/core';
 import { sampleFixRequest, silentLogger } from '@suture/core/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import claude from '../src/index.js';

@@ -1,4 +1,5 @@
-import type { DoctorCheck, Redactor } from '@suture/core';
+import type { DoctorCheck } from '@suture/core';
+import type { Redactor } from '@suture/core/llm';
 import { APIConnectionError, AuthenticationError, NotFoundError } from 'openai';
 import { createClient } from './client.js';
 import { describeFailure } from './errors.js';

@@ -1,4 +1,5 @@
-import { API_VERSION, createRedactor, type DoctorCheck, type Fixer, type FixProposalInput, type PluginFactoryContext } from '@suture/core';
+import { API_VERSION, type DoctorCheck, type Fixer, type FixProposalInput, type PluginFactoryContext } from '@suture/core';
+import { createRedactor } from '@suture/core/llm';
 import type OpenAI from 'openai';
 import { createClient } from './client.js';
 import { doctorChecks } from './doctor.js';

@@ -1,7 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { instantiate, PluginError, splitSpec, z } from '@suture/core';
+import { instantiate, splitSpec } from '@suture/core/internal';
+import { PluginError, z } from '@suture/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import openai from './fixer.js';
 import { DEFAULT_MODEL, NO_KEY, resolveOptions } from './options.js';

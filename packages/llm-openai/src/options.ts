@@ -1,4 +1,5 @@
-import { loadPromptTemplates, PriceTableSchema, PromptOverridesSchema, z, type PriceTable, type PromptTemplates } from '@suture/core';
+import { loadPromptTemplates, PriceTableSchema, PromptOverridesSchema, type PriceTable, type PromptTemplates } from '@suture/core/llm';
+import { z } from '@suture/core';
 import { baseURLProblem, isOpenAIHost, normalizeBaseURL, OPENAI_BASE_URL } from './endpoint.js';
 import { priceTableFor } from './prices.js';
 

@@ -1,4 +1,4 @@
-import type { PriceTable } from '@suture/core';
+import type { PriceTable } from '@suture/core/llm';
 
 /**
  * OpenAI's list prices in US dollars per million tokens (standard tier), for the cost in reports.

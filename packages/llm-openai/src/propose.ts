@@ -1,16 +1,5 @@
-import {
-  answerToProposal,
-  costOf,
-  findPrice,
-  FixerError,
-  redactProposal,
-  renderFixPrompt,
-  type FixerContext,
-  type FixProposalInput,
-  type FixRequest,
-  type Redactor,
-  type Usage,
-} from '@suture/core';
+import { answerToProposal, costOf, findPrice, redactProposal, renderFixPrompt, type Redactor } from '@suture/core/llm';
+import { FixerError, type FixerContext, type FixProposalInput, type FixRequest, type Usage } from '@suture/core';
 import type OpenAI from 'openai';
 import { describeFailure } from './errors.js';
 import type { ResolvedOptions } from './options.js';

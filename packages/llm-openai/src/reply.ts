@@ -1,4 +1,4 @@
-import { ANSWER_TOOL_NAME } from '@suture/core';
+import { ANSWER_TOOL_NAME } from '@suture/core/llm';
 import type OpenAI from 'openai';
 
 export interface ReplyTokens {

@@ -1,4 +1,4 @@
-import { ANSWER_TOOL_NAME, FIXER_SYSTEM_PROMPT, llmAnswerJsonSchema, type RenderedPrompt } from '@suture/core';
+import { ANSWER_TOOL_NAME, FIXER_SYSTEM_PROMPT, llmAnswerJsonSchema, type RenderedPrompt } from '@suture/core/llm';
 import { describe, expect, it } from 'vitest';
 import { chatRequest, responsesRequest } from './request.js';
 

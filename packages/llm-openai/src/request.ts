@@ -1,4 +1,4 @@
-import { ANSWER_TOOL_DESCRIPTION, ANSWER_TOOL_NAME, llmAnswerJsonSchema, type RenderedPrompt } from '@suture/core';
+import { ANSWER_TOOL_DESCRIPTION, ANSWER_TOOL_NAME, llmAnswerJsonSchema, type RenderedPrompt } from '@suture/core/llm';
 import type OpenAI from 'openai';
 import type { ResolvedOptions } from './options.js';
 

@@ -1,4 +1,5 @@
-import { FixerError, FixProposalSchema, llmAnswerJsonSchema, type Fixer } from '@suture/core';
+import { FixerError, FixProposalSchema, type Fixer } from '@suture/core';
+import { llmAnswerJsonSchema } from '@suture/core/llm';
 import { sampleFixerContext } from '@suture/core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import openai, { type OpenAIOptions } from '../src/index.js';

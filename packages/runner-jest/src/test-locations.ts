@@ -1,4 +1,4 @@
-import type { SyntaxNode, SyntaxTree } from '@suture/core';
+import type { SyntaxNode, SyntaxTree } from '@suture/core/analysis';
 import { ScriptCache } from './analyzer/js-model.js';
 import { escapeRegex } from './ids.js';
 

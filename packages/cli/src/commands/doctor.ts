@@ -1,4 +1,5 @@
-import { createGateOptions, loadConfig, type DoctorCheck } from '@suture/core';
+import { createGateOptions, loadConfig } from '@suture/core/internal';
+import { type DoctorCheck } from '@suture/core';
 import { createLogger } from '../logger.js';
 
 function print(scope: string, c: DoctorCheck): void {

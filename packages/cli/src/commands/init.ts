@@ -1,7 +1,8 @@
 import { access, readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { resolvePackageEntry, type Runner } from '@suture/core';
+import { resolvePackageEntry } from '@suture/core/internal';
+import { type Runner } from '@suture/core';
 import { UsageError } from '../exit.js';
 
 const RUNNERS = [

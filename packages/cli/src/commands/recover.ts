@@ -1,4 +1,4 @@
-import { findConfigFile, recover } from '@suture/core';
+import { findConfigFile, recover } from '@suture/core/internal';
 import { dirname, resolve } from 'node:path';
 
 /** `suture recover`: restore the files of an interrupted run from its journal. */

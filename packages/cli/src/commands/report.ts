@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BUILTIN_REPORTERS, findConfigFile, GateReportSchema, loadConfig, loadReporter, type Reporter } from '@suture/core';
+import { BUILTIN_REPORTERS, findConfigFile, loadConfig, loadReporter } from '@suture/core/internal';
+import { GateReportSchema, type Reporter } from '@suture/core';
 import { dirname } from 'node:path';
 import { createLogger } from '../logger.js';
 import { UsageError } from '../exit.js';

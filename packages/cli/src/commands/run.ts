@@ -1,4 +1,5 @@
-import { createGateOptions, loadConfig, runGate, type GateMode } from '@suture/core';
+import { createGateOptions, loadConfig, runGate } from '@suture/core/internal';
+import { type GateMode } from '@suture/core';
 import { createLogger } from '../logger.js';
 import { UsageError } from '../exit.js';
 

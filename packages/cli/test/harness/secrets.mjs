@@ -72,7 +72,7 @@ export function needles(kinds) {
 const RECORDER = `// A fixer that renders the real prompt (core's renderFixPrompt) from the request the engine sent
 // and records it, with the raw request, before answering with the fix.
 import { appendFileSync } from 'node:fs';
-import { loadPromptTemplates, renderFixPrompt } from '@suture/core';
+import { loadPromptTemplates, renderFixPrompt } from '@suture/core/llm';
 
 export default function recorder(options) {
   const templates = loadPromptTemplates();

@@ -1,4 +1,4 @@
-import type { ScopeEntry, ScopeRole } from '../contracts/failure.js';
+import type { ScopeEntry, ScopeRole } from '../api/contracts/failure.js';
 
 /** A place in the code: a file, optionally narrowed to one symbol (function, class, method). */
 export interface CodeNode {

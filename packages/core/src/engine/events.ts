@@ -1,7 +1,7 @@
-import type { GateReport } from '../contracts/report.js';
-import type { Logger, Reporter, RunEndContext } from '../plugin/types.js';
-import { errorMessage } from '../plugin/errors.js';
-import { redactDeep, type Redactor } from '../redact.js';
+import type { GateReport } from '../api/contracts/report.js';
+import type { Logger, Reporter, RunEndContext } from '../api/plugin.js';
+import { errorMessage } from '../api/errors.js';
+import { redactDeep, type Redactor } from '../safety/redact.js';
 
 type HookName = Exclude<keyof Reporter, 'name' | 'apiVersion' | 'onRunEnd'>;
 type HookEvent<K extends HookName> = Parameters<NonNullable<Reporter[K]>>[0];

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FailureSchema, type Failure } from '../contracts/failure.js';
+import { FailureSchema, type Failure } from '../api/contracts/failure.js';
 import { sourceSlices, trimEvidence } from './fix-request.js';
 
 let root: string;

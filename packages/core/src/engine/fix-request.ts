@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Failure, Scope, ScopeInput } from '../contracts/failure.js';
-import type { AttemptSummary, EditPolicy, FixRequest, SourceSlice } from '../contracts/fix.js';
-import { ScopeSchema } from '../contracts/failure.js';
+import type { Failure, Scope, ScopeInput } from '../api/contracts/failure.js';
+import type { AttemptSummary, EditPolicy, FixRequest, SourceSlice } from '../api/contracts/fix.js';
+import { ScopeSchema } from '../api/contracts/failure.js';
 
 export const EVIDENCE_LINES = 200;
 const CHARS_PER_TOKEN = 4;

@@ -1,9 +1,9 @@
-import { UNREPAIRABLE_KINDS, type Failure } from '../contracts/failure.js';
-import type { FailureReport, ProjectReport } from '../contracts/report.js';
-import { errorMessage } from '../plugin/errors.js';
-import type { Redactor } from '../redact.js';
-import type { Fixer, GateMode, Logger } from '../plugin/types.js';
-import type { Journal } from '../workspace/journal.js';
+import { UNREPAIRABLE_KINDS, type Failure } from '../api/contracts/failure.js';
+import type { FailureReport, ProjectReport } from '../api/contracts/report.js';
+import { errorMessage } from '../api/errors.js';
+import type { Redactor } from '../safety/redact.js';
+import type { Fixer, GateMode, Logger } from '../api/plugin.js';
+import type { Journal } from '../safety/journal.js';
 import type { Emitter } from './events.js';
 import { healFailure, undoWrites, type Heal } from './heal-loop.js';
 import { createRoundRunner, failingIds, selectionOf } from './rounds.js';

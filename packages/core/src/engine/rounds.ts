@@ -1,13 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FailureSchema, type Failure } from '../contracts/failure.js';
-import type { Round } from '../contracts/report.js';
-import { RunResultSchema, type RunResult } from '../contracts/run-result.js';
-import { errorMessage } from '../plugin/errors.js';
-import type { Logger, ProjectInfo } from '../plugin/types.js';
+import { FailureSchema, type Failure } from '../api/contracts/failure.js';
+import type { Round } from '../api/contracts/report.js';
+import { RunResultSchema, type RunResult } from '../api/contracts/run-result.js';
+import { errorMessage } from '../api/errors.js';
+import type { Logger, ProjectInfo } from '../api/plugin.js';
 import type { GateProject } from './types.js';
 import type { Emitter } from './events.js';
-import { phase } from '../workspace/phase.js';
+import { phase } from '../safety/phase.js';
 
 export interface RoundRunner {
   /** Runs the suite (or a selection) and records the round. */

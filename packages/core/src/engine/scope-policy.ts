@@ -1,8 +1,8 @@
-import type { HealConfig } from '../contracts/config.js';
-import type { Scope, ScopeInput } from '../contracts/failure.js';
-import { ScopeSchema } from '../contracts/failure.js';
-import type { Analyzer } from '../plugin/types.js';
-import { deniedBy, matcher, normalizeEditPath } from '../workspace/paths.js';
+import type { HealConfig } from '../api/contracts/config.js';
+import type { Scope, ScopeInput } from '../api/contracts/failure.js';
+import { ScopeSchema } from '../api/contracts/failure.js';
+import type { Analyzer } from '../api/plugin.js';
+import { deniedBy, matcher, normalizeEditPath } from '../safety/paths.js';
 import { isTestFile } from './test-files.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Analyzer } from '../plugin/types.js';
+import type { Analyzer } from '../api/plugin.js';
 
 const TEST_FILE = /(^|\/)(test_[^/]*\.py|[^/]*_test\.py|conftest\.py)$|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)__tests__\/|(^|\/)tests?\/[^/]*\.(c|cc|cpp|cxx)$|(^|\/)[^/]*_(test|unittest)\.(c|cc|cpp|cxx)$/;
 

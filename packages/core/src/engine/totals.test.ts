@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FailureReportSchema, type ProjectReport } from '../contracts/report.js';
+import { FailureReportSchema, type ProjectReport } from '../api/contracts/report.js';
 import { projectStatus, projectTotals, sumTotals } from './totals.js';
 
 const failure = (outcome: string, usages: Array<Record<string, number>>) =>

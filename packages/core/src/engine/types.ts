@@ -1,6 +1,6 @@
-import type { HealConfig } from '../contracts/config.js';
-import type { GateReport } from '../contracts/report.js';
-import type { Analyzer, Fixer, GateMode, Logger, Reporter, Runner } from '../plugin/types.js';
+import type { HealConfig } from '../api/contracts/config.js';
+import type { GateReport } from '../api/contracts/report.js';
+import type { Analyzer, Fixer, GateMode, Logger, Reporter, Runner } from '../api/plugin.js';
 
 /** A project ready to gate: plugins loaded (and wrapped), paths absolute, settings merged. */
 export interface GateProject {

@@ -2,13 +2,13 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EditPolicy, Edit } from '../contracts/fix.js';
-import type { Scope } from '../contracts/failure.js';
-import { API_VERSION, type Analyzer } from '../plugin/types.js';
+import type { EditPolicy, Edit } from '../api/contracts/fix.js';
+import type { Scope } from '../api/contracts/failure.js';
+import { API_VERSION, type Analyzer } from '../api/plugin.js';
 import { validateEdits, MAX_EDIT_BYTES } from './validate.js';
 import { applyScopePolicy } from './scope-policy.js';
-import { HealConfigSchema } from '../contracts/config.js';
-import { normalizeEditPath } from '../workspace/paths.js';
+import { HealConfigSchema } from '../api/contracts/config.js';
+import { normalizeEditPath } from '../safety/paths.js';
 
 let root: string;
 let outside: string;

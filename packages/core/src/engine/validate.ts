@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Scope } from '../contracts/failure.js';
-import type { EditPolicy, Edit } from '../contracts/fix.js';
-import type { Analyzer } from '../plugin/types.js';
-import { deniedBy, matcher, normalizeEditPath, resolveRealPath } from '../workspace/paths.js';
+import type { Scope } from '../api/contracts/failure.js';
+import type { EditPolicy, Edit } from '../api/contracts/fix.js';
+import type { Analyzer } from '../api/plugin.js';
+import { deniedBy, matcher, normalizeEditPath, resolveRealPath } from '../safety/paths.js';
 import { isTestFile } from './test-files.js';
 import { checkTestWeakening } from './weakening.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FixProposalSchema } from '../contracts/fix.js';
+import { FixProposalSchema } from '../api/contracts/fix.js';
 import { answerToProposal, llmAnswerJsonSchema, redactProposal } from './answer.js';
 
 type JsonSchema = { type?: unknown; properties?: Record<string, JsonSchema>; required?: string[]; additionalProperties?: unknown; items?: JsonSchema; anyOf?: JsonSchema[] };

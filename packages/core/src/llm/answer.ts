@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { FixProposalInput, Usage } from '../contracts/fix.js';
-import { redactDeep, type Redactor } from '../redact.js';
+import type { FixProposalInput, Usage } from '../api/contracts/fix.js';
+import { redactDeep, type Redactor } from '../safety/redact.js';
 
 /**
  * The answer an LLM fixer asks the model for. It is the FixProposal flattened into one object

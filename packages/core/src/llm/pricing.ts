@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Usage } from '../contracts/fix.js';
+import type { Usage } from '../api/contracts/fix.js';
 
 /** Price of a model in US dollars per million tokens. */
 export const ModelPriceSchema = z

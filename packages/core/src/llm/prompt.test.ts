@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FixRequest } from '../contracts/fix.js';
-import { createRedactor } from '../redact.js';
+import type { FixRequest } from '../api/contracts/fix.js';
+import { createRedactor } from '../safety/redact.js';
 import { loadPromptTemplates, promptKindFor, renderFixPrompt } from './prompt.js';
 
 function request(over: Partial<FixRequest> = {}): FixRequest {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FailureKind } from '../contracts/failure.js';
-import type { AttemptSummary, EditPolicy, FixRequest, SourceSlice } from '../contracts/fix.js';
-import type { Redactor } from '../redact.js';
+import type { FailureKind } from '../api/contracts/failure.js';
+import type { AttemptSummary, EditPolicy, FixRequest, SourceSlice } from '../api/contracts/fix.js';
+import type { Redactor } from '../safety/redact.js';
 
 /** build: the project does not compile, import or collect; logic: a test runs and fails. */
 export type PromptKind = 'build' | 'logic';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { BugReport } from '../contracts/fix.js';
-import type { GateReport } from '../contracts/report.js';
-import { API_VERSION, type Reporter } from '../plugin/types.js';
+import type { BugReport } from '../api/contracts/fix.js';
+import type { GateReport } from '../api/contracts/report.js';
+import { API_VERSION, type Reporter } from '../api/plugin.js';
 import { outputPath, writeOutput } from './write-file.js';
 
 const BugsOptionsSchema = z.object({ file: z.string().default('bug_report.json') }).strict();

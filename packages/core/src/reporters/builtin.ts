@@ -1,4 +1,4 @@
-import type { Reporter } from '../plugin/types.js';
+import type { Reporter } from '../api/plugin.js';
 import { bugsReporter } from './bugs.js';
 import { consoleReporter, type ConsoleStream } from './console.js';
 import { jsonReporter } from './json.js';

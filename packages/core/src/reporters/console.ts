@@ -1,9 +1,9 @@
 import { join, relative } from 'node:path';
 import { z } from 'zod';
-import type { Round } from '../contracts/report.js';
-import { gitApplyCommand } from '../workspace/patch.js';
+import type { Round } from '../api/contracts/report.js';
+import { gitApplyCommand } from '../safety/patch.js';
 import { usageLine } from './usage-line.js';
-import { API_VERSION, type Reporter } from '../plugin/types.js';
+import { API_VERSION, type Reporter } from '../api/plugin.js';
 
 const ConsoleOptionsSchema = z.object({ verbose: z.boolean().default(false) }).strict();
 

@@ -1,4 +1,4 @@
-import type { ProjectReport, Round } from '../contracts/report.js';
+import type { ProjectReport, Round } from '../api/contracts/report.js';
 
 /** The last round that ran the whole suite: the regression run when there was one, else the initial run. */
 export function lastFullRound(project: ProjectReport): Round | undefined {

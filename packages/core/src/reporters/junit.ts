@@ -1,8 +1,8 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { z } from 'zod';
-import type { GateReport, ProjectReport } from '../contracts/report.js';
-import type { TestResult } from '../contracts/run-result.js';
-import { API_VERSION, type Reporter } from '../plugin/types.js';
+import type { GateReport, ProjectReport } from '../api/contracts/report.js';
+import type { TestResult } from '../api/contracts/run-result.js';
+import { API_VERSION, type Reporter } from '../api/plugin.js';
 import { healedTests, lastFullRound } from './final-tests.js';
 import { outputPath, writeOutput } from './write-file.js';
 

@@ -1,9 +1,9 @@
 import { appendFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
-import type { Attempt, FailureReport, GateReport, ProjectReport } from '../contracts/report.js';
-import { API_VERSION, type Reporter } from '../plugin/types.js';
-import { gitApplyCommand } from '../workspace/patch.js';
+import type { Attempt, FailureReport, GateReport, ProjectReport } from '../api/contracts/report.js';
+import { API_VERSION, type Reporter } from '../api/plugin.js';
+import { gitApplyCommand } from '../safety/patch.js';
 import { usageLine } from './usage-line.js';
 import { outputPath, writeOutput } from './write-file.js';
 

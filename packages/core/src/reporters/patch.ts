@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { API_VERSION, type Reporter } from '../plugin/types.js';
+import { API_VERSION, type Reporter } from '../api/plugin.js';
 import { outputPath, writeOutput } from './write-file.js';
 
 const PatchOptionsSchema = z.object({ file: z.string().default('fixes.patch') }).strict();

@@ -1,4 +1,4 @@
-import { GateReportSchema, type GateReport } from '../contracts/report.js';
+import { GateReportSchema, type GateReport } from '../api/contracts/report.js';
 
 /** A realistic two-project report used by the reporter tests. */
 export function sampleReport(overrides: Partial<GateReport> = {}): GateReport {

@@ -1,4 +1,4 @@
-import type { Totals } from '../contracts/report.js';
+import type { Totals } from '../api/contracts/report.js';
 
 /** LLM usage in a line (callers prefix `LLM: `): calls, tokens (cache traffic only when there was some) and cost. */
 export function usageLine(t: Totals): string {

@@ -3,7 +3,7 @@ import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import picomatch from 'picomatch';
-import type { Logger } from '../plugin/types.js';
+import type { Logger } from '../api/plugin.js';
 
 export class ConformanceError extends Error {
   override name = 'ConformanceError';

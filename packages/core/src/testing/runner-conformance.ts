@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { FailureSchema, ScopeSchema } from '../contracts/failure.js';
-import { RunResultSchema, type RunResult } from '../contracts/run-result.js';
-import { API_VERSION, type Analyzer, type ProjectInfo, type RunContext, type Runner } from '../plugin/types.js';
+import { FailureSchema, ScopeSchema } from '../api/contracts/failure.js';
+import { RunResultSchema, type RunResult } from '../api/contracts/run-result.js';
+import { API_VERSION, type Analyzer, type ProjectInfo, type RunContext, type Runner } from '../api/plugin.js';
 import { check, copyFixture, diffSnapshots, silentLogger, snapshotTree } from './conformance-utils.js';
 
 export interface RunnerFixture {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { FixRequestSchema, type FixRequest } from '../contracts/fix.js';
-import type { FixerContext } from '../plugin/types.js';
+import { FixRequestSchema, type FixRequest } from '../api/contracts/fix.js';
+import type { FixerContext } from '../api/plugin.js';
 import { silentLogger } from './conformance-utils.js';
 
 type FixRequestInput = z.input<typeof FixRequestSchema>;

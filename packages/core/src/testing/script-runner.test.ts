@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FailureSchema } from '../contracts/failure.js';
-import { RunResultSchema, type TestResult } from '../contracts/run-result.js';
-import type { Logger } from '../plugin/types.js';
+import { FailureSchema } from '../api/contracts/failure.js';
+import { RunResultSchema, type TestResult } from '../api/contracts/run-result.js';
+import type { Logger } from '../api/plugin.js';
 import { scriptAnalyzer, scriptRunner } from './script-runner.js';
 
 const logger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Failure, FailureInput, FailureKind, Location, ScopeInput } from '../contracts/failure.js';
-import type { RunResult, RunResultInput, TestResult } from '../contracts/run-result.js';
-import { runProcess } from '../process/run-process.js';
-import { API_VERSION, type Analyzer, type ProjectInfo, type RunContext, type Runner } from '../plugin/types.js';
+import type { Failure, FailureInput, FailureKind, Location, ScopeInput } from '../api/contracts/failure.js';
+import type { RunResult, RunResultInput, TestResult } from '../api/contracts/run-result.js';
+import { runProcess } from '../safety/process/run-process.js';
+import { API_VERSION, type Analyzer, type ProjectInfo, type RunContext, type Runner } from '../api/plugin.js';
 
 /**
  * A small real runner for engine tests: every `tests/*.test.mjs` file is one test, run with

@@ -1,5 +1,5 @@
-import type { FixProposalInput, FixRequest } from '../contracts/fix.js';
-import { API_VERSION, type Fixer, type FixerContext } from '../plugin/types.js';
+import type { FixProposalInput, FixRequest } from '../api/contracts/fix.js';
+import { API_VERSION, type Fixer, type FixerContext } from '../api/plugin.js';
 
 type Literal<T> = T extends readonly (infer U)[] ? readonly Literal<U>[] : T extends object ? { readonly [K in keyof T]: Literal<T[K]> } : T;
 

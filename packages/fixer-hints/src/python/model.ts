@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { ParseCache, type Grammar, type SyntaxNode, type SyntaxTree } from '@suture/core';
+import { ParseCache, type Grammar, type SyntaxNode, type SyntaxTree } from '@suture/core/analysis';
 
 const grammar = createRequire(import.meta.url)('tree-sitter-python') as Grammar;
 export const pythonCache = new ParseCache(grammar);

@@ -1,7 +1,8 @@
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createGateOptions, loadConfig, runGate, type GateReport } from '@suture/core';
+import { createGateOptions, loadConfig, runGate } from '@suture/core/internal';
+import { type GateReport } from '@suture/core';
 import { silentLogger, snapshotTree } from '@suture/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

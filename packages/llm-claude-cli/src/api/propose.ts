@@ -1,19 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import {
-  ANSWER_TOOL_DESCRIPTION,
-  ANSWER_TOOL_NAME,
-  answerToProposal,
-  costOf,
-  emptyUsage,
-  findPrice,
-  FixerError,
-  llmAnswerJsonSchema,
-  redactProposal,
-  type FixerContext,
-  type FixProposalInput,
-  type FixRequest,
-  type Usage,
-} from '@suture/core';
+import { ANSWER_TOOL_DESCRIPTION, ANSWER_TOOL_NAME, answerToProposal, costOf, emptyUsage, findPrice, llmAnswerJsonSchema, redactProposal } from '@suture/core/llm';
+import { FixerError, type FixerContext, type FixProposalInput, type FixRequest, type Usage } from '@suture/core';
 import { conversationKey } from '../conversation.js';
 import { DEFAULT_API_MODEL, type ResolvedOptions } from '../options.js';
 import { API_ANSWER, planPrompt } from '../prompt.js';

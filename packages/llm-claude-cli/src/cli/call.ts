@@ -1,4 +1,5 @@
-import { addUsage, emptyUsage, runProcess, type Logger, type Usage } from '@suture/core';
+import { addUsage, emptyUsage } from '@suture/core/llm';
+import { runProcess, type Logger, type Usage } from '@suture/core';
 import type { ResolvedOptions } from '../options.js';
 import { buildCliArgs, buildCliEnv, type CallArgs } from './args.js';
 import { findCliResult, usageOfResult, type CliResult } from './result.js';

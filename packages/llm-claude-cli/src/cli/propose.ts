@@ -1,4 +1,5 @@
-import { addUsage, answerToProposal, FixerError, llmAnswerJsonSchema, redactProposal, type FixerContext, type FixProposalInput, type FixRequest } from '@suture/core';
+import { addUsage, answerToProposal, llmAnswerJsonSchema, redactProposal } from '@suture/core/llm';
+import { FixerError, type FixerContext, type FixProposalInput, type FixRequest } from '@suture/core';
 import { conversationKey } from '../conversation.js';
 import type { ResolvedOptions } from '../options.js';
 import { CLI_ANSWER, planPrompt } from '../prompt.js';

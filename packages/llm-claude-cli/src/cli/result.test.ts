@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { answerToProposal } from '@suture/core';
+import { answerToProposal } from '@suture/core/llm';
 import { describe, expect, it } from 'vitest';
 import { findCliResult, interpretResult, usageOfResult, type CliResult } from './result.js';
 

@@ -1,4 +1,5 @@
-import { emptyUsage, z, type Usage } from '@suture/core';
+import { emptyUsage } from '@suture/core/llm';
+import { z, type Usage } from '@suture/core';
 import { statusReason } from '../error-status.js';
 
 const count = z.number().nonnegative().catch(0);

@@ -1,4 +1,4 @@
-import type { LlmAnswer } from '@suture/core';
+import type { LlmAnswer } from '@suture/core/llm';
 
 /** Answers as a model gives them through the answer schema (every field present). */
 export function editAnswer(file: string, search: string, replace: string, rationale = 'the boundary is off by one'): LlmAnswer {

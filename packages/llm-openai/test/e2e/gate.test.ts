@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createGateOptions, loadConfig } from '@suture/core';
+import { createGateOptions, loadConfig } from '@suture/core/internal';
 import { silentLogger } from '@suture/core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bugAnswer, call, editsAnswer, startMockOpenAI, type MockOpenAI } from '../mock-openai.js';

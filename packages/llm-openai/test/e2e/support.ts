@@ -1,7 +1,8 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createGateOptions, loadConfig, runGate, type GateMode, type GateReport } from '@suture/core';
+import { createGateOptions, loadConfig, runGate } from '@suture/core/internal';
+import { type GateMode, type GateReport } from '@suture/core';
 import { silentLogger, snapshotTree } from '@suture/core/testing';
 
 const here = fileURLToPath(new URL('.', import.meta.url));

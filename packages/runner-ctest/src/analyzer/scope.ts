@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { mergeScopeEntries, walkGraph, type CodeEdge, type CodeNode, type Failure, type ProjectInfo, type ScopeEntry, type ScopeInput } from '@suture/core';
+import { mergeScopeEntries, walkGraph, type CodeEdge, type CodeNode } from '@suture/core/analysis';
+import { type Failure, type ProjectInfo, type ScopeEntry, type ScopeInput } from '@suture/core';
 import { calls, definitions, implementationsOf, includes, projectSources, resolveInclude, type createCppCache } from './cpp-model.js';
 
 type Cache = ReturnType<typeof createCppCache>;

@@ -1,7 +1,8 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FailureSchema, HealConfigSchema, RunResultSchema, runGate, ScopeSchema, type RunResult, type TestResult } from '@suture/core';
+import { FailureSchema, HealConfigSchema, RunResultSchema, ScopeSchema, type RunResult, type TestResult } from '@suture/core';
+import { runGate } from '@suture/core/internal';
 import { scriptedFixer, silentLogger } from '@suture/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ctest from '../../src/index.js';

@@ -1,7 +1,7 @@
 import { access, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, posix, relative } from 'node:path';
-import { ParseCache, type Grammar, type SyntaxNode, type SyntaxTree } from '@suture/core';
+import { ParseCache, type Grammar, type SyntaxNode, type SyntaxTree } from '@suture/core/analysis';
 
 const require = createRequire(import.meta.url);
 const javascript = require('tree-sitter-javascript') as Grammar;

@@ -1,4 +1,5 @@
-import { mergeScopeEntries, walkGraph, type CodeEdge, type CodeNode, type Failure, type ProjectInfo, type ScopeEntry, type ScopeInput } from '@suture/core';
+import { mergeScopeEntries, walkGraph, type CodeEdge, type CodeNode } from '@suture/core/analysis';
+import { type Failure, type ProjectInfo, type ScopeEntry, type ScopeInput } from '@suture/core';
 import { parseId } from '../ids.js';
 import { bindings, calls, definitions, resolveSource, testCallback, type ScriptCache } from './js-model.js';
 

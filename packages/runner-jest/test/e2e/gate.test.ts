@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HealConfigSchema, runGate } from '@suture/core';
+import { HealConfigSchema } from '@suture/core';
+import { runGate } from '@suture/core/internal';
 import { scriptedFixer, silentLogger } from '@suture/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import jest from '../../src/index.js';

@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, posix } from 'node:path';
-import { ParseCache, type Grammar, type SyntaxNode, type SyntaxTree } from '@suture/core';
+import { ParseCache, type Grammar, type SyntaxNode, type SyntaxTree } from '@suture/core/analysis';
 
 const grammar = createRequire(import.meta.url)('tree-sitter-python') as Grammar;
 

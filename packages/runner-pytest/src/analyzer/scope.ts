@@ -1,5 +1,6 @@
 import { join, posix } from 'node:path';
-import { mergeScopeEntries, walkGraph, type CodeEdge, type CodeNode, type Failure, type ProjectInfo, type ScopeEntry, type ScopeInput } from '@suture/core';
+import { mergeScopeEntries, walkGraph, type CodeEdge, type CodeNode } from '@suture/core/analysis';
+import { type Failure, type ProjectInfo, type ScopeEntry, type ScopeInput } from '@suture/core';
 import { testSymbol } from './analyze.js';
 import { calls, definitions, imports, parentDirs, resolveModule, type createPythonCache } from './python-model.js';
 

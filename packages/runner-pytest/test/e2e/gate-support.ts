@@ -3,7 +3,8 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HealConfigSchema, runGate, type Fixer, type GateMode, type GateReport, type HealConfig, type Logger } from '@suture/core';
+import { HealConfigSchema, type Fixer, type GateMode, type GateReport, type HealConfig, type Logger } from '@suture/core';
+import { runGate } from '@suture/core/internal';
 import pytest, { type PytestOptions } from '../../src/index.js';
 
 export const here = fileURLToPath(new URL('.', import.meta.url));

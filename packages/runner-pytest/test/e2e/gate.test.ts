@@ -146,11 +146,11 @@ describe('the gate on a real pytest project', () => {
 
   it('refuses to start while an interrupted run left its journal', async () => {
     const { repo, root } = await repoWith('shop');
-    const { Journal } = await import('@suture/core');
+    const { Journal } = await import('@suture/core/internal');
     const journal = await Journal.create(repo, 'crashed');
     await journal.write('app/inventory/stock.py', 'garbage\n');
     await expect(gate({ repo, root, fixers: [] })).rejects.toThrow(/suture recover/);
-    const { recover } = await import('@suture/core');
+    const { recover } = await import('@suture/core/internal');
     const outcome = await recover(repo);
     expect(outcome.restored).toEqual(['app/inventory/stock.py']);
     expect(gitStatus(repo).trim()).toBe('');

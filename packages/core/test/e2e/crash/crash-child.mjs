@@ -3,7 +3,7 @@
 import { createJiti } from 'jiti';
 
 const jiti = createJiti(import.meta.url);
-const { Journal } = await jiti.import('../../../src/workspace/journal.ts');
+const { Journal } = await jiti.import('../../../src/safety/journal.ts');
 
 const [root, killAt] = process.argv.slice(2);
 const step = (n) => {

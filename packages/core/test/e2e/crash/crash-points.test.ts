@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hasJournal, recover } from '../../../src/workspace/journal.js';
+import { hasJournal, recover } from '../../../src/safety/journal.js';
 import { diffSnapshots, snapshot, skipSuture } from '../../harness/tree.mjs';
 
 // Every point the journal's write path logs (SUTURE_PHASE_LOG) is a place a SIGKILL can land. The

@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasJournal, recover } from '../../../src/workspace/journal.js';
+import { hasJournal, recover } from '../../../src/safety/journal.js';
 import { skipSuture, snapshot } from '../../harness/tree.mjs';
 
 const CHILD = join(import.meta.dirname, 'crash-child.mjs');

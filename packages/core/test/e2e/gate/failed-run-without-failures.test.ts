@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_VERSION, type Runner } from '../../../src/plugin/types.js';
+import { API_VERSION, type Runner } from '../../../src/api/plugin.js';
 import { gate, project, sandbox, type Sandbox } from './support.js';
 
 const boxes: Sandbox[] = [];

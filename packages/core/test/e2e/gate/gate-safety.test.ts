@@ -3,12 +3,12 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GateReport } from '../../../src/contracts/report.js';
+import type { GateReport } from '../../../src/api/contracts/report.js';
 import { UnrecoveredJournalError } from '../../../src/engine/gate.js';
-import { API_VERSION, type Fixer, type Reporter } from '../../../src/plugin/types.js';
+import { API_VERSION, type Fixer, type Reporter } from '../../../src/api/plugin.js';
 import { scriptedFixer } from '../../../src/testing/scripted-fixer.js';
-import { hasJournal, Journal } from '../../../src/workspace/journal.js';
-import { acquireLock } from '../../../src/workspace/lock.js';
+import { hasJournal, Journal } from '../../../src/safety/journal.js';
+import { acquireLock } from '../../../src/safety/lock.js';
 import { FIX_ADD, FIXTURE, gate, hashTree, project, sandbox, type Sandbox } from './support.js';
 
 const boxes: Sandbox[] = [];

@@ -3,12 +3,12 @@ import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FixRequest } from '../../../src/contracts/fix.js';
-import type { Reporter } from '../../../src/plugin/types.js';
-import { API_VERSION } from '../../../src/plugin/types.js';
-import { FixerError, PluginError } from '../../../src/plugin/errors.js';
+import type { FixRequest } from '../../../src/api/contracts/fix.js';
+import type { Reporter } from '../../../src/api/plugin.js';
+import { API_VERSION } from '../../../src/api/plugin.js';
+import { FixerError, PluginError } from '../../../src/api/errors.js';
 import { scriptedFixer } from '../../../src/testing/scripted-fixer.js';
-import { hasJournal } from '../../../src/workspace/journal.js';
+import { hasJournal } from '../../../src/safety/journal.js';
 import { FIX_ADD, WRONG_ADD, gate, hashTree, project, sandbox, type Sandbox } from './support.js';
 
 const boxes: Sandbox[] = [];

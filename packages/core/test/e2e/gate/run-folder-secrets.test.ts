@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Runner } from '../../../src/plugin/types.js';
+import type { Runner } from '../../../src/api/plugin.js';
 import { scriptRunner } from '../../../src/testing/script-runner.js';
 import { scriptedFixer } from '../../../src/testing/scripted-fixer.js';
 import { FIX_ADD, gate, hashTree, project, sandbox, type Sandbox } from './support.js';

@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { HealConfigSchema, type HealConfig } from '../../../src/contracts/config.js';
-import type { GateReport } from '../../../src/contracts/report.js';
+import { HealConfigSchema, type HealConfig } from '../../../src/api/contracts/config.js';
+import type { GateReport } from '../../../src/api/contracts/report.js';
 import { runGate } from '../../../src/engine/gate.js';
 import type { GateOptions, GateProject } from '../../../src/engine/types.js';
-import type { Analyzer, Fixer, Logger, Reporter, Runner } from '../../../src/plugin/types.js';
+import type { Analyzer, Fixer, Logger, Reporter, Runner } from '../../../src/api/plugin.js';
 import { scriptAnalyzer, scriptRunner } from '../../../src/testing/script-runner.js';
 
 export const FIXTURE = join(import.meta.dirname, 'calc');

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createGateOptions, loadConfig, runGate, type ConfigInput, type GateReport } from '@suture/core';
+import { createGateOptions, loadConfig, runGate } from '@suture/core/internal';
+import { type ConfigInput, type GateReport } from '@suture/core';
 import { silentLogger, snapshotTree } from '@suture/core/testing';
 
 const REPO = fileURLToPath(new URL('../../../../../', import.meta.url));

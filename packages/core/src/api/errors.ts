@@ -1,4 +1,4 @@
-import { UsageSchema, type Usage } from '../contracts/fix.js';
+import { UsageSchema, type Usage } from './contracts/fix.js';
 
 /** Where a plugin came from in the config, e.g. `suture.config.json#projects[1].runner`. */
 export interface PluginOrigin {

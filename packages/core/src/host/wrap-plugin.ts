@@ -1,5 +1,5 @@
-import { errorMessage, PluginError, type PluginOrigin } from './errors.js';
-import type { Analyzer, Fixer, Logger, Reporter, Runner } from './types.js';
+import { errorMessage, PluginError, type PluginOrigin } from '../api/errors.js';
+import type { Analyzer, Fixer, Logger, Reporter, Runner } from '../api/plugin.js';
 
 /**
  * Core never calls a raw plugin method: each call is timed and a throw becomes a PluginError that

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigSchema } from '../contracts/config.js';
+import { ConfigSchema } from '../api/contracts/config.js';
 
 /** The JSON Schema of suture.config.json, generated from the zod schema (input side: defaults optional). */
 export function configJsonSchema(): Record<string, unknown> {

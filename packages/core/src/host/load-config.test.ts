@@ -2,10 +2,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, PluginError } from '../plugin/errors.js';
+import { ConfigError, PluginError } from '../api/errors.js';
 import { silentLogger } from '../testing/conformance-utils.js';
 import { createGateOptions } from './gate-options.js';
-import { loadConfig } from './load.js';
+import { loadConfig } from './load-config.js';
 
 let dir: string;
 beforeEach(async () => {

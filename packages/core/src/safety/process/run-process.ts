@@ -1,7 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { stripVTControlCharacters } from 'node:util';
 import { execa } from 'execa';
-import { shellQuote } from '../text/shell-quote.js';
+import { shellQuote } from '../../text/shell-quote.js';
 import { recordProcessGroup } from './process-groups.js';
 import { TailBuffer } from './tail-buffer.js';
 

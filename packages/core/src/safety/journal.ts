@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, posix } from 'node:path';
 import { atomicWrite, sha256 } from './atomic.js';
-import { stopRecordedProcessGroups } from '../process/process-groups.js';
+import { stopRecordedProcessGroups } from './process/process-groups.js';
 import { acquireLock } from './lock.js';
 import { phase } from './phase.js';
 

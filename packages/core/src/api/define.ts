@@ -1,5 +1,5 @@
-import type { ConfigInput } from '../contracts/config.js';
-import type { Analyzer, Fixer, Reporter, Runner } from './types.js';
+import type { ConfigInput } from './contracts/config.js';
+import type { Analyzer, Fixer, Reporter, Runner } from './plugin.js';
 
 /** Identity helpers for type inference in plugin and config files. */
 export function defineRunner<T extends Runner>(runner: T): T {

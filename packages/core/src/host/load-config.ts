@@ -4,9 +4,9 @@ import { pathToFileURL } from 'node:url';
 import { createJiti } from 'jiti';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { ConfigSchema, HealConfigSchema, ProjectConfigSchema, type Config, type HealConfig } from '../contracts/config.js';
-import { ConfigError } from '../plugin/errors.js';
-import { findConfigFile } from './find.js';
+import { ConfigSchema, HealConfigSchema, ProjectConfigSchema, type Config, type HealConfig } from '../api/contracts/config.js';
+import { ConfigError } from '../api/errors.js';
+import { findConfigFile } from './find-config.js';
 import { formatIssues } from './format-issues.js';
 
 export interface LoadedConfig {

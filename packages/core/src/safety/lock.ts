@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { processAlive } from '../process/process-groups.js';
+import { processAlive } from './process/process-groups.js';
 import { SUTURE_DIR } from './journal.js';
 import { phase } from './phase.js';
 

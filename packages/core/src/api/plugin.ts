@@ -1,7 +1,7 @@
-import type { Failure, FailureInput, FailureKind, Scope, ScopeInput } from '../contracts/failure.js';
-import type { FixProposalInput, FixRequest } from '../contracts/fix.js';
-import type { Attempt, GateReport, ProjectReport, Round } from '../contracts/report.js';
-import type { RunResult, RunResultInput, TestResult } from '../contracts/run-result.js';
+import type { Failure, FailureInput, FailureKind, Scope, ScopeInput } from './contracts/failure.js';
+import type { FixProposalInput, FixRequest } from './contracts/fix.js';
+import type { Attempt, GateReport, ProjectReport, Round } from './contracts/report.js';
+import type { RunResult, RunResultInput, TestResult } from './contracts/run-result.js';
 
 /** The plugin API this version of core speaks. A plugin declaring another version is refused at load. */
 export const API_VERSION = 1;
@@ -18,6 +18,12 @@ export interface PluginBase {
   readonly name: string;
   /** Must equal the API_VERSION of the core that loads it. */
   readonly apiVersion: number;
+}
+
+/** The second argument of every plugin factory: `pytest(options, context)`. */
+export interface PluginFactoryContext {
+  /** Absolute folder of the config file: resolve paths given in options from here. */
+  configDir: string;
 }
 
 export interface DoctorCheck {

@@ -1,13 +1,13 @@
 import { join, resolve } from 'node:path';
-import type { PluginSpec } from '../contracts/config.js';
+import type { PluginSpec } from '../api/contracts/config.js';
 import type { GateOptions, GateProject } from '../engine/types.js';
-import { ConfigError, PluginError } from '../plugin/errors.js';
-import { loadPlugin, splitSpec, type PluginRef } from '../plugin/load.js';
-import { PLUGIN_ALIASES } from '../plugin/resolve.js';
-import type { Fixer, GateMode, Logger, Reporter } from '../plugin/types.js';
-import { wrapAnalyzer, wrapFixer, wrapReporter, wrapRunner } from '../plugin/wrap.js';
+import { ConfigError, PluginError } from '../api/errors.js';
+import { loadPlugin, splitSpec, type PluginRef } from './load-plugin.js';
+import { PLUGIN_ALIASES } from './resolve-plugin.js';
+import type { Fixer, GateMode, Logger, Reporter } from '../api/plugin.js';
+import { wrapAnalyzer, wrapFixer, wrapReporter, wrapRunner } from './wrap-plugin.js';
 import { createBuiltinReporter, type BuiltinReporterContext } from '../reporters/builtin.js';
-import { projectHeal, type LoadedConfig } from './load.js';
+import { projectHeal, type LoadedConfig } from './load-config.js';
 
 export interface GateRequest {
   mode: GateMode;

@@ -3,12 +3,20 @@ import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createJiti } from 'jiti';
 import { ZodError } from 'zod';
-import type { PluginSpec } from '../contracts/config.js';
-import { formatIssues } from '../config/format-issues.js';
+import type { PluginSpec } from '../api/contracts/config.js';
+import { formatIssues } from './format-issues.js';
 import { editDistance } from '../text/edit-distance.js';
-import { errorMessage, PluginError, type PluginOrigin } from './errors.js';
-import { isPathSpec, PLUGIN_ALIASES, resolvePackageEntry } from './resolve.js';
-import { API_VERSION, type Analyzer, type Fixer, type PluginKind, type Reporter, type Runner } from './types.js';
+import { errorMessage, PluginError, type PluginOrigin } from '../api/errors.js';
+import { isPathSpec, PLUGIN_ALIASES, resolvePackageEntry } from './resolve-plugin.js';
+import {
+  API_VERSION,
+  type Analyzer,
+  type Fixer,
+  type PluginFactoryContext,
+  type PluginKind,
+  type Reporter,
+  type Runner,
+} from '../api/plugin.js';
 
 export interface PluginRef {
   /** The name as written in the config. */
@@ -90,11 +98,6 @@ export function checkShape(value: unknown, kind: PluginKind, ref: PluginRef): vo
 }
 
 /** What a plugin factory gets besides its options: `factory(options, context)`. */
-export interface PluginFactoryContext {
-  /** Absolute folder of the config file: resolve paths given in options from here. */
-  configDir: string;
-}
-
 /** Calls the module's factory with the options and the context (or takes its plugin object). */
 export function instantiate(mod: unknown, ref: PluginRef, context: PluginFactoryContext): unknown {
   const m = mod as { default?: unknown; plugin?: unknown };

@@ -1,0 +1,22 @@
+/**
+ * `@suture/core/analysis`: the kit analyzers are built from. The only entry point that loads
+ * tree-sitter's native addon; runners bring their own grammar packages.
+ */
+export {
+  ParseCache,
+  enclosing,
+  nodeAtLine,
+  type Grammar,
+  type ParsedFile,
+  type SyntaxNode,
+  type SyntaxTree,
+} from './parse-cache.js';
+export {
+  mergeScopeEntries,
+  walkGraph,
+  type CodeEdge,
+  type CodeNode,
+  type WalkOptions,
+  type WalkSeed,
+} from './graph-walk.js';
+export { editDistance } from '../text/edit-distance.js';

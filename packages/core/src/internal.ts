@@ -1,0 +1,32 @@
+/**
+ * `@suture/core/internal`: the engine and host for the `suture` CLI and first-party tests. Not a
+ * public API: it changes without notice between minor versions.
+ */
+export { runGate, newRunId, UnrecoveredJournalError } from './engine/gate.js';
+export type { GateOptions, GateProject, RunGate } from './engine/types.js';
+export { validateEdits, MAX_EDIT_BYTES, type PlannedWrite, type ProposalCheck } from './engine/validate.js';
+export { checkTestWeakening, type WeakeningVerdict } from './engine/weakening.js';
+export { buildFixRequest, sourceSlices, trimEvidence } from './engine/fix-request.js';
+
+export { findConfigFile, CONFIG_NAMES } from './host/find-config.js';
+export { loadConfig, parseConfig, projectHeal, type LoadedConfig } from './host/load-config.js';
+export { formatIssues, keyPath } from './host/format-issues.js';
+export { createGateOptions, loadReporter, type GateRequest } from './host/gate-options.js';
+export { loadPlugin, instantiate, splitSpec, type PluginRef } from './host/load-plugin.js';
+export { PLUGIN_ALIASES, resolvePackageEntry, isPathSpec } from './host/resolve-plugin.js';
+export { configJsonSchema, configJsonSchemaText } from './host/json-schema.js';
+export { errorMessage, formatOrigin, usageOfError } from './api/errors.js';
+
+export { Journal, recover, hasJournal, journalDir, SUTURE_DIR, type RestoreOutcome } from './safety/journal.js';
+export { acquireLock, LockError, type RepoLock } from './safety/lock.js';
+export { fileDiff, gitApplyCommand } from './safety/patch.js';
+export { createRedactor, type Redactor } from './safety/redact.js';
+
+export {
+  BUILTIN_REPORTERS,
+  createBuiltinReporter,
+  type BuiltinReporterContext,
+  type BuiltinReporterName,
+} from './reporters/builtin.js';
+export { renderJunit } from './reporters/junit.js';
+export { renderMarkdown } from './reporters/markdown.js';
