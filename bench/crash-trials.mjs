@@ -14,7 +14,10 @@ const s = await runCrashTrials({
   trials,
   seed,
   onTrial: (r) => {
-    if (r.problems.length > 0) console.log(`  trial ${r.index} FAILED (${r.phase}, plan ${JSON.stringify(r.plan)}):\n    ${r.problems.join('\n    ')}`);
+    if (r.problems.length > 0)
+      console.log(
+        `  trial ${r.index} FAILED (${r.phase}, plan ${JSON.stringify(r.plan)}):\n    ${r.problems.join('\n    ')}`,
+      );
     else if ((r.index + 1) % 20 === 0) console.log(`  ${r.index + 1} trials done`);
   },
 });
@@ -31,6 +34,9 @@ console.log(`${pad('killed runs that left a test running (recover stopped it)')}
 console.log('\nkills per phase:');
 for (const [phase, n] of Object.entries(s.hits)) console.log(`  ${pad(phase).slice(0, 44)}${n}`);
 console.log('\nkills by the last point logged:');
-for (const [point, n] of Object.entries(s.points).sort((a, b) => b[1] - a[1])) console.log(`  ${pad(point).slice(0, 44)}${n}`);
-console.log(`\nclean run ${(s.cleanRunMs / 1000).toFixed(1)} s; series ${((Date.now() - started) / 1000).toFixed(0)} s${s.keptAt ? `; failed trials kept in ${s.keptAt}` : ''}`);
+for (const [point, n] of Object.entries(s.points).sort((a, b) => b[1] - a[1]))
+  console.log(`  ${pad(point).slice(0, 44)}${n}`);
+console.log(
+  `\nclean run ${(s.cleanRunMs / 1000).toFixed(1)} s; series ${((Date.now() - started) / 1000).toFixed(0)} s${s.keptAt ? `; failed trials kept in ${s.keptAt}` : ''}`,
+);
 process.exitCode = s.failedTrials.length > 0 ? 1 : 0;

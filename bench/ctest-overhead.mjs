@@ -18,11 +18,18 @@ const root = await mkdtemp(join(tmpdir(), 'suture-bench-ctest-'));
 const perFile = 50;
 const sources = [];
 for (let f = 0; f < Math.ceil(TESTS / perFile); f++) {
-  const body = Array.from({ length: Math.min(perFile, TESTS - f * perFile) }, (_, i) => `TEST(Gen${f}, Case${i}) {\n  int acc = 0;\n  for (int k = 0; k < ${i + 10}; ++k) acc += k;\n  EXPECT_EQ(acc, ${((i + 10) * (i + 9)) / 2});\n}\n`).join('\n');
+  const body = Array.from(
+    { length: Math.min(perFile, TESTS - f * perFile) },
+    (_, i) =>
+      `TEST(Gen${f}, Case${i}) {\n  int acc = 0;\n  for (int k = 0; k < ${i + 10}; ++k) acc += k;\n  EXPECT_EQ(acc, ${((i + 10) * (i + 9)) / 2});\n}\n`,
+  ).join('\n');
   await writeFile(join(root, `gen_${f}.cpp`), `#include <gtest/gtest.h>\n\n${body}`);
   sources.push(`gen_${f}.cpp`);
 }
-await writeFile(join(root, 'maybe_fails.cpp'), '#include <cstdlib>\n#include <gtest/gtest.h>\n\nTEST(Bench, MaybeFails) {\n  EXPECT_EQ(std::getenv("SUTURE_BENCH_FAIL"), nullptr);\n}\n');
+await writeFile(
+  join(root, 'maybe_fails.cpp'),
+  '#include <cstdlib>\n#include <gtest/gtest.h>\n\nTEST(Bench, MaybeFails) {\n  EXPECT_EQ(std::getenv("SUTURE_BENCH_FAIL"), nullptr);\n}\n',
+);
 sources.push('maybe_fails.cpp');
 await writeFile(
   join(root, 'CMakeLists.txt'),
@@ -39,7 +46,11 @@ const hasNinja = (() => {
   }
 })();
 const plainBuild = join(root, 'build-plain');
-execFileSync('cmake', ['-S', root, '-B', plainBuild, ...(hasNinja ? ['-G', 'Ninja'] : []), '-DCMAKE_BUILD_TYPE=Debug'], { stdio: 'ignore' });
+execFileSync(
+  'cmake',
+  ['-S', root, '-B', plainBuild, ...(hasNinja ? ['-G', 'Ninja'] : []), '-DCMAKE_BUILD_TYPE=Debug'],
+  { stdio: 'ignore' },
+);
 execFileSync('cmake', ['--build', plainBuild, '--parallel', '2'], { stdio: 'ignore' });
 
 const plain = () =>
@@ -55,6 +66,7 @@ await compareOverhead({
   plainLabel: 'plain cmake --build + ctest',
   failingId: 'Bench.MaybeFails',
   repeats: REPEATS,
-  describe: (n) => `ctest suite: ${n} GoogleTest tests (gtest_discover_tests), ${hasNinja ? 'Ninja' : 'default generator'}`,
+  describe: (n) =>
+    `ctest suite: ${n} GoogleTest tests (gtest_discover_tests), ${hasNinja ? 'Ninja' : 'default generator'}`,
 });
 await rm(root, { recursive: true, force: true });

@@ -19,10 +19,17 @@ await mkdir(join(root, '__tests__'));
 await writeFile(join(root, 'package.json'), '{ "private": true, "type": "commonjs" }\n');
 const perFile = 40;
 for (let f = 0; f < Math.ceil(TESTS / perFile); f++) {
-  const body = Array.from({ length: Math.min(perFile, TESTS - f * perFile) }, (_, i) => `  test('case ${i}', () => {\n    expect(Array.from({ length: ${i + 10} }, (_, k) => k).reduce((a, b) => a + b, 0)).toBe(${((i + 10) * (i + 9)) / 2});\n  });\n`).join('');
+  const body = Array.from(
+    { length: Math.min(perFile, TESTS - f * perFile) },
+    (_, i) =>
+      `  test('case ${i}', () => {\n    expect(Array.from({ length: ${i + 10} }, (_, k) => k).reduce((a, b) => a + b, 0)).toBe(${((i + 10) * (i + 9)) / 2});\n  });\n`,
+  ).join('');
   await writeFile(join(root, '__tests__', `gen_${f}.test.js`), `describe('gen ${f}', () => {\n${body}});\n`);
 }
-await writeFile(join(root, '__tests__', 'zz_maybe.test.js'), "test('maybe fails', () => {\n  expect(process.env.SUTURE_BENCH_FAIL).toBeUndefined();\n});\n");
+await writeFile(
+  join(root, '__tests__', 'zz_maybe.test.js'),
+  "test('maybe fails', () => {\n  expect(process.env.SUTURE_BENCH_FAIL).toBeUndefined();\n});\n",
+);
 
 await compareOverhead({
   runner: jest({ jestBin: JEST }),

@@ -46,8 +46,18 @@ const crashed = await Journal.create(root, 'abandoned');
 for (let i = 0; i < FILES; i++) await crashed.write(`src/m${i}.py`, content(`lost ${i}`));
 const recovered = await time(() => recover(root));
 
-const policy = { editable: 'both', allowedPaths: ['**'], deniedPaths: [], allowTestWeakening: false, allowNewFiles: false, maxFilesPerAttempt: 5 };
-const scope = { entries: [{ file: 'src/m1.py', symbols: [], role: 'source', reasons: ['bench'], depth: 0 }], excluded: [] };
+const policy = {
+  editable: 'both',
+  allowedPaths: ['**'],
+  deniedPaths: [],
+  allowTestWeakening: false,
+  allowNewFiles: false,
+  maxFilesPerAttempt: 5,
+};
+const scope = {
+  entries: [{ file: 'src/m1.py', symbols: [], role: 'source', reasons: ['bench'], depth: 0 }],
+  excluded: [],
+};
 const edits = [{ file: 'src/m1.py', search: '# file 1\n', replace: '# file one\n' }];
 const REPS = 200;
 const validate = await time(async () => {

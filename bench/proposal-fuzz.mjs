@@ -21,9 +21,16 @@ console.log(`${pad('refusals without a reason (must be 0)')}${s.refusalsWithoutR
 console.log(`${pad('check-mode trees not restored (must be 0)')}${s.treeNotRestored}`);
 console.log(`${pad('internal errors (must be 0)')}${s.internalErrors}`);
 console.log('\nattempt verdicts:');
-for (const [v, n] of Object.entries(s.verdicts).sort((a, b) => b[1] - a[1])) console.log(`  ${pad(v).slice(0, 50)}${n}`);
+for (const [v, n] of Object.entries(s.verdicts).sort((a, b) => b[1] - a[1]))
+  console.log(`  ${pad(v).slice(0, 50)}${n}`);
 console.log('\nmost common refusal reasons:');
-for (const [r, n] of [...s.reasons].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${String(n).padStart(6)}  ${r}`);
-for (const v of s.violations) console.log(`\nVIOLATION (seed ${v.seed}, gate ${v.gate}): ${v.what}\n${JSON.stringify(v.detail, null, 2).slice(0, 2000)}`);
-console.log(`\n${((Date.now() - started) / 1000).toFixed(0)} s${s.keptAt ? `; the world of the failing run is kept in ${s.keptAt}` : ''}`);
+for (const [r, n] of [...s.reasons].sort((a, b) => b[1] - a[1]).slice(0, 15))
+  console.log(`  ${String(n).padStart(6)}  ${r}`);
+for (const v of s.violations)
+  console.log(
+    `\nVIOLATION (seed ${v.seed}, gate ${v.gate}): ${v.what}\n${JSON.stringify(v.detail, null, 2).slice(0, 2000)}`,
+  );
+console.log(
+  `\n${((Date.now() - started) / 1000).toFixed(0)} s${s.keptAt ? `; the world of the failing run is kept in ${s.keptAt}` : ''}`,
+);
 process.exitCode = s.violations.length > 0 ? 1 : 0;

@@ -16,17 +16,30 @@ const root = await mkdtemp(join(tmpdir(), 'suture-bench-pytest-'));
 await mkdir(join(root, 'tests'));
 const perFile = 50;
 for (let f = 0; f < Math.ceil(TESTS / perFile); f++) {
-  const body = Array.from({ length: Math.min(perFile, TESTS - f * perFile) }, (_, i) => `def test_case_${i}():\n    assert sum(range(${i + 10})) == ${((i + 10) * (i + 9)) / 2}\n`).join('\n');
+  const body = Array.from(
+    { length: Math.min(perFile, TESTS - f * perFile) },
+    (_, i) => `def test_case_${i}():\n    assert sum(range(${i + 10})) == ${((i + 10) * (i + 9)) / 2}\n`,
+  ).join('\n');
   await writeFile(join(root, 'tests', `test_gen_${f}.py`), body);
 }
 // fails only while SUTURE_BENCH_FAIL is set, so the passing suite and the failing one are the same files
-await writeFile(join(root, 'tests', 'test_zz_maybe.py'), 'import os\n\n\ndef test_maybe_fails():\n    assert "SUTURE_BENCH_FAIL" not in os.environ\n');
+await writeFile(
+  join(root, 'tests', 'test_zz_maybe.py'),
+  'import os\n\n\ndef test_maybe_fails():\n    assert "SUTURE_BENCH_FAIL" not in os.environ\n',
+);
 
 const env = { ...process.env, PYTHONDONTWRITEBYTECODE: '1' };
 await compareOverhead({
   runner: pytest(),
   root,
-  plain: () => timed(() => execFileSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--continue-on-collection-errors'], { cwd: root, env, stdio: 'ignore' })),
+  plain: () =>
+    timed(() =>
+      execFileSync(
+        'python3',
+        ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--continue-on-collection-errors'],
+        { cwd: root, env, stdio: 'ignore' },
+      ),
+    ),
   plainLabel: 'plain python3 -m pytest',
   failingId: 'tests/test_zz_maybe.py::test_maybe_fails',
   repeats: REPEATS,

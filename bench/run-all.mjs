@@ -22,7 +22,9 @@ if (args.includes('--list')) {
 }
 const unknown = args.filter((a) => a.startsWith('-') || !all.some((f) => names(f).includes(a)));
 if (unknown.length > 0) {
-  console.error(`run-all: no benchmark matches ${unknown.map((a) => `"${a}"`).join(', ')}; the scripts are: ${all.map(names).join(', ')}`);
+  console.error(
+    `run-all: no benchmark matches ${unknown.map((a) => `"${a}"`).join(', ')}; the scripts are: ${all.map(names).join(', ')}`,
+  );
   process.exit(2);
 }
 const picked = args.length === 0 ? all : all.filter((f) => args.some((a) => names(f).includes(a)));
@@ -32,7 +34,9 @@ function run(file) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(here, file)], { stdio: 'inherit' });
     child.on('error', (error) => resolve(`could not start: ${error.message}`));
-    child.on('exit', (code, signal) => resolve(code === 0 ? undefined : signal ? `killed by ${signal}` : `exit code ${code}`));
+    child.on('exit', (code, signal) =>
+      resolve(code === 0 ? undefined : signal ? `killed by ${signal}` : `exit code ${code}`),
+    );
   });
 }
 
@@ -54,7 +58,10 @@ for (const file of picked) {
 }
 
 console.log('\n=== summary ===');
-for (const r of results) console.log(`${r.failure ? 'FAIL' : 'ok  '}  ${r.name.padEnd(20)} ${r.seconds.toFixed(1).padStart(6)} s${r.failure ? `  ${r.failure}` : ''}`);
+for (const r of results)
+  console.log(
+    `${r.failure ? 'FAIL' : 'ok  '}  ${r.name.padEnd(20)} ${r.seconds.toFixed(1).padStart(6)} s${r.failure ? `  ${r.failure}` : ''}`,
+  );
 const skipped = picked.length - results.length;
 if (skipped > 0) console.log(`interrupted: ${skipped} not run`);
 const failed = results.filter((r) => r.failure).length;

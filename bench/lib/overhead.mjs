@@ -22,7 +22,14 @@ export function timed(command) {
 async function viaRunner(runner, root, selection) {
   const workDir = await mkdtemp(join(tmpdir(), 'suture-bench-work-'));
   const t = performance.now();
-  const r = await runner.run({ root, workDir, timeoutMs: 600_000, signal: new AbortController().signal, logger: silentLogger, ...(selection ? { selection } : {}) });
+  const r = await runner.run({
+    root,
+    workDir,
+    timeoutMs: 600_000,
+    signal: new AbortController().signal,
+    logger: silentLogger,
+    ...(selection ? { selection } : {}),
+  });
   const ms = performance.now() - t;
   await rm(workDir, { recursive: true, force: true });
   if (r.status === 'error') throw new Error(`the runner failed: ${r.error}`);
@@ -56,7 +63,8 @@ export async function compareOverhead({ runner, root, plain, plainLabel, failing
     targeted.push((await viaRunner(runner, root, [failingId])).ms);
   }
   delete process.env.SUTURE_BENCH_FAIL;
-  if (failing.join() !== failingId) throw new Error(`expected ${failingId} to fail, got: ${failing.join(', ') || 'none'}`);
+  if (failing.join() !== failingId)
+    throw new Error(`expected ${failingId} to fail, got: ${failing.join(', ') || 'none'}`);
 
   const [p, s, f, t] = [median(plainTimes), median(runnerTimes), median(full), median(targeted)];
   const width = Math.max(plainLabel.length, runner.name.length) + 2;
@@ -64,5 +72,7 @@ export async function compareOverhead({ runner, root, plain, plainLabel, failing
   console.log(`  ${`${plainLabel}:`.padEnd(width)} ${p.toFixed(0)} ms ${spread(plainTimes)}`);
   console.log(`  ${`${runner.name}:`.padEnd(width)} ${s.toFixed(0)} ms ${spread(runnerTimes)}`);
   console.log(`  ${'overhead:'.padEnd(width)} ${(((s - p) / p) * 100).toFixed(1)} % (target <= 10 %)`);
-  console.log(`  targeted re-run of 1 failing test: ${t.toFixed(0)} ms vs full run ${f.toFixed(0)} ms (${(f / t).toFixed(1)}x faster)`);
+  console.log(
+    `  targeted re-run of 1 failing test: ${t.toFixed(0)} ms vs full run ${f.toFixed(0)} ms (${(f / t).toFixed(1)}x faster)`,
+  );
 }

@@ -7,7 +7,16 @@ import { API_VERSION, z } from '@suture/core';
 const OptionsSchema = z
   .object({
     rules: z
-      .array(z.object({ file: z.string().optional(), pattern: z.string().min(1), replace: z.string(), flags: z.string().default('') }).strict())
+      .array(
+        z
+          .object({
+            file: z.string().optional(),
+            pattern: z.string().min(1),
+            replace: z.string(),
+            flags: z.string().default(''),
+          })
+          .strict(),
+      )
       .min(1),
   })
   .strict();
@@ -29,7 +38,8 @@ export default function regexFixer(options = {}) {
         }
         if (after !== before) edits.push({ file: entry.file, content: after });
       }
-      if (edits.length === 0) return { verdict: 'unfixable', diagnosis: 'no configured pattern matches a file in scope' };
+      if (edits.length === 0)
+        return { verdict: 'unfixable', diagnosis: 'no configured pattern matches a file in scope' };
       return { verdict: 'edits', edits, rationale: `applied ${rules.length} configured replacement(s)` };
     },
   };

@@ -7,15 +7,23 @@ import { reportCommand } from './commands/report.js';
 import { runCommand, type RunFlags } from './commands/run.js';
 import { EXIT, exitCodeFor } from './exit.js';
 
-const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const version = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /** Parses argv, runs the command and returns the process exit code (0, 1, 2 or 3). */
 export async function main(argv: readonly string[]): Promise<number> {
   const cli = cac('suture');
   let code: number = EXIT.green;
   const run = cli
-    .command('run [...projects]', 'Run the test gate: run every project\'s tests, diagnose failures and heal what can be healed')
-    .option('--fix', 'Keep the validated heals in the working tree (default: check mode, the tree is left as it was)')
+    .command(
+      'run [...projects]',
+      "Run the test gate: run every project's tests, diagnose failures and heal what can be healed",
+    )
+    .option(
+      '--fix',
+      'Keep the validated heals in the working tree (default: check mode, the tree is left as it was)',
+    )
     .option('--no-heal', 'Report failures without asking any fixer')
     .option('--fixer <name>', 'Use only this fixer from the configured ladder (repeatable)')
     .option('--max-attempts <n>', 'Attempts per failure group (default from config, 3)')
@@ -74,8 +82,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     const exit = (error as { name?: string }).name === 'CACError' ? EXIT.usage : exitCodeFor(error);
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`suture: ${message}\n`);
-    if (exit === EXIT.internal && error instanceof Error && process.env.SUTURE_LOG === 'debug') process.stderr.write(`${error.stack}\n`);
-    if (exit === EXIT.usage && (error as { name?: string }).name === 'CACError') process.stderr.write('run `suture --help` for usage\n');
+    if (exit === EXIT.internal && error instanceof Error && process.env.SUTURE_LOG === 'debug')
+      process.stderr.write(`${error.stack}\n`);
+    if (exit === EXIT.usage && (error as { name?: string }).name === 'CACError')
+      process.stderr.write('run `suture --help` for usage\n');
     return exit;
   }
 }

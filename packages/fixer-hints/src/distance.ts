@@ -32,6 +32,12 @@ export function closestInOrder(name: string, groups: ReadonlyArray<Iterable<stri
   if (!first) return { ok: false, candidates: [] };
   const tied = first.filter((x) => x.d === best).map((x) => x.c);
   if (tied.length > 1) return { ok: false, candidates: tied };
-  const over = [...new Set(tiers.slice(tiers.indexOf(first) + 1).flatMap((t) => t.filter((x) => x.d === best && x.c !== tied[0]).map((x) => x.c)))];
+  const over = [
+    ...new Set(
+      tiers
+        .slice(tiers.indexOf(first) + 1)
+        .flatMap((t) => t.filter((x) => x.d === best && x.c !== tied[0]).map((x) => x.c)),
+    ),
+  ];
   return { ok: true, best: tied[0]!, ...(over.length > 0 ? { over } : {}) };
 }

@@ -30,7 +30,11 @@ export function offsetOf(lines: readonly string[], line: number, column: number)
 export function applyFixIts(text: string, fixIts: readonly FixIt[]): string {
   const lines = text.split('\n');
   const spans = fixIts
-    .map((f) => ({ start: offsetOf(lines, f.line, f.column), end: offsetOf(lines, f.endLine, f.endColumn), text: f.replacement }))
+    .map((f) => ({
+      start: offsetOf(lines, f.line, f.column),
+      end: offsetOf(lines, f.endLine, f.endColumn),
+      text: f.replacement,
+    }))
     .sort((a, b) => b.start - a.start);
   let out = text;
   for (const s of spans) out = out.slice(0, s.start) + s.text + out.slice(s.end);
@@ -45,7 +49,12 @@ export function diffEdit(file: string, before: string, after: string): Edit | un
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  )
+    tail++;
   for (let ctx = 0; ctx < 20; ctx++) {
     const start = Math.max(0, head - ctx);
     const endA = Math.min(a.length, a.length - tail + ctx);

@@ -1,4 +1,11 @@
-import { API_VERSION, runProcess, z, type DoctorCheck, type Fixer, type FixProposalInput } from '@suture/core';
+import {
+  API_VERSION,
+  runProcess,
+  z,
+  type DoctorCheck,
+  type Fixer,
+  type FixProposalInput,
+} from '@suture/core';
 import { cppFixIts } from './cpp/rules.js';
 import { fixItProposal } from './fixits.js';
 import { projectPython } from './python/interpreter.js';
@@ -31,20 +38,40 @@ export default function hints(options: HintsOptions = {}): Fixer {
       const computed = language === 'cpp' || language === 'c' ? await cppFixIts(request) : undefined;
       const proposal =
         (await fixItProposal(request, computed)) ??
-        (computed?.ambiguous.length ? { verdict: 'unfixable' as const, diagnosis: `more than one fix is possible: ${computed.ambiguous.join('; ')}; ${NEEDS_LLM}`, usage: { calls: 0, costUsd: 0 } } : undefined) ??
+        (computed?.ambiguous.length
+          ? {
+              verdict: 'unfixable' as const,
+              diagnosis: `more than one fix is possible: ${computed.ambiguous.join('; ')}; ${NEEDS_LLM}`,
+              usage: { calls: 0, costUsd: 0 },
+            }
+          : undefined) ??
         (language === 'python' ? await pythonProposal(request, resolved.python) : undefined) ??
         (language === 'javascript' || language === 'typescript' ? await scriptProposal(request) : undefined);
       if (proposal) return proposal;
-      const what = request.failure.kind === 'assertion' ? 'assertion failure' : `${request.failure.kind} failure`;
-      return { verdict: 'unfixable', diagnosis: `${what} with no toolchain hint: ${NEEDS_LLM}`, usage: { calls: 0, costUsd: 0 } };
+      const what =
+        request.failure.kind === 'assertion' ? 'assertion failure' : `${request.failure.kind} failure`;
+      return {
+        verdict: 'unfixable',
+        diagnosis: `${what} with no toolchain hint: ${NEEDS_LLM}`,
+        usage: { calls: 0, costUsd: 0 },
+      };
     },
     async doctor(): Promise<DoctorCheck[]> {
       const python = await projectPython(process.cwd(), resolved.python);
-      const r = await runProcess(python, ['--version'], { cwd: process.cwd(), env: process.env, timeoutMs: 10_000 });
+      const r = await runProcess(python, ['--version'], {
+        cwd: process.cwd(),
+        env: process.env,
+        timeoutMs: 10_000,
+      });
       return [
         r.exitCode === 0
           ? { name: 'python', status: 'ok', message: `${python} for Python hints: ${r.output.trim()}` }
-          : { name: 'python', status: 'warn', message: `${python} not found: Python hints are off`, fix: 'install Python 3 or set the fixer option "python"' },
+          : {
+              name: 'python',
+              status: 'warn',
+              message: `${python} not found: Python hints are off`,
+              fix: 'install Python 3 or set the fixer option "python"',
+            },
       ];
     },
   };

@@ -9,11 +9,30 @@ afterAll(cleanup);
 
 // Real g++ 12.2 output for each source of fixtures/cpp-rules, captured by its capture.sh with the
 // flags the CTest runner builds with, and parsed by the runner's own parser: what the fixer gets.
-async function buildFailure(root: string, name: string, files = [`${name}.cpp`], compiler = 'gcc'): Promise<ReturnType<typeof request>> {
-  const diagnostics = parseCompilerOutput(await readFile(join(root, `${compiler}-${name}.txt`), 'utf8'), root);
+async function buildFailure(
+  root: string,
+  name: string,
+  files = [`${name}.cpp`],
+  compiler = 'gcc',
+): Promise<ReturnType<typeof request>> {
+  const diagnostics = parseCompilerOutput(
+    await readFile(join(root, `${compiler}-${name}.txt`), 'utf8'),
+    root,
+  );
   expect(diagnostics.length).toBeGreaterThan(0);
   const first = diagnostics[0]!;
-  return request(root, 'cpp', { kind: 'build', title: first.message, blocksAll: true, location: { file: first.file, line: first.line }, diagnostics }, files);
+  return request(
+    root,
+    'cpp',
+    {
+      kind: 'build',
+      title: first.message,
+      blocksAll: true,
+      location: { file: first.file, line: first.line },
+      diagnostics,
+    },
+    files,
+  );
 }
 
 /** Compiles and runs a fixed program: its exit code (0 when the fixture's check holds). */
@@ -32,9 +51,14 @@ describe("a missing ';' that GCC gives no fix-it for", () => {
     const root = await copy('cpp-rules');
     const req = await buildFailure(root, 'semi-decl');
     const proposal = await propose(req);
-    expect(proposal).toMatchObject({ verdict: 'edits', rationale: expect.stringMatching(/inserted ';' after '1' \(semi-decl\.cpp:2\)/) });
+    expect(proposal).toMatchObject({
+      verdict: 'edits',
+      rationale: expect.stringMatching(/inserted ';' after '1' \(semi-decl\.cpp:2\)/),
+    });
     await apply(root, req, proposal);
-    expect(await readFile(join(root, 'semi-decl.cpp'), 'utf8')).toBe('int main() {\n  int x = 1;\n  return x == 1 ? 0 : 1;\n}\n');
+    expect(await readFile(join(root, 'semi-decl.cpp'), 'utf8')).toBe(
+      'int main() {\n  int x = 1;\n  return x == 1 ? 0 : 1;\n}\n',
+    );
     expect(compileAndRun(root, 'semi-decl.cpp')).toBe(0);
   });
 
@@ -43,7 +67,9 @@ describe("a missing ';' that GCC gives no fix-it for", () => {
     const req = await buildFailure(root, 'semi-tabs');
     expect(req.failure.diagnostics[0]).toMatchObject({ line: 5, column: 19 });
     await apply(root, req, await propose(req));
-    expect(await readFile(join(root, 'semi-tabs.cpp'), 'utf8')).toContain('\tint x = 1;  // one\n\t/* two */ return x - 1;\n');
+    expect(await readFile(join(root, 'semi-tabs.cpp'), 'utf8')).toContain(
+      '\tint x = 1;  // one\n\t/* two */ return x - 1;\n',
+    );
     expect(compileAndRun(root, 'semi-tabs.cpp')).toBe(0);
   });
 
@@ -60,7 +86,12 @@ describe("a missing ';' that GCC gives no fix-it for", () => {
   it("leaves it alone before a name, where ',' would declare that name too", async () => {
     const root = await copy('cpp-rules');
     const proposal = await propose(await buildFailure(root, 'semi-ident'));
-    expect(proposal).toMatchObject({ verdict: 'unfixable', diagnosis: expect.stringMatching(/more than one fix is possible: semi-ident\.cpp:5: expected ',' or ';' before 'y': a ';' ends the declaration, a ',' would declare 'y\.\.\.' as well/) });
+    expect(proposal).toMatchObject({
+      verdict: 'unfixable',
+      diagnosis: expect.stringMatching(
+        /more than one fix is possible: semi-ident\.cpp:5: expected ',' or ';' before 'y': a ';' ends the declaration, a ',' would declare 'y\.\.\.' as well/,
+      ),
+    });
   });
 });
 
@@ -69,9 +100,17 @@ describe('a standard name used without its header, with no note from GCC', () =>
     const root = await copy('cpp-rules');
     const req = await buildFailure(root, 'cmath');
     const proposal = await propose(req);
-    expect(proposal).toMatchObject({ verdict: 'edits', rationale: expect.stringMatching(/added #include <cmath> to cmath\.cpp for std::sqrt/) });
+    expect(proposal).toMatchObject({
+      verdict: 'edits',
+      rationale: expect.stringMatching(/added #include <cmath> to cmath\.cpp for std::sqrt/),
+    });
     await apply(root, req, proposal);
-    expect((await readFile(join(root, 'cmath.cpp'), 'utf8')).split('\n').slice(0, 4)).toEqual(['#include <cmath>', '#include <cstdio>', '#include <vector>', '']);
+    expect((await readFile(join(root, 'cmath.cpp'), 'utf8')).split('\n').slice(0, 4)).toEqual([
+      '#include <cmath>',
+      '#include <cstdio>',
+      '#include <vector>',
+      '',
+    ]);
     expect(compileAndRun(root, 'cmath.cpp')).toBe(0);
   });
 
@@ -79,8 +118,14 @@ describe('a standard name used without its header, with no note from GCC', () =>
     const root = await copy('cpp-rules');
     const req = await buildFailure(root, 'types', ['types.h', 'types.cpp']);
     await apply(root, req, await propose(req));
-    expect(await readFile(join(root, 'types.h'), 'utf8')).toBe('#ifndef TYPES_H\n#define TYPES_H\n\n#include "config.h"\n#include <cstdint>\n\nstd::int32_t twice(std::int32_t x);\n\n#endif\n');
-    expect((await readFile(join(root, 'types.cpp'), 'utf8')).startsWith('#include "types.h"\n#include <cstdint>\n')).toBe(true);
+    expect(await readFile(join(root, 'types.h'), 'utf8')).toBe(
+      '#ifndef TYPES_H\n#define TYPES_H\n\n#include "config.h"\n#include <cstdint>\n\nstd::int32_t twice(std::int32_t x);\n\n#endif\n',
+    );
+    expect(
+      (await readFile(join(root, 'types.cpp'), 'utf8')).startsWith(
+        '#include "types.h"\n#include <cstdint>\n',
+      ),
+    ).toBe(true);
     expect(compileAndRun(root, 'types.cpp')).toBe(0);
   });
 
@@ -88,21 +133,33 @@ describe('a standard name used without its header, with no note from GCC', () =>
     const root = await copy('cpp-rules');
     const req = await buildFailure(root, 'chrono');
     await apply(root, req, await propose(req));
-    expect((await readFile(join(root, 'chrono.cpp'), 'utf8')).startsWith('#include <chrono>\nint main() {')).toBe(true);
+    expect(
+      (await readFile(join(root, 'chrono.cpp'), 'utf8')).startsWith('#include <chrono>\nint main() {'),
+    ).toBe(true);
     expect(compileAndRun(root, 'chrono.cpp')).toBe(0);
   });
 
   it('never picks a header for a name several headers declare (std::size_t), and says which', async () => {
     const root = await copy('cpp-rules');
     const proposal = await propose(await buildFailure(root, 'size'));
-    expect(proposal).toMatchObject({ verdict: 'unfixable', diagnosis: expect.stringContaining('std::size_t is declared in <cstddef>, <cstdio>, <cstdlib>, <cstring>, <ctime>') });
+    expect(proposal).toMatchObject({
+      verdict: 'unfixable',
+      diagnosis: expect.stringContaining(
+        'std::size_t is declared in <cstddef>, <cstdio>, <cstdlib>, <cstring>, <ctime>',
+      ),
+    });
   });
 
   it('still adds the unambiguous header of a file that also has an ambiguous name, and says what it left', async () => {
     const root = await copy('cpp-rules');
     const req = await buildFailure(root, 'mixed');
     const proposal = await propose(req);
-    expect(proposal).toMatchObject({ verdict: 'edits', rationale: expect.stringMatching(/added #include <numeric> to mixed\.cpp for std::accumulate; left alone, more than one fix is possible: std::size_t is declared in <cstddef>/) });
+    expect(proposal).toMatchObject({
+      verdict: 'edits',
+      rationale: expect.stringMatching(
+        /added #include <numeric> to mixed\.cpp for std::accumulate; left alone, more than one fix is possible: std::size_t is declared in <cstddef>/,
+      ),
+    });
     await apply(root, req, proposal);
     expect((await readFile(join(root, 'mixed.cpp'), 'utf8')).startsWith('#include <numeric>\n')).toBe(true);
   });
@@ -119,7 +176,12 @@ describe('a standard name used without its header, with no note from GCC', () =>
     const req = await buildFailure(root, 'reserved', ['reserved.cpp'], 'clang');
     expect(req.failure.diagnostics[0]!.fixIts.map((f) => f.replacement)).toEqual(['__int32_t']);
     const proposal = await propose(req);
-    expect(proposal).toMatchObject({ verdict: 'edits', rationale: expect.stringMatching(/added #include <cstdint> to reserved\.cpp for std::int32_t; did not take the compiler's suggestion of '__int32_t' \(a name reserved for the implementation\)/) });
+    expect(proposal).toMatchObject({
+      verdict: 'edits',
+      rationale: expect.stringMatching(
+        /added #include <cstdint> to reserved\.cpp for std::int32_t; did not take the compiler's suggestion of '__int32_t' \(a name reserved for the implementation\)/,
+      ),
+    });
     await apply(root, req, proposal);
     const text = await readFile(join(root, 'reserved.cpp'), 'utf8');
     expect(text).not.toContain('__int32_t');

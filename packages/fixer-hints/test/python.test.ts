@@ -14,7 +14,8 @@ import hints from '../src/index.js';
 // and every proposal is validated by the engine re-running the failing tests.
 let root: string;
 let report: GateReport;
-const outcome = (test: string) => report.projects[0]!.failures.find((f) => f.failure.tests.includes(test) || f.failure.title.includes(test))!;
+const outcome = (test: string) =>
+  report.projects[0]!.failures.find((f) => f.failure.tests.includes(test) || f.failure.title.includes(test))!;
 
 beforeAll(async () => {
   const base = await mkdtemp(join(tmpdir(), 'suture-hints-py-'));
@@ -24,7 +25,16 @@ beforeAll(async () => {
     root: base,
     outputDir: join(base, '.suture/runs'),
     mode: 'fix',
-    projects: [{ name: 'py', root, runner: pytest(), analyzer: pytest().analyzer!(), timeoutMs: 60_000, heal: HealConfigSchema.parse({ flakyReruns: 0, regression: false }) }],
+    projects: [
+      {
+        name: 'py',
+        root,
+        runner: pytest(),
+        analyzer: pytest().analyzer!(),
+        timeoutMs: 60_000,
+        heal: HealConfigSchema.parse({ flakyReruns: 0, regression: false }),
+      },
+    ],
     fixers: [hints()],
     reporters: [],
     concurrency: 1,
@@ -45,11 +55,23 @@ describe('Python hints', () => {
   it('adds a missing standard-library import after the docstring, __future__ and other imports', async () => {
     expect(outcome('tests/test_names.py::test_cwd_name').outcome).toBe('healed');
     const text = await readFile(join(root, 'app/names.py'), 'utf8');
-    expect(text.split('\n').slice(0, 6)).toEqual(['"""Module with a docstring, so a missing import goes after it."""', 'from __future__ import annotations', '', 'import json', 'import os', '']);
+    expect(text.split('\n').slice(0, 6)).toEqual([
+      '"""Module with a docstring, so a missing import goes after it."""',
+      'from __future__ import annotations',
+      '',
+      'import json',
+      'import os',
+      '',
+    ]);
   });
 
   it('fixes misspelled attributes of a project class, a stdlib module and a builtin type', async () => {
-    for (const t of ['tests/test_attrs.py::test_double', 'tests/test_attrs.py::test_root', 'tests/test_attrs.py::test_shout']) expect(outcome(t).outcome).toBe('healed');
+    for (const t of [
+      'tests/test_attrs.py::test_double',
+      'tests/test_attrs.py::test_root',
+      'tests/test_attrs.py::test_shout',
+    ])
+      expect(outcome(t).outcome).toBe('healed');
     const text = await readFile(join(root, 'app/attrs.py'), 'utf8');
     expect(text).toContain('self.value * 2');
     expect(text).toContain('math.sqrt(x)');
@@ -86,7 +108,11 @@ describe('Python hints', () => {
   it('leaves the project green apart from the ambiguous cases', () => {
     let out = '';
     try {
-      execFileSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--color=no'], { cwd: root, encoding: 'utf8', env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
+      execFileSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--color=no'], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+      });
     } catch (error) {
       out = String((error as { stdout?: string }).stdout);
     }

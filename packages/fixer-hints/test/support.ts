@@ -22,12 +22,34 @@ export async function cleanup(): Promise<void> {
 }
 
 /** A fix request as the engine builds it, with every listed file in scope. */
-export function request(root: string, language: string, failure: Record<string, unknown>, files: string[]): FixRequest {
-  const policy = { editable: 'both' as const, allowedPaths: ['**'], deniedPaths: [], allowTestWeakening: false, allowNewFiles: false, maxFilesPerAttempt: 5 };
+export function request(
+  root: string,
+  language: string,
+  failure: Record<string, unknown>,
+  files: string[],
+): FixRequest {
+  const policy = {
+    editable: 'both' as const,
+    allowedPaths: ['**'],
+    deniedPaths: [],
+    allowTestWeakening: false,
+    allowNewFiles: false,
+    maxFilesPerAttempt: 5,
+  };
   return {
     project: { name: 'p', root, language },
-    failure: FailureSchema.parse({ id: 'x', fingerprint: 'x', repairable: true, tests: [], evidence: '', ...failure }),
-    scope: { entries: files.map((file) => ({ file, symbols: [], role: 'source', reasons: ['test'], depth: 0 })), excluded: [] },
+    failure: FailureSchema.parse({
+      id: 'x',
+      fingerprint: 'x',
+      repairable: true,
+      tests: [],
+      evidence: '',
+      ...failure,
+    }),
+    scope: {
+      entries: files.map((file) => ({ file, symbols: [], role: 'source', reasons: ['test'], depth: 0 })),
+      excluded: [],
+    },
     sources: [],
     history: [],
     policy,
@@ -38,13 +60,22 @@ export function request(root: string, language: string, failure: Record<string, 
 }
 
 export function propose(req: FixRequest): Promise<FixProposalInput> {
-  return hints().propose(req, { signal: new AbortController().signal, logger: silentLogger, root: req.project.root });
+  return hints().propose(req, {
+    signal: new AbortController().signal,
+    logger: silentLogger,
+    root: req.project.root,
+  });
 }
 
 /** Validates a proposal as the engine does and writes its edits. */
 export async function apply(root: string, req: FixRequest, proposal: FixProposalInput): Promise<void> {
   if (proposal.verdict !== 'edits') throw new Error(`expected edits, got ${JSON.stringify(proposal)}`);
-  const check = await validateEdits({ projectRoot: root, edits: proposal.edits, scope: req.scope, policy: req.policy });
+  const check = await validateEdits({
+    projectRoot: root,
+    edits: proposal.edits,
+    scope: req.scope,
+    policy: req.policy,
+  });
   if (!check.ok) throw new Error(check.reason);
   for (const w of check.writes) await writeFile(join(root, w.file), w.after);
 }

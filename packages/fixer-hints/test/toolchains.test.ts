@@ -14,7 +14,27 @@ describe('C/C++ fix-its', () => {
     // the three fix-its of the captured output, as the C/C++ runner reads them
     const fixIts = parseCompilerOutput(output, root).flatMap((d) => d.fixIts);
     expect(fixIts).toHaveLength(3);
-    const req = request(root, 'cpp', { kind: 'build', title: "'vector' is not a member of 'std'", blocksAll: true, location: { file: 'fix.cpp', line: 4 }, diagnostics: [{ source: 'gcc', severity: 'error', message: "'vector' is not a member of 'std'", file: 'fix.cpp', line: 4, fixIts }] }, ['fix.cpp']);
+    const req = request(
+      root,
+      'cpp',
+      {
+        kind: 'build',
+        title: "'vector' is not a member of 'std'",
+        blocksAll: true,
+        location: { file: 'fix.cpp', line: 4 },
+        diagnostics: [
+          {
+            source: 'gcc',
+            severity: 'error',
+            message: "'vector' is not a member of 'std'",
+            file: 'fix.cpp',
+            line: 4,
+            fixIts,
+          },
+        ],
+      },
+      ['fix.cpp'],
+    );
     const proposal = await propose(req);
     await apply(root, req, proposal);
     const fixed = await readFile(join(root, 'fix.cpp'), 'utf8');
@@ -37,21 +57,52 @@ describe('JavaScript hints through the TypeScript language service', () => {
     };
     const first = run();
     expect(first).toMatch(/ReferenceError: totl is not defined/);
-    const req = request(root, 'javascript', { kind: 'exception', title: 'ReferenceError: totl is not defined', evidence: first, location: { file: 'cart.js', line: 8, symbol: 'checkout' } }, ['cart.js']);
+    const req = request(
+      root,
+      'javascript',
+      {
+        kind: 'exception',
+        title: 'ReferenceError: totl is not defined',
+        evidence: first,
+        location: { file: 'cart.js', line: 8, symbol: 'checkout' },
+      },
+      ['cart.js'],
+    );
     await apply(root, req, await propose(req));
     const second = run();
     expect(second).toMatch(/ReferenceError: path is not defined/);
-    const req2 = request(root, 'javascript', { kind: 'exception', title: 'ReferenceError: path is not defined', evidence: second, location: { file: 'cart.js', line: 9, symbol: 'checkout' } }, ['cart.js']);
+    const req2 = request(
+      root,
+      'javascript',
+      {
+        kind: 'exception',
+        title: 'ReferenceError: path is not defined',
+        evidence: second,
+        location: { file: 'cart.js', line: 9, symbol: 'checkout' },
+      },
+      ['cart.js'],
+    );
     const proposal = await propose(req2);
-    expect(proposal).toMatchObject({ verdict: 'edits', rationale: expect.stringMatching(/TypeScript code fix/) });
+    expect(proposal).toMatchObject({
+      verdict: 'edits',
+      rationale: expect.stringMatching(/TypeScript code fix/),
+    });
     await apply(root, req2, proposal);
     expect(run().trim()).toBe('{"amount":5,"label":"5"}');
   });
 
   it('answers unfixable for a logic failure, pointing at an LLM fixer', async () => {
     const root = await copy('js');
-    const req = request(root, 'javascript', { kind: 'assertion', title: 'expect(received).toBe(expected)', location: { file: 'cart.js', line: 3 } }, ['cart.js']);
+    const req = request(
+      root,
+      'javascript',
+      { kind: 'assertion', title: 'expect(received).toBe(expected)', location: { file: 'cart.js', line: 3 } },
+      ['cart.js'],
+    );
     const proposal = await propose(req);
-    expect(proposal).toMatchObject({ verdict: 'unfixable', diagnosis: expect.stringMatching(/needs an LLM fixer/) });
+    expect(proposal).toMatchObject({
+      verdict: 'unfixable',
+      diagnosis: expect.stringMatching(/needs an LLM fixer/),
+    });
   });
 });

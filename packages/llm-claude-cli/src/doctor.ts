@@ -11,7 +11,11 @@ import { DEFAULT_API_MODEL, type ResolvedOptions } from './options.js';
 const LOGIN_FIX = 'run `claude /login` (or `claude setup-token` for CI), or set ANTHROPIC_API_KEY';
 const PROBE_MS = 20_000;
 
-const AuthStatusSchema = z.object({ loggedIn: z.boolean(), authMethod: z.string().optional(), apiKeySource: z.string().optional() });
+const AuthStatusSchema = z.object({
+  loggedIn: z.boolean(),
+  authMethod: z.string().optional(),
+  apiKeySource: z.string().optional(),
+});
 
 /** Where claude keeps its login on Linux and Windows (macOS uses the Keychain). */
 function credentialsFile(env: Record<string, string>): string {
@@ -29,7 +33,9 @@ async function guessLogin(env: Record<string, string>, bare: boolean): Promise<D
   return {
     name: 'claude login',
     status: process.platform === 'darwin' && !bare ? 'warn' : 'error',
-    message: bare ? 'claude --bare needs ANTHROPIC_API_KEY, which is not set' : 'no login found and no key set',
+    message: bare
+      ? 'claude --bare needs ANTHROPIC_API_KEY, which is not set'
+      : 'no login found and no key set',
     fix: bare ? 'set ANTHROPIC_API_KEY' : LOGIN_FIX,
   };
 }
@@ -38,14 +44,30 @@ async function cliChecks(options: ResolvedOptions): Promise<DoctorCheck[]> {
   const env = buildCliEnv(options);
   const executable = await findExecutable(options.command, env);
   if (!executable) {
-    return [{ name: 'claude', status: 'error', message: `${options.command} not found${options.command.includes('/') ? '' : ' on PATH'}`, fix: INSTALL_HINT }];
+    return [
+      {
+        name: 'claude',
+        status: 'error',
+        message: `${options.command} not found${options.command.includes('/') ? '' : ' on PATH'}`,
+        fix: INSTALL_HINT,
+      },
+    ];
   }
   const cwd = process.cwd();
   const version = await runProcess(executable, ['--version'], { cwd, env, timeoutMs: PROBE_MS });
   if (version.exitCode !== 0) {
-    return [{ name: 'claude', status: 'error', message: `${executable} --version failed: ${version.output.trim().slice(0, 200) || `exit code ${version.exitCode}`}`, fix: INSTALL_HINT }];
+    return [
+      {
+        name: 'claude',
+        status: 'error',
+        message: `${executable} --version failed: ${version.output.trim().slice(0, 200) || `exit code ${version.exitCode}`}`,
+        fix: INSTALL_HINT,
+      },
+    ];
   }
-  const checks: DoctorCheck[] = [{ name: 'claude', status: 'ok', message: `${version.output.trim()} at ${executable}` }];
+  const checks: DoctorCheck[] = [
+    { name: 'claude', status: 'ok', message: `${version.output.trim()} at ${executable}` },
+  ];
 
   // `claude auth status` reads the local login without sending anything to the model.
   const status = await runProcess(executable, ['auth', 'status'], { cwd, env, timeoutMs: PROBE_MS });
@@ -58,8 +80,18 @@ async function cliChecks(options: ResolvedOptions): Promise<DoctorCheck[]> {
   }
   if (!auth || options.bare) checks.push(await guessLogin(env, options.bare));
   else if (auth.loggedIn) {
-    checks.push({ name: 'claude login', status: 'ok', message: `logged in (${auth.authMethod ?? 'unknown method'}${auth.apiKeySource ? ` from $${auth.apiKeySource}` : ''})` });
-  } else checks.push({ name: 'claude login', status: 'error', message: 'claude is not logged in and no key is set', fix: LOGIN_FIX });
+    checks.push({
+      name: 'claude login',
+      status: 'ok',
+      message: `logged in (${auth.authMethod ?? 'unknown method'}${auth.apiKeySource ? ` from $${auth.apiKeySource}` : ''})`,
+    });
+  } else
+    checks.push({
+      name: 'claude login',
+      status: 'error',
+      message: 'claude is not logged in and no key is set',
+      fix: LOGIN_FIX,
+    });
   return checks;
 }
 
@@ -70,10 +102,24 @@ function apiChecks(options: ResolvedOptions): DoctorCheck[] {
   return [
     credentials
       ? { name: 'anthropic key', status: 'ok', message: `key from ${credentials.source}` }
-      : { name: 'anthropic key', status: 'error', message: `no Anthropic API key (${options.apiKeyEnv} and ANTHROPIC_AUTH_TOKEN are unset)`, fix: `set ${options.apiKeyEnv}, or use mode "cli" with a logged-in claude` },
+      : {
+          name: 'anthropic key',
+          status: 'error',
+          message: `no Anthropic API key (${options.apiKeyEnv} and ANTHROPIC_AUTH_TOKEN are unset)`,
+          fix: `set ${options.apiKeyEnv}, or use mode "cli" with a logged-in claude`,
+        },
     price
-      ? { name: 'model price', status: 'ok', message: `${model}: $${price.input} in / $${price.output} out per million tokens` }
-      : { name: 'model price', status: 'warn', message: `no price for ${model}: its cost will show as 0`, fix: `add "${model}" to the fixer option "prices"` },
+      ? {
+          name: 'model price',
+          status: 'ok',
+          message: `${model}: $${price.input} in / $${price.output} out per million tokens`,
+        }
+      : {
+          name: 'model price',
+          status: 'warn',
+          message: `no price for ${model}: its cost will show as 0`,
+          fix: `add "${model}" to the fixer option "prices"`,
+        },
   ];
 }
 

@@ -9,7 +9,9 @@ export function afterRetries(n: number): string {
  * `detail` is the API's own message, already shortened.
  */
 export function statusReason(status: number | undefined, detail: string, retries: number): string {
-  if (status === 429) return `rate limited by the API (429) ${afterRetries(retries)}: ${detail}; try again later, lower "concurrency", or raise the fixer option "retries"`;
-  if (status !== undefined && status >= 500) return `the API failed (${status}) ${afterRetries(retries)}: ${detail}`;
+  if (status === 429)
+    return `rate limited by the API (429) ${afterRetries(retries)}: ${detail}; try again later, lower "concurrency", or raise the fixer option "retries"`;
+  if (status !== undefined && status >= 500)
+    return `the API failed (${status}) ${afterRetries(retries)}: ${detail}`;
   return `the API answered ${status ?? 'an error'}: ${detail}`;
 }

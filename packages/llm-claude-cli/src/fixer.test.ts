@@ -10,11 +10,20 @@ vi.mock('@anthropic-ai/sdk', async (importOriginal) => {
 
 describe('loading the Anthropic SDK', () => {
   it('happens on the first call of api mode, never in cli mode', async () => {
-    const api = claude({ mode: 'api', apiKey: 'k-test-0123456789', baseURL: 'http://127.0.0.1:9', retries: 0 });
+    const api = claude({
+      mode: 'api',
+      apiKey: 'k-test-0123456789',
+      baseURL: 'http://127.0.0.1:9',
+      retries: 0,
+    });
     const cli = claude({ command: '/nonexistent/bin/claude' });
-    await expect(cli.propose(sampleFixRequest(), sampleFixerContext())).rejects.toThrow(/the claude CLI is not at \/nonexistent\/bin\/claude/);
+    await expect(cli.propose(sampleFixRequest(), sampleFixerContext())).rejects.toThrow(
+      /the claude CLI is not at \/nonexistent\/bin\/claude/,
+    );
     expect(sdk.loaded).toBe(false);
-    await expect(api.propose(sampleFixRequest(), sampleFixerContext())).rejects.toThrow(/^cannot reach http:\/\/127\.0\.0\.1:9/);
+    await expect(api.propose(sampleFixRequest(), sampleFixerContext())).rejects.toThrow(
+      /^cannot reach http:\/\/127\.0\.0\.1:9/,
+    );
     expect(sdk.loaded).toBe(true);
   });
 });

@@ -21,7 +21,18 @@ function issues(options: unknown): string[] {
 describe('options', () => {
   it('defaults to cli mode with a 180 s timeout, 3 timeout retries, few API retries and resumed sessions', () => {
     const o = resolveOptions({}, '/cfg');
-    expect(o).toMatchObject({ mode: 'cli', command: 'claude', timeoutMs: 180_000, timeoutRetries: 3, retries: 2, maxTurns: 12, resume: true, bare: false, env: {}, secrets: [] });
+    expect(o).toMatchObject({
+      mode: 'cli',
+      command: 'claude',
+      timeoutMs: 180_000,
+      timeoutRetries: 3,
+      retries: 2,
+      maxTurns: 12,
+      resume: true,
+      bare: false,
+      env: {},
+      secrets: [],
+    });
     expect(o.model).toBeUndefined();
     expect(o.templates.logic).toContain('{{evidence}}');
   });
@@ -33,7 +44,10 @@ describe('options', () => {
   });
 
   it('takes null in env as "remove this variable" and the key as a secret', () => {
-    const o = resolveOptions({ env: { ANTHROPIC_API_KEY: null, HOME: '/h' }, apiKey: 'sk-ant-from-config' }, '/cfg');
+    const o = resolveOptions(
+      { env: { ANTHROPIC_API_KEY: null, HOME: '/h' }, apiKey: 'sk-ant-from-config' },
+      '/cfg',
+    );
     expect(o.env).toEqual({ ANTHROPIC_API_KEY: undefined, HOME: '/h' });
     expect(o.secrets).toEqual(['sk-ant-from-config']);
   });
@@ -46,7 +60,9 @@ describe('options', () => {
   });
 
   it('refuses a Claude Code alias as the model of api mode', () => {
-    expect(issues({ mode: 'api', model: 'sonnet' }).join('\n')).toMatch(/"sonnet" is a Claude Code alias.*such as "claude-sonnet-4-6"/);
+    expect(issues({ mode: 'api', model: 'sonnet' }).join('\n')).toMatch(
+      /"sonnet" is a Claude Code alias.*such as "claude-sonnet-4-6"/,
+    );
     expect(issues({ mode: 'cli', model: 'sonnet' })).toEqual([]);
   });
 
@@ -62,8 +78,12 @@ describe('options', () => {
     const dir = mkdtempSync(join(tmpdir(), 'suture-claude-options-'));
     try {
       writeFileSync(join(dir, 'logic.md'), 'Our house rules.\n\n{{evidence}}\n\n{{answer}}\n');
-      expect(resolveOptions({ prompts: { logic: 'logic.md' } }, dir).templates.logic).toMatch(/^Our house rules/);
-      expect(() => claude({ prompts: { build: 'missing.md' } }, { configDir: dir })).toThrow(/cannot read the build prompt template .*missing\.md \(option prompts\.build; paths are relative to the config file\)/);
+      expect(resolveOptions({ prompts: { logic: 'logic.md' } }, dir).templates.logic).toMatch(
+        /^Our house rules/,
+      );
+      expect(() => claude({ prompts: { build: 'missing.md' } }, { configDir: dir })).toThrow(
+        /cannot read the build prompt template .*missing\.md \(option prompts\.build; paths are relative to the config file\)/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

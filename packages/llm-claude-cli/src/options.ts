@@ -1,5 +1,11 @@
 import { isAbsolute, resolve } from 'node:path';
-import { loadPromptTemplates, PriceTableSchema, PromptOverridesSchema, type PriceTable, type PromptTemplates } from '@suture/core/llm';
+import {
+  loadPromptTemplates,
+  PriceTableSchema,
+  PromptOverridesSchema,
+  type PriceTable,
+  type PromptTemplates,
+} from '@suture/core/llm';
 import { z } from '@suture/core';
 import { CLAUDE_PRICES } from './prices.js';
 
@@ -16,42 +22,100 @@ export const ClaudeOptionsSchema = z
     mode: z
       .enum(['cli', 'api'])
       .default('cli')
-      .describe('cli: the installed `claude` in headless mode (a subscription login or a key); api: the Anthropic Messages API through @anthropic-ai/sdk'),
+      .describe(
+        'cli: the installed `claude` in headless mode (a subscription login or a key); api: the Anthropic Messages API through @anthropic-ai/sdk',
+      ),
     model: z
       .string()
       .min(1)
       .optional()
-      .describe(`Model: an alias such as "sonnet" or a full name in cli mode (default: claude's own); a full name in api mode (default "${DEFAULT_API_MODEL}")`),
+      .describe(
+        `Model: an alias such as "sonnet" or a full name in cli mode (default: claude's own); a full name in api mode (default "${DEFAULT_API_MODEL}")`,
+      ),
     command: z
       .string()
       .min(1)
       .default('claude')
-      .describe('cli mode: the claude executable, a name looked up on PATH or a path relative to the config file'),
-    timeoutMs: z.number().int().positive().default(180_000).describe('Wall-clock limit of one call (the claude process, or one HTTP request in api mode)'),
-    timeoutRetries: z.number().int().min(0).max(10).default(3).describe('cli mode: times a timed-out call is started again before the attempt is given up'),
+      .describe(
+        'cli mode: the claude executable, a name looked up on PATH or a path relative to the config file',
+      ),
+    timeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .default(180_000)
+      .describe('Wall-clock limit of one call (the claude process, or one HTTP request in api mode)'),
+    timeoutRetries: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .default(3)
+      .describe('cli mode: times a timed-out call is started again before the attempt is given up'),
     retries: z
       .number()
       .int()
       .min(0)
       .max(10)
       .default(2)
-      .describe('Retries on 429, 5xx and connection errors (CLAUDE_CODE_MAX_RETRIES in cli mode, the SDK maxRetries in api mode)'),
-    maxTurns: z.number().int().positive().default(12).describe('cli mode: agentic turns per call (reading files takes turns; --max-turns)'),
-    maxBudgetUsd: z.number().positive().optional().describe('cli mode: spending limit of one call in US dollars (--max-budget-usd)'),
-    maxOutputTokens: z.number().int().positive().default(16_000).describe('api mode: output token limit of one call'),
+      .describe(
+        'Retries on 429, 5xx and connection errors (CLAUDE_CODE_MAX_RETRIES in cli mode, the SDK maxRetries in api mode)',
+      ),
+    maxTurns: z
+      .number()
+      .int()
+      .positive()
+      .default(12)
+      .describe('cli mode: agentic turns per call (reading files takes turns; --max-turns)'),
+    maxBudgetUsd: z
+      .number()
+      .positive()
+      .optional()
+      .describe('cli mode: spending limit of one call in US dollars (--max-budget-usd)'),
+    maxOutputTokens: z
+      .number()
+      .int()
+      .positive()
+      .default(16_000)
+      .describe('api mode: output token limit of one call'),
     resume: z
       .boolean()
       .default(true)
-      .describe('Keep one conversation per failure group, so a retry sees what was tried (cli: --resume <session>; api: the message history)'),
-    bare: z.boolean().default(false).describe('cli mode: run `claude --bare` (no hooks, CLAUDE.md, plugins or OAuth; the key must be in ANTHROPIC_API_KEY)'),
+      .describe(
+        'Keep one conversation per failure group, so a retry sees what was tried (cli: --resume <session>; api: the message history)',
+      ),
+    bare: z
+      .boolean()
+      .default(false)
+      .describe(
+        'cli mode: run `claude --bare` (no hooks, CLAUDE.md, plugins or OAuth; the key must be in ANTHROPIC_API_KEY)',
+      ),
     env: z
       .record(z.string().regex(ENV_NAME, 'an environment variable name'), z.string().nullable())
       .default({})
-      .describe('cli mode: environment variables for claude (null removes one), e.g. { "ANTHROPIC_BASE_URL": "http://127.0.0.1:8080" }'),
-    baseURL: z.string().url().optional().describe('API root (default: $ANTHROPIC_BASE_URL, else Anthropic); passed to claude as ANTHROPIC_BASE_URL in cli mode'),
-    apiKey: z.string().min(1).optional().describe('API key; prefer the environment (apiKeyEnv). Masked in everything sent to the model'),
-    apiKeyEnv: z.string().regex(ENV_NAME, 'an environment variable name').default('ANTHROPIC_API_KEY').describe('Environment variable holding the API key'),
-    prices: PriceTableSchema.optional().describe('api mode: USD per million tokens by model name or prefix, merged over the defaults'),
+      .describe(
+        'cli mode: environment variables for claude (null removes one), e.g. { "ANTHROPIC_BASE_URL": "http://127.0.0.1:8080" }',
+      ),
+    baseURL: z
+      .string()
+      .url()
+      .optional()
+      .describe(
+        'API root (default: $ANTHROPIC_BASE_URL, else Anthropic); passed to claude as ANTHROPIC_BASE_URL in cli mode',
+      ),
+    apiKey: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('API key; prefer the environment (apiKeyEnv). Masked in everything sent to the model'),
+    apiKeyEnv: z
+      .string()
+      .regex(ENV_NAME, 'an environment variable name')
+      .default('ANTHROPIC_API_KEY')
+      .describe('Environment variable holding the API key'),
+    prices: PriceTableSchema.optional().describe(
+      'api mode: USD per million tokens by model name or prefix, merged over the defaults',
+    ),
     prompts: PromptOverridesSchema.optional(),
   })
   .strict()

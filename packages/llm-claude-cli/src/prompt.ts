@@ -1,4 +1,10 @@
-import { ANSWER_TOOL_NAME, renderFixPrompt, type PromptTemplates, type Redactor, type RenderedPrompt } from '@suture/core/llm';
+import {
+  ANSWER_TOOL_NAME,
+  renderFixPrompt,
+  type PromptTemplates,
+  type Redactor,
+  type RenderedPrompt,
+} from '@suture/core/llm';
 import { type FixRequest } from '@suture/core';
 
 /** How to hand the answer back through `claude --json-schema`. */
@@ -67,5 +73,8 @@ export function planPrompt(request: FixRequest, render: PromptRendering, seen?: 
     return { prompt: renderFixPrompt(request, render), followUp: false };
   }
   const followUp = { build: FOLLOW_UP_TEMPLATE, logic: FOLLOW_UP_TEMPLATE };
-  return { prompt: renderFixPrompt({ ...request, history: unseen }, { ...render, templates: followUp }), followUp: true };
+  return {
+    prompt: renderFixPrompt({ ...request, history: unseen }, { ...render, templates: followUp }),
+    followUp: true,
+  };
 }

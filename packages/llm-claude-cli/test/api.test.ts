@@ -41,11 +41,25 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 
 describe('api mode', () => {
   it('forces the answer through the propose_fix tool and prices the tokens', async () => {
-    mock.enqueue({ kind: 'tool', input: GOOD, usage: { input_tokens: 2000, output_tokens: 300, cache_read_input_tokens: 1000 } });
+    mock.enqueue({
+      kind: 'tool',
+      input: GOOD,
+      usage: { input_tokens: 2000, output_tokens: 300, cache_read_input_tokens: 1000 },
+    });
     const proposal = await fixer().propose(sampleFixRequest(), ctx());
-    expect(proposal).toMatchObject({ verdict: 'edits', edits: [{ file: 'shop/pricing.py', replace: 'if units >= 10:' }] });
+    expect(proposal).toMatchObject({
+      verdict: 'edits',
+      edits: [{ file: 'shop/pricing.py', replace: 'if units >= 10:' }],
+    });
     // claude-sonnet-4-6: $3 in, $15 out, $0.30 cached read per million tokens
-    expect(proposal.usage).toMatchObject({ model: 'claude-sonnet-4-6', calls: 1, inputTokens: 2000, outputTokens: 300, cacheReadTokens: 1000, costUsd: 0.0108 });
+    expect(proposal.usage).toMatchObject({
+      model: 'claude-sonnet-4-6',
+      calls: 1,
+      inputTokens: 2000,
+      outputTokens: 300,
+      cacheReadTokens: 1000,
+      costUsd: 0.0108,
+    });
 
     const [call] = mock.fixCalls();
     const body = call!.body!;
@@ -53,8 +67,12 @@ describe('api mode', () => {
     expect(body.stream).toBeFalsy();
     expect(body.model).toBe('claude-sonnet-4-6');
     expect(body.tool_choice).toEqual({ type: 'tool', name: ANSWER_TOOL_NAME });
-    expect(body.tools).toEqual([expect.objectContaining({ name: ANSWER_TOOL_NAME, input_schema: llmAnswerJsonSchema() })]);
-    expect(body.system).toBe(`${FIXER_SYSTEM_PROMPT}\nYou cannot open files: work from the evidence and the source in the message.`);
+    expect(body.tools).toEqual([
+      expect.objectContaining({ name: ANSWER_TOOL_NAME, input_schema: llmAnswerJsonSchema() }),
+    ]);
+    expect(body.system).toBe(
+      `${FIXER_SYSTEM_PROMPT}\nYou cannot open files: work from the evidence and the source in the message.`,
+    );
     expect(JSON.stringify(body.messages)).toContain('def discount(units):');
     expect(call!.headers['x-api-key'] ?? call!.headers.authorization).toContain(KEY);
   });
@@ -64,13 +82,22 @@ describe('api mode', () => {
     mock.enqueue({ kind: 'tool', input: editAnswer('shop/pricing.py', 'return 0.1', 'return 0.15') });
     await f.propose(sampleFixRequest(), ctx());
     mock.enqueue({ kind: 'tool', input: GOOD });
-    await f.propose(sampleFixRequest({ attempt: 2, history: [failedAttempt(1, 'AssertionError: assert 0 == 0.1')] }), ctx());
+    await f.propose(
+      sampleFixRequest({ attempt: 2, history: [failedAttempt(1, 'AssertionError: assert 0 == 0.1')] }),
+      ctx(),
+    );
     const [one, two] = mock.fixCalls();
     const messages = messagesOf(two!);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(messages[0]).toEqual(messagesOf(one!)[0]);
-    const toolUse = (messages[1]!.content as Array<{ type: string; id?: string }>).find((b) => b.type === 'tool_use')!;
-    const [result, text] = messages[2]!.content as Array<{ type: string; tool_use_id?: string; text?: string }>;
+    const toolUse = (messages[1]!.content as Array<{ type: string; id?: string }>).find(
+      (b) => b.type === 'tool_use',
+    )!;
+    const [result, text] = messages[2]!.content as Array<{
+      type: string;
+      tool_use_id?: string;
+      text?: string;
+    }>;
     expect(result).toMatchObject({ type: 'tool_result', tool_use_id: toolUse.id });
     expect(text!.text).toMatch(/^This is attempt 2 of 3 on the same failure/);
     expect(text!.text).toContain('AssertionError: assert 0 == 0.1');
@@ -94,20 +121,30 @@ describe('api mode', () => {
     const warnings: string[] = [];
     const logger = { ...silentLogger, warn: (m: string) => void warnings.push(m) };
     mock.enqueue({ kind: 'tool', input: GOOD, usage: { input_tokens: 1_000_000, output_tokens: 0 } });
-    const priced = await fixer({ model: 'house-model', prices: { 'house-model': { input: 2, output: 4 } } }).propose(sampleFixRequest(), ctx(logger));
+    const priced = await fixer({
+      model: 'house-model',
+      prices: { 'house-model': { input: 2, output: 4 } },
+    }).propose(sampleFixRequest(), ctx(logger));
     expect(priced.usage).toMatchObject({ model: 'house-model', costUsd: 2 });
     mock.enqueue({ kind: 'tool', input: GOOD }, { kind: 'tool', input: GOOD });
     const f = fixer({ model: 'claude-unknown-9' });
     await f.propose(sampleFixRequest(), ctx(logger));
     const unpriced = await f.propose(sampleFixRequest(), ctx(logger));
     expect(unpriced.usage).toMatchObject({ model: 'claude-unknown-9', costUsd: 0, calls: 1 });
-    expect(warnings).toEqual(['@suture/llm-claude-cli: no price for claude-unknown-9; its cost counts as 0 until the fixer option "prices" names it']);
+    expect(warnings).toEqual([
+      '@suture/llm-claude-cli: no price for claude-unknown-9; its cost counts as 0 until the fixer option "prices" names it',
+    ]);
   });
 
   it('redacts the key and the secrets of the environment from what it sends', async () => {
     process.env.SHOP_DB_PASSWORD = 'pw-from-the-environment-42';
     mock.enqueue({ kind: 'tool', input: GOOD });
-    const leaky = sampleFixRequest({ failure: { ...sampleFixRequest().failure, evidence: `E   login failed for pw-from-the-environment-42 with ${KEY}` } });
+    const leaky = sampleFixRequest({
+      failure: {
+        ...sampleFixRequest().failure,
+        evidence: `E   login failed for pw-from-the-environment-42 with ${KEY}`,
+      },
+    });
     await fixer().propose(leaky, ctx());
     const sent = JSON.stringify(mock.fixCalls()[0]!.body);
     expect(sent).toContain('E   login failed for [REDACTED] with [REDACTED]');
@@ -116,9 +153,20 @@ describe('api mode', () => {
 
   it('masks a secret only the fixer knows in the texts of its proposal, not in its edits', async () => {
     const key = 'team-config-secret-42';
-    mock.enqueue({ kind: 'tool', input: editAnswer('shop/pricing.py', 'if units > 10:', 'if units >= 10:', `not the key ${key}: the boundary`) });
+    mock.enqueue({
+      kind: 'tool',
+      input: editAnswer(
+        'shop/pricing.py',
+        'if units > 10:',
+        'if units >= 10:',
+        `not the key ${key}: the boundary`,
+      ),
+    });
     const proposal = await fixer({ apiKey: key }).propose(sampleFixRequest(), ctx());
-    expect(proposal).toMatchObject({ rationale: 'not the key [REDACTED]: the boundary', edits: [{ search: 'if units > 10:', replace: 'if units >= 10:' }] });
+    expect(proposal).toMatchObject({
+      rationale: 'not the key [REDACTED]: the boundary',
+      edits: [{ search: 'if units > 10:', replace: 'if units >= 10:' }],
+    });
   });
 
   it('takes the key from apiKeyEnv, or a bearer token from ANTHROPIC_AUTH_TOKEN', async () => {
@@ -141,20 +189,33 @@ describe('api mode: each bad input is a failed attempt with a reason', () => {
     delete process.env.ANTHROPIC_API_KEY;
     delete process.env.ANTHROPIC_AUTH_TOKEN;
     const error = await failure(fixer({ apiKey: undefined }).propose(sampleFixRequest(), ctx()));
-    expect(error.message).toBe('no Anthropic API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or use mode "cli" with a logged-in claude');
+    expect(error.message).toBe(
+      'no Anthropic API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or use mode "cli" with a logged-in claude',
+    );
     expect(mock.requests).toHaveLength(0);
   });
 
   it('a rejected key', async () => {
     mock.enqueue({ kind: 'error', status: 401, message: 'invalid x-api-key' });
     const error = await failure(fixer().propose(sampleFixRequest(), ctx()));
-    expect(error.message).toBe('the API rejected the key from the apiKey option (401: invalid x-api-key); set a valid ANTHROPIC_API_KEY');
+    expect(error.message).toBe(
+      'the API rejected the key from the apiKey option (401: invalid x-api-key); set a valid ANTHROPIC_API_KEY',
+    );
   });
 
   it('rate limits (429) that outlast the SDK retries', async () => {
-    mock.enqueue(...Array.from({ length: 2 }, () => ({ kind: 'error' as const, status: 429, message: 'slow down', headers: { 'retry-after-ms': '10' } })));
+    mock.enqueue(
+      ...Array.from({ length: 2 }, () => ({
+        kind: 'error' as const,
+        status: 429,
+        message: 'slow down',
+        headers: { 'retry-after-ms': '10' },
+      })),
+    );
     const error = await failure(fixer({ retries: 1 }).propose(sampleFixRequest(), ctx()));
-    expect(error.message).toBe('rate limited by the API (429) after 1 retry: slow down; try again later, lower "concurrency", or raise the fixer option "retries"');
+    expect(error.message).toBe(
+      'rate limited by the API (429) after 1 retry: slow down; try again later, lower "concurrency", or raise the fixer option "retries"',
+    );
     expect(mock.fixCalls()).toHaveLength(2);
   });
 
@@ -162,7 +223,9 @@ describe('api mode: each bad input is a failed attempt with a reason', () => {
     mock.enqueue({ kind: 'text', text: 'Looks fine.' });
     const error = await failure(fixer().propose(sampleFixRequest(), ctx()));
     expect(error).toBeInstanceOf(FixerError);
-    expect(error.message).toBe('the model answered in plain text instead of calling propose_fix: "Looks fine."');
+    expect(error.message).toBe(
+      'the model answered in plain text instead of calling propose_fix: "Looks fine."',
+    );
     expect((error as FixerError).usage).toMatchObject({ calls: 1 });
     expect((error as FixerError).usage!.costUsd).toBeGreaterThan(0);
   });
@@ -183,11 +246,15 @@ describe('api mode: each bad input is a failed attempt with a reason', () => {
   it('no answer within the timeout', async () => {
     mock.enqueue({ kind: 'hang' });
     const error = await failure(fixer({ timeoutMs: 1000 }).propose(sampleFixRequest(), ctx()));
-    expect(error.message).toBe(`no answer from ${mock.url} within 1 s after 0 retries; check the network, or raise the fixer option "timeoutMs"`);
+    expect(error.message).toBe(
+      `no answer from ${mock.url} within 1 s after 0 retries; check the network, or raise the fixer option "timeoutMs"`,
+    );
   });
 
   it('a server that is not there', async () => {
     const error = await failure(fixer({ baseURL: 'http://127.0.0.1:9' }).propose(sampleFixRequest(), ctx()));
-    expect(error.message).toMatch(/^cannot reach http:\/\/127\.0\.0\.1:9 \(Connection error\.[^)]*\); check the network, the fixer option "baseURL" or ANTHROPIC_BASE_URL$/);
+    expect(error.message).toMatch(
+      /^cannot reach http:\/\/127\.0\.0\.1:9 \(Connection error\.[^)]*\); check the network, the fixer option "baseURL" or ANTHROPIC_BASE_URL$/,
+    );
   });
 });

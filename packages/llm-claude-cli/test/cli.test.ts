@@ -10,7 +10,13 @@ import type { ClaudeOptions } from '../src/options.js';
 import { failedAttempt } from '../src/test-support/fix-request.js';
 import { bugAnswer, editAnswer } from './support/answers.js';
 import { claudeBinary, isolatedEnv, removeHomes, TEST_MODEL } from './support/claude.js';
-import { messagesOf, startMockAnthropic, textOf, type LoggedRequest, type MockAnthropic } from './support/mock-anthropic.js';
+import {
+  messagesOf,
+  startMockAnthropic,
+  textOf,
+  type LoggedRequest,
+  type MockAnthropic,
+} from './support/mock-anthropic.js';
 
 // The real claude binary against a local Messages API: every call here runs claude end to end.
 let mock: MockAnthropic;
@@ -36,7 +42,13 @@ afterEach(() => {
 });
 
 function fixer(options: ClaudeOptions = {}) {
-  return claude({ command: claudeBinary(), model: TEST_MODEL, retries: 0, env: isolatedEnv(mock.url), ...options });
+  return claude({
+    command: claudeBinary(),
+    model: TEST_MODEL,
+    retries: 0,
+    env: isolatedEnv(mock.url),
+    ...options,
+  });
 }
 function ctx(signal = new AbortController().signal): FixerContext {
   return { signal, logger: silentLogger, root };
@@ -57,21 +69,29 @@ const GOOD = editAnswer('shop/pricing.py', 'if units > 10:', 'if units >= 10:');
 
 describe('cli mode against the real claude', () => {
   it('proposes the structured answer, offering claude only read-only tools, with usage from the result', async () => {
-    mock.enqueue({ kind: 'tool', name: 'Read', input: { file_path: join(root, 'shop', 'pricing.py') } }, { kind: 'tool', input: GOOD });
+    mock.enqueue(
+      { kind: 'tool', name: 'Read', input: { file_path: join(root, 'shop', 'pricing.py') } },
+      { kind: 'tool', input: GOOD },
+    );
     const proposal = await fixer().propose(request(), ctx());
 
-    expect(proposal).toMatchObject({ verdict: 'edits', edits: [{ file: 'shop/pricing.py', search: 'if units > 10:', replace: 'if units >= 10:' }] });
+    expect(proposal).toMatchObject({
+      verdict: 'edits',
+      edits: [{ file: 'shop/pricing.py', search: 'if units > 10:', replace: 'if units >= 10:' }],
+    });
     expect(proposal.usage).toMatchObject({ model: TEST_MODEL, calls: 1 });
     expect(proposal.usage!.inputTokens).toBeGreaterThan(0);
     expect(proposal.usage!.outputTokens).toBeGreaterThan(0);
     expect(proposal.usage!.costUsd).toBeGreaterThan(0);
 
     const [first, second] = mock.fixCalls();
-    const tools = (first!.body!.tools as Array<{ name: string; input_schema: unknown }>);
+    const tools = first!.body!.tools as Array<{ name: string; input_schema: unknown }>;
     expect(tools.map((t) => t.name).sort()).toEqual(['Glob', 'Grep', 'Read', 'StructuredOutput']);
     expect(tools.find((t) => t.name === 'StructuredOutput')!.input_schema).toEqual(llmAnswerJsonSchema());
     expect(first!.body!.model).toBe(TEST_MODEL);
-    expect(JSON.stringify(first!.body!.system)).toContain(JSON.stringify(FIXER_SYSTEM_PROMPT.split('\n')[0]).slice(1, -1));
+    expect(JSON.stringify(first!.body!.system)).toContain(
+      JSON.stringify(FIXER_SYSTEM_PROMPT.split('\n')[0]).slice(1, -1),
+    );
     expect(JSON.stringify(first!.body!.system)).toContain('You may read and search files of the project');
     expect(textOf(first!)).toContain('E       assert 0 == 0.1');
     // claude ran the Read tool in the project and sent the file back to the model
@@ -83,7 +103,10 @@ describe('cli mode against the real claude', () => {
     mock.enqueue({ kind: 'tool', input: editAnswer('shop/pricing.py', 'return 0.1', 'return 0.15') });
     await f.propose(request(), ctx());
     mock.enqueue({ kind: 'tool', input: GOOD });
-    const second = await f.propose(request({ attempt: 2, history: [failedAttempt(1, 'AssertionError: assert 0 == 0.1 (still failing)')] }), ctx());
+    const second = await f.propose(
+      request({ attempt: 2, history: [failedAttempt(1, 'AssertionError: assert 0 == 0.1 (still failing)')] }),
+      ctx(),
+    );
     expect(second).toMatchObject({ verdict: 'edits', edits: [{ replace: 'if units >= 10:' }] });
 
     const [one, two] = mock.fixCalls();
@@ -93,13 +116,21 @@ describe('cli mode against the real claude', () => {
     expect(replayed).toContain('E       assert 0 == 0.1');
     expect(replayed).toContain('return 0.15');
     const last = messagesOf(two!).at(-1)!;
-    const followUp = typeof last.content === 'string' ? last.content : last.content.map((b) => b.text ?? '').join('');
+    const followUp =
+      typeof last.content === 'string' ? last.content : last.content.map((b) => b.text ?? '').join('');
     expect(followUp).toMatch(/^This is attempt 2 of 3 on the same failure/);
     expect(followUp).toContain('What happened: AssertionError: assert 0 == 0.1 (still failing)');
     expect(followUp).not.toContain('def discount(units):');
 
     mock.enqueue({ kind: 'tool', input: GOOD });
-    const other = request({ failure: { ...request().failure, id: 'shop:f2', title: 'NameError: name totl is not defined', evidence: "NameError: name 'totl' is not defined" } });
+    const other = request({
+      failure: {
+        ...request().failure,
+        id: 'shop:f2',
+        title: 'NameError: name totl is not defined',
+        evidence: "NameError: name 'totl' is not defined",
+      },
+    });
     await f.propose(other, ctx());
     const three = mock.fixCalls()[2]!;
     expect(sessionOf(three)).not.toBe(sessionOf(one!));
@@ -125,8 +156,16 @@ describe('cli mode against the real claude', () => {
     const password = 'pw-only-the-fixer-knows-42';
     const key = 'sk-ant-config-key-0123456789';
     const env = { ...isolatedEnv(mock.url), SHOP_DB_PASSWORD: password };
-    mock.enqueue({ kind: 'tool', input: { ...GOOD, rationale: `the login with ${password} is not the cause` } });
-    const leaky = request({ failure: { ...request().failure, evidence: `E   ConnectionError: login failed for ${password} with key ${key}` } });
+    mock.enqueue({
+      kind: 'tool',
+      input: { ...GOOD, rationale: `the login with ${password} is not the cause` },
+    });
+    const leaky = request({
+      failure: {
+        ...request().failure,
+        evidence: `E   ConnectionError: login failed for ${password} with key ${key}`,
+      },
+    });
     const proposal = await fixer({ env, apiKey: key }).propose(leaky, ctx());
     const sent = JSON.stringify(mock.requests.map((r) => r.body));
     expect(sent).toContain('E   ConnectionError: login failed for [REDACTED] with key [REDACTED]');
@@ -139,35 +178,63 @@ describe('cli mode against the real claude', () => {
   });
 
   it('keeps the files as they were when the model tries to write', async () => {
-    mock.enqueue({ kind: 'tool', name: 'Write', input: { file_path: join(root, 'shop', 'pricing.py'), content: 'hacked\n' } }, { kind: 'tool', input: GOOD });
+    mock.enqueue(
+      {
+        kind: 'tool',
+        name: 'Write',
+        input: { file_path: join(root, 'shop', 'pricing.py'), content: 'hacked\n' },
+      },
+      { kind: 'tool', input: GOOD },
+    );
     await fixer().propose(request(), ctx());
     expect(readFileSync(join(root, 'shop', 'pricing.py'), 'utf8')).toBe(PRICING);
     expect(textOf(mock.fixCalls()[1]!)).toMatch(/No such tool available: Write/);
   });
 
   it('passes on a product-bug verdict with its report', async () => {
-    mock.enqueue({ kind: 'tool', input: bugAnswer('discount() skips exactly 10 units', 'shop/pricing.py', 'discount') });
-    const proposal = await fixer().propose(request({ policy: { ...request().policy, editable: 'tests' } }), ctx());
-    expect(proposal).toMatchObject({ verdict: 'product-bug', bug: { summary: 'discount() skips exactly 10 units', file: 'shop/pricing.py', symbol: 'discount' } });
+    mock.enqueue({
+      kind: 'tool',
+      input: bugAnswer('discount() skips exactly 10 units', 'shop/pricing.py', 'discount'),
+    });
+    const proposal = await fixer().propose(
+      request({ policy: { ...request().policy, editable: 'tests' } }),
+      ctx(),
+    );
+    expect(proposal).toMatchObject({
+      verdict: 'product-bug',
+      bug: { summary: 'discount() skips exactly 10 units', file: 'shop/pricing.py', symbol: 'discount' },
+    });
     expect(textOf(mock.fixCalls()[0]!)).toContain('If the code under test is wrong, answer `product-bug`');
   });
 });
 
 describe('cli mode: each bad input is a failed attempt with a reason', () => {
   it('a model that answers in plain text, after claude reminded it once', async () => {
-    mock.enqueue({ kind: 'text', text: 'The discount looks fine to me.' }, { kind: 'text', text: 'Really, it is fine.' });
+    mock.enqueue(
+      { kind: 'text', text: 'The discount looks fine to me.' },
+      { kind: 'text', text: 'Really, it is fine.' },
+    );
     const error = await failure(fixer().propose(request(), ctx()));
     expect(error).toBeInstanceOf(FixerError);
-    expect(error.message).toBe('the model answered in plain text instead of calling the StructuredOutput tool: "Really, it is fine."');
+    expect(error.message).toBe(
+      'the model answered in plain text instead of calling the StructuredOutput tool: "Really, it is fine."',
+    );
     expect((error as FixerError).usage).toMatchObject({ calls: 1, model: TEST_MODEL });
     expect((error as FixerError).usage!.costUsd).toBeGreaterThan(0);
     expect(textOf(mock.fixCalls()[1]!)).toContain('[structured-output-enforce]');
   });
 
   it('an answer that fails the schema claude checks, five times', async () => {
-    mock.enqueue(...Array.from({ length: 5 }, () => ({ kind: 'tool' as const, input: { verdict: 'fixed', files: ['a.py'] } })));
+    mock.enqueue(
+      ...Array.from({ length: 5 }, () => ({
+        kind: 'tool' as const,
+        input: { verdict: 'fixed', files: ['a.py'] },
+      })),
+    );
     const error = await failure(fixer().propose(request(), ctx()));
-    expect(error.message).toMatch(/^the model's answer failed the proposal schema every time claude asked again/);
+    expect(error.message).toMatch(
+      /^the model's answer failed the proposal schema every time claude asked again/,
+    );
     expect((error as FixerError).usage!.inputTokens).toBeGreaterThan(0);
   });
 
@@ -179,9 +246,14 @@ describe('cli mode: each bad input is a failed attempt with a reason', () => {
   });
 
   it('rate limits (429) that outlast the retries', async () => {
-    mock.enqueue({ kind: 'error', status: 429, message: 'slow down' }, { kind: 'error', status: 429, message: 'slow down' });
+    mock.enqueue(
+      { kind: 'error', status: 429, message: 'slow down' },
+      { kind: 'error', status: 429, message: 'slow down' },
+    );
     const error = await failure(fixer({ retries: 1 }).propose(request(), ctx()));
-    expect(error.message).toBe('rate limited by the API (429) after 1 retry: API Error: Request rejected (429) · slow down; try again later, lower "concurrency", or raise the fixer option "retries"');
+    expect(error.message).toBe(
+      'rate limited by the API (429) after 1 retry: API Error: Request rejected (429) · slow down; try again later, lower "concurrency", or raise the fixer option "retries"',
+    );
     expect(mock.fixCalls()).toHaveLength(2);
   });
 
@@ -198,23 +270,33 @@ describe('cli mode: each bad input is a failed attempt with a reason', () => {
   });
 
   it('claude not logged in, with no key', async () => {
-    const error = await failure(fixer({ env: isolatedEnv(mock.url, { ANTHROPIC_API_KEY: null }) }).propose(request(), ctx()));
-    expect(error.message).toBe('claude is not logged in: run `claude /login` (or `claude setup-token` for CI) or set ANTHROPIC_API_KEY');
+    const error = await failure(
+      fixer({ env: isolatedEnv(mock.url, { ANTHROPIC_API_KEY: null }) }).propose(request(), ctx()),
+    );
+    expect(error.message).toBe(
+      'claude is not logged in: run `claude /login` (or `claude setup-token` for CI) or set ANTHROPIC_API_KEY',
+    );
     expect(error).not.toHaveProperty('usage.calls', 1);
     expect(mock.fixCalls()).toHaveLength(0);
   });
 
   it('claude not installed', async () => {
     const missing = await failure(fixer({ command: '/nonexistent/bin/claude' }).propose(request(), ctx()));
-    expect(missing.message).toBe('the claude CLI is not at /nonexistent/bin/claude: install it with `npm i -g @anthropic-ai/claude-code`, or set the fixer option "command" to its path');
+    expect(missing.message).toBe(
+      'the claude CLI is not at /nonexistent/bin/claude: install it with `npm i -g @anthropic-ai/claude-code`, or set the fixer option "command" to its path',
+    );
     const offPath = await failure(fixer({ command: 'claude-not-installed-here' }).propose(request(), ctx()));
-    expect(offPath.message).toMatch(/^the claude CLI \(`claude-not-installed-here`\) is not on PATH: install it with `npm i -g @anthropic-ai\/claude-code`/);
+    expect(offPath.message).toMatch(
+      /^the claude CLI \(`claude-not-installed-here`\) is not on PATH: install it with `npm i -g @anthropic-ai\/claude-code`/,
+    );
   });
 
   it('a call that hangs, started again once, then given up', async () => {
     mock.enqueue({ kind: 'hang' }, { kind: 'hang' });
     const error = await failure(fixer({ timeoutMs: 15_000, timeoutRetries: 1 }).propose(request(), ctx()));
-    expect(error.message).toBe('claude did not answer within 15 s, 2 times; check the network (and ANTHROPIC_BASE_URL), or raise the fixer option "timeoutMs"');
+    expect(error.message).toBe(
+      'claude did not answer within 15 s, 2 times; check the network (and ANTHROPIC_BASE_URL), or raise the fixer option "timeoutMs"',
+    );
     expect((error as FixerError).usage).toMatchObject({ calls: 2 });
     expect(mock.fixCalls()).toHaveLength(2);
   }, 120_000);

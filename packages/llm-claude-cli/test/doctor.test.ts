@@ -34,14 +34,25 @@ describe('doctor in cli mode (the real claude)', () => {
 
   it('reports a login from the credentials file of the config folder', async () => {
     const env = isolatedEnv(mock.url, { ANTHROPIC_API_KEY: null });
-    const login = { claudeAiOauth: { accessToken: 'sk-ant-oat01-test', refreshToken: 'sk-ant-ort01-test', expiresAt: 9_999_999_999_999, scopes: ['user:inference'], subscriptionType: 'pro' } };
+    const login = {
+      claudeAiOauth: {
+        accessToken: 'sk-ant-oat01-test',
+        refreshToken: 'sk-ant-ort01-test',
+        expiresAt: 9_999_999_999_999,
+        scopes: ['user:inference'],
+        subscriptionType: 'pro',
+      },
+    };
     writeFileSync(join(env.CLAUDE_CONFIG_DIR!, '.credentials.json'), JSON.stringify(login));
     const checks = await doctor({ command: claudeBinary(), env });
     expect(checks[1]).toEqual({ name: 'claude login', status: 'ok', message: 'logged in (claude.ai)' });
   });
 
   it('says how to log in when there is no login and no key', async () => {
-    const checks = await doctor({ command: claudeBinary(), env: isolatedEnv(mock.url, { ANTHROPIC_API_KEY: null }) });
+    const checks = await doctor({
+      command: claudeBinary(),
+      env: isolatedEnv(mock.url, { ANTHROPIC_API_KEY: null }),
+    });
     expect(checks[1]).toEqual({
       name: 'claude login',
       status: 'error',
@@ -52,14 +63,27 @@ describe('doctor in cli mode (the real claude)', () => {
 
   it('wants ANTHROPIC_API_KEY with --bare, which ignores logins', async () => {
     const withKey = await doctor({ command: claudeBinary(), bare: true, env: isolatedEnv(mock.url) });
-    expect(withKey[1]).toEqual({ name: 'claude login', status: 'ok', message: 'credentials from $ANTHROPIC_API_KEY' });
-    const token = await doctor({ command: claudeBinary(), bare: true, env: isolatedEnv(mock.url, { ANTHROPIC_API_KEY: null, CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-x' }) });
+    expect(withKey[1]).toEqual({
+      name: 'claude login',
+      status: 'ok',
+      message: 'credentials from $ANTHROPIC_API_KEY',
+    });
+    const token = await doctor({
+      command: claudeBinary(),
+      bare: true,
+      env: isolatedEnv(mock.url, { ANTHROPIC_API_KEY: null, CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-x' }),
+    });
     expect(token[1]).toMatchObject({ status: 'error', fix: 'set ANTHROPIC_API_KEY' });
   });
 
   it('says how to install claude when it is missing', async () => {
     expect(await doctor({ command: '/nonexistent/claude' })).toEqual([
-      { name: 'claude', status: 'error', message: '/nonexistent/claude not found', fix: 'install it with `npm i -g @anthropic-ai/claude-code`, or set the fixer option "command" to its path' },
+      {
+        name: 'claude',
+        status: 'error',
+        message: '/nonexistent/claude not found',
+        fix: 'install it with `npm i -g @anthropic-ai/claude-code`, or set the fixer option "command" to its path',
+      },
     ]);
     expect(await doctor({ command: 'claude-not-installed-here' })).toEqual([
       expect.objectContaining({ status: 'error', message: 'claude-not-installed-here not found on PATH' }),
@@ -80,8 +104,18 @@ describe('doctor in api mode', () => {
     delete process.env.ANTHROPIC_API_KEY;
     delete process.env.ANTHROPIC_AUTH_TOKEN;
     expect(await doctor({ mode: 'api', model: 'claude-next-1' })).toEqual([
-      { name: 'anthropic key', status: 'error', message: 'no Anthropic API key (ANTHROPIC_API_KEY and ANTHROPIC_AUTH_TOKEN are unset)', fix: 'set ANTHROPIC_API_KEY, or use mode "cli" with a logged-in claude' },
-      { name: 'model price', status: 'warn', message: 'no price for claude-next-1: its cost will show as 0', fix: 'add "claude-next-1" to the fixer option "prices"' },
+      {
+        name: 'anthropic key',
+        status: 'error',
+        message: 'no Anthropic API key (ANTHROPIC_API_KEY and ANTHROPIC_AUTH_TOKEN are unset)',
+        fix: 'set ANTHROPIC_API_KEY, or use mode "cli" with a logged-in claude',
+      },
+      {
+        name: 'model price',
+        status: 'warn',
+        message: 'no price for claude-next-1: its cost will show as 0',
+        fix: 'add "claude-next-1" to the fixer option "prices"',
+      },
     ]);
   });
 });

@@ -10,7 +10,11 @@ export const bufferedFetch = async (input: string | URL | Request, init?: Reques
   const body = await response.arrayBuffer();
   // 204/304 and friends must be rebuilt without a body
   const nullBody = body.byteLength === 0 && [101, 204, 205, 304].includes(response.status);
-  return new Response(nullBody ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(nullBody ? null : body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 };
 
 export interface ClientSettings {
@@ -21,5 +25,11 @@ export interface ClientSettings {
 }
 
 export function createClient(s: ClientSettings): OpenAI {
-  return new OpenAI({ apiKey: s.apiKey, baseURL: s.baseURL, timeout: s.timeoutMs, maxRetries: s.retries, fetch: bufferedFetch });
+  return new OpenAI({
+    apiKey: s.apiKey,
+    baseURL: s.baseURL,
+    timeout: s.timeoutMs,
+    maxRetries: s.retries,
+    fetch: bufferedFetch,
+  });
 }

@@ -14,7 +14,9 @@ describe('baseURLProblem', () => {
   });
 
   it('says to append /v1 to a bare server address', () => {
-    expect(baseURLProblem('http://localhost:11434')).toBe('"http://localhost:11434" does not end in /v1; the SDK appends /chat/completions to it, so use "http://localhost:11434/v1"');
+    expect(baseURLProblem('http://localhost:11434')).toBe(
+      '"http://localhost:11434" does not end in /v1; the SDK appends /chat/completions to it, so use "http://localhost:11434/v1"',
+    );
     expect(baseURLProblem('http://localhost:1234/api/')).toMatch(/use "http:\/\/localhost:1234\/api\/v1"$/);
   });
 
@@ -23,7 +25,9 @@ describe('baseURLProblem', () => {
     ['https://api.openai.com/v1/responses', 'responses', 'https://api.openai.com/v1'],
     ['http://localhost:8000/v1/models/', 'models', 'http://localhost:8000/v1'],
   ])('says an endpoint URL %s is not the root', (url, endpoint, root) => {
-    expect(baseURLProblem(url)).toBe(`"${url}" is an endpoint, not the API root; the SDK appends /${endpoint} itself, so use "${root}"`);
+    expect(baseURLProblem(url)).toBe(
+      `"${url}" is an endpoint, not the API root; the SDK appends /${endpoint} itself, so use "${root}"`,
+    );
   });
 
   it('refuses what is not an http(s) URL', () => {

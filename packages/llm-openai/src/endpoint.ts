@@ -17,7 +17,8 @@ export function baseURLProblem(value: string): string | undefined {
   } catch {
     return `"${value}" is not a URL; use the API root of the server, e.g. "http://127.0.0.1:11434/v1" for Ollama`;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `"${value}" is not an http(s) URL; use e.g. "http://127.0.0.1:11434/v1"`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `"${value}" is not an http(s) URL; use e.g. "http://127.0.0.1:11434/v1"`;
   const path = url.pathname.replace(/\/+$/, '');
   const endpoint = ENDPOINT_SUFFIX.exec(path);
   if (endpoint) {

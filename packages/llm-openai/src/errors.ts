@@ -13,7 +13,10 @@ import {
 import type { ResolvedOptions } from './options.js';
 
 /** The options a call was made with, and the path it called (e.g. `/chat/completions`). */
-export type CallContext = Pick<ResolvedOptions, 'baseURL' | 'model' | 'apiKey' | 'apiKeyEnv' | 'retries' | 'timeoutMs' | 'openAIHost'> & { path: string };
+export type CallContext = Pick<
+  ResolvedOptions,
+  'baseURL' | 'model' | 'apiKey' | 'apiKeyEnv' | 'retries' | 'timeoutMs' | 'openAIHost'
+> & { path: string };
 
 /** The server's own words, without the SDK's status prefix. */
 function serverMessage(error: APIError): string {
@@ -25,13 +28,15 @@ function serverMessage(error: APIError): string {
 function causeOf(error: Error): string {
   const cause = error.cause as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
   const inner = cause?.cause as { code?: unknown } | undefined;
-  const code = typeof inner?.code === 'string' ? inner.code : typeof cause?.code === 'string' ? cause.code : undefined;
+  const code =
+    typeof inner?.code === 'string' ? inner.code : typeof cause?.code === 'string' ? cause.code : undefined;
   return code ?? (typeof cause?.message === 'string' ? cause.message : error.message);
 }
 
 /** The option behind a parameter the server refused, or what else to try. */
 function badRequestHint(param: string | null | undefined, c: CallContext): string {
-  if (param === 'temperature') return `the model "${c.model}" does not take a temperature; remove the fixer option "temperature"`;
+  if (param === 'temperature')
+    return `the model "${c.model}" does not take a temperature; remove the fixer option "temperature"`;
   if (param === 'max_tokens' || param === 'max_completion_tokens' || param === 'max_output_tokens') {
     return `the model "${c.model}" refused the output limit; change the fixer option "maxOutputTokens"`;
   }
@@ -51,7 +56,8 @@ export function describeFailure(error: unknown, c: CallContext): string {
       ? `fix the fixer option "apiKey" (better: remove it and set ${c.apiKeyEnv})`
       : `set ${c.apiKeyEnv} to a valid key${c.apiKeyEnv === 'OPENAI_API_KEY' ? '' : ' (option "apiKeyEnv")'}`;
 
-  if (error instanceof APIUserAbortError) return `the request to ${url} was cancelled: the run was interrupted`;
+  if (error instanceof APIUserAbortError)
+    return `the request to ${url} was cancelled: the run was interrupted`;
   if (error instanceof APIConnectionTimeoutError) {
     return `no reply from ${url} within ${c.timeoutMs} ms${after}: raise the fixer option "timeoutMs", lower "maxOutputTokens", or use a faster model`;
   }
@@ -60,7 +66,9 @@ export function describeFailure(error: unknown, c: CallContext): string {
     return `cannot connect to ${url}${after} (${causeOf(error)}): ${where}`;
   }
   if (error instanceof AuthenticationError) {
-    const what = c.apiKey?.placeholder ? 'wants an API key and none is set' : `refused the API key from ${c.apiKey?.source ?? 'nowhere'}`;
+    const what = c.apiKey?.placeholder
+      ? 'wants an API key and none is set'
+      : `refused the API key from ${c.apiKey?.source ?? 'nowhere'}`;
     return `${c.baseURL} ${what} (401: ${serverMessage(error)}): ${keyHint}`;
   }
   if (error instanceof PermissionDeniedError) {
@@ -71,7 +79,8 @@ export function describeFailure(error: unknown, c: CallContext): string {
     return `${url} answered 404 (${serverMessage(error)}): check the fixer option "model" ("${c.model}")${pull} and that baseURL is the API root ending in /v1`;
   }
   if (error instanceof RateLimitError) {
-    if (error.code === 'insufficient_quota') return `${c.baseURL} says the account is out of quota (429: ${serverMessage(error)}): add credit or use another key`;
+    if (error.code === 'insufficient_quota')
+      return `${c.baseURL} says the account is out of quota (429: ${serverMessage(error)}): add credit or use another key`;
     return `rate limited by ${c.baseURL}${after} (429: ${serverMessage(error)}): re-run later, raise the fixer option "retries", or lower "concurrency"`;
   }
   if (error instanceof BadRequestError) {

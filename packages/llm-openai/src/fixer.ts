@@ -1,4 +1,10 @@
-import { API_VERSION, type DoctorCheck, type Fixer, type FixProposalInput, type PluginFactoryContext } from '@suture/core';
+import {
+  API_VERSION,
+  type DoctorCheck,
+  type Fixer,
+  type FixProposalInput,
+  type PluginFactoryContext,
+} from '@suture/core';
 import { createRedactor } from '@suture/core/llm';
 import type OpenAI from 'openai';
 import { createClient } from './client.js';
@@ -32,11 +38,18 @@ export default function openai(options: OpenAIOptions = {}, context: OpenAIFixer
         options: resolved,
         redact,
         client: () =>
-          (client ??= createClient({ baseURL: resolved.baseURL, apiKey: resolved.apiKey!.value, timeoutMs: resolved.timeoutMs, retries: resolved.retries })),
+          (client ??= createClient({
+            baseURL: resolved.baseURL,
+            apiKey: resolved.apiKey!.value,
+            timeoutMs: resolved.timeoutMs,
+            retries: resolved.retries,
+          })),
         onUnpricedModel: (model) => {
           if (unpriced.has(model)) return;
           unpriced.add(model);
-          ctx.logger.warn(`@suture/llm-openai: no price for the model "${model}"; its cost counts as 0 (add it to the fixer option "prices")`);
+          ctx.logger.warn(
+            `@suture/llm-openai: no price for the model "${model}"; its cost counts as 0 (add it to the fixer option "prices")`,
+          );
         },
       });
     },

@@ -1,4 +1,10 @@
-import { loadPromptTemplates, PriceTableSchema, PromptOverridesSchema, type PriceTable, type PromptTemplates } from '@suture/core/llm';
+import {
+  loadPromptTemplates,
+  PriceTableSchema,
+  PromptOverridesSchema,
+  type PriceTable,
+  type PromptTemplates,
+} from '@suture/core/llm';
 import { z } from '@suture/core';
 import { baseURLProblem, isOpenAIHost, normalizeBaseURL, OPENAI_BASE_URL } from './endpoint.js';
 import { priceTableFor } from './prices.js';
@@ -7,27 +13,62 @@ export const DEFAULT_MODEL = 'gpt-5-mini';
 
 export const OpenAIOptionsSchema = z
   .object({
-    model: z.string().min(1).optional().describe(`Model name (default "${DEFAULT_MODEL}" on OpenAI; required with another baseURL)`),
+    model: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(`Model name (default "${DEFAULT_MODEL}" on OpenAI; required with another baseURL)`),
     api: z
       .enum(['chat', 'responses'])
       .default('chat')
-      .describe('chat: Chat Completions, spoken by OpenAI and every compatible server; responses: the Responses API (OpenAI)'),
+      .describe(
+        'chat: Chat Completions, spoken by OpenAI and every compatible server; responses: the Responses API (OpenAI)',
+      ),
     baseURL: z
       .string()
       .min(1)
       .optional()
-      .describe('API root ending in /v1, e.g. http://127.0.0.1:11434/v1 for Ollama (default: $OPENAI_BASE_URL, else OpenAI)'),
-    apiKey: z.string().min(1).optional().describe('API key; prefer the environment (apiKeyEnv). Never written to reports'),
+      .describe(
+        'API root ending in /v1, e.g. http://127.0.0.1:11434/v1 for Ollama (default: $OPENAI_BASE_URL, else OpenAI)',
+      ),
+    apiKey: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('API key; prefer the environment (apiKeyEnv). Never written to reports'),
     apiKeyEnv: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
       .default('OPENAI_API_KEY')
       .describe('Environment variable holding the API key'),
-    temperature: z.number().min(0).max(2).optional().describe('Sampling temperature (not sent unless set; reasoning models refuse it)'),
-    timeoutMs: z.number().int().positive().default(180_000).describe('Limit of one HTTP request, reply included'),
-    retries: z.number().int().min(0).max(10).default(2).describe('Retries on 408, 409, 429, 5xx, timeouts and connection errors'),
-    maxOutputTokens: z.number().int().positive().default(16_384).describe('Output token limit of one attempt (reasoning included)'),
-    prices: PriceTableSchema.optional().describe('USD per million tokens by model name or prefix; merged over the OpenAI defaults'),
+    temperature: z
+      .number()
+      .min(0)
+      .max(2)
+      .optional()
+      .describe('Sampling temperature (not sent unless set; reasoning models refuse it)'),
+    timeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .default(180_000)
+      .describe('Limit of one HTTP request, reply included'),
+    retries: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .default(2)
+      .describe('Retries on 408, 409, 429, 5xx, timeouts and connection errors'),
+    maxOutputTokens: z
+      .number()
+      .int()
+      .positive()
+      .default(16_384)
+      .describe('Output token limit of one attempt (reasoning included)'),
+    prices: PriceTableSchema.optional().describe(
+      'USD per million tokens by model name or prefix; merged over the OpenAI defaults',
+    ),
     prompts: PromptOverridesSchema.optional(),
   })
   .strict()
@@ -36,7 +77,11 @@ export const OpenAIOptionsSchema = z
     const problem = baseURLProblem(o.baseURL);
     if (problem) ctx.addIssue({ code: 'custom', path: ['baseURL'], message: problem });
     else if (!o.model && !isOpenAIHost(o.baseURL)) {
-      ctx.addIssue({ code: 'custom', path: ['model'], message: `required with baseURL ${o.baseURL}: name a model the server serves, e.g. "qwen2.5-coder" for Ollama` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['model'],
+        message: `required with baseURL ${o.baseURL}: name a model the server serves, e.g. "qwen2.5-coder" for Ollama`,
+      });
     }
   });
 
@@ -81,7 +126,10 @@ function baseURLFromEnv(env: NodeJS.ProcessEnv): string | undefined {
   const value = env.OPENAI_BASE_URL?.trim();
   if (!value) return undefined;
   const problem = baseURLProblem(value);
-  if (problem) throw new Error(`the environment variable OPENAI_BASE_URL=${problem}; fix it or set the fixer option "baseURL"`);
+  if (problem)
+    throw new Error(
+      `the environment variable OPENAI_BASE_URL=${problem}; fix it or set the fixer option "baseURL"`,
+    );
   return value;
 }
 
@@ -95,7 +143,9 @@ export function resolveOptions(input: unknown, context: ResolveContext): Resolve
   const baseURL = normalizeBaseURL(o.baseURL ?? fromEnv ?? OPENAI_BASE_URL);
   const openAIHost = isOpenAIHost(baseURL);
   if (!o.model && !openAIHost) {
-    throw new Error(`the fixer option "model" is required with OPENAI_BASE_URL=${baseURL}: name a model the server serves, e.g. "qwen2.5-coder" for Ollama`);
+    throw new Error(
+      `the fixer option "model" is required with OPENAI_BASE_URL=${baseURL}: name a model the server serves, e.g. "qwen2.5-coder" for Ollama`,
+    );
   }
   const envKey = context.env[o.apiKeyEnv]?.trim();
   const apiKey: ApiKey | undefined = o.apiKey

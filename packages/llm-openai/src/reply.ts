@@ -26,10 +26,20 @@ export interface ModelReply {
   tokens: ReplyTokens;
 }
 
-function tokens(prompt: number | undefined, output: number | undefined, cacheRead: number | undefined, cacheWrite: number | undefined): ReplyTokens {
+function tokens(
+  prompt: number | undefined,
+  output: number | undefined,
+  cacheRead: number | undefined,
+  cacheWrite: number | undefined,
+): ReplyTokens {
   const read = cacheRead ?? 0;
   const write = cacheWrite ?? 0;
-  return { input: Math.max(0, (prompt ?? 0) - read - write), output: output ?? 0, cacheRead: read, cacheWrite: write };
+  return {
+    input: Math.max(0, (prompt ?? 0) - read - write),
+    output: output ?? 0,
+    cacheRead: read,
+    cacheWrite: write,
+  };
 }
 
 /** Reads a Chat Completions reply; tolerant of compatible servers that leave fields out. */
@@ -37,7 +47,9 @@ export function readChatCompletion(completion: OpenAI.Chat.ChatCompletion): Mode
   const choice = completion.choices?.[0];
   const message = choice?.message;
   // Some compatible servers leave out `type`; a call with a `function` is a function call.
-  const calls = (message?.tool_calls ?? []).flatMap((c) => ('function' in c && c.function ? [c.function] : []));
+  const calls = (message?.tool_calls ?? []).flatMap((c) =>
+    'function' in c && c.function ? [c.function] : [],
+  );
   const answer = calls.find((f) => f.name === ANSWER_TOOL_NAME);
   const u = completion.usage;
   const finish = choice?.finish_reason;
@@ -48,14 +60,21 @@ export function readChatCompletion(completion: OpenAI.Chat.ChatCompletion): Mode
     text: typeof message?.content === 'string' ? message.content : '',
     refusal: message?.refusal || undefined,
     cutOff: finish === 'length' ? 'length' : finish === 'content_filter' ? 'content-filter' : undefined,
-    tokens: tokens(u?.prompt_tokens, u?.completion_tokens, u?.prompt_tokens_details?.cached_tokens, u?.prompt_tokens_details?.cache_write_tokens),
+    tokens: tokens(
+      u?.prompt_tokens,
+      u?.completion_tokens,
+      u?.prompt_tokens_details?.cached_tokens,
+      u?.prompt_tokens_details?.cache_write_tokens,
+    ),
   };
 }
 
 /** Reads a Responses API reply: the function call is an output item, text and refusals are message parts. */
 export function readResponse(response: OpenAI.Responses.Response): ModelReply {
   const output = response.output ?? [];
-  const calls = output.filter((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call');
+  const calls = output.filter(
+    (item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call',
+  );
   const answer = calls.find((c) => c.name === ANSWER_TOOL_NAME);
   const parts = output.flatMap((item) => (item.type === 'message' ? item.content : []));
   const text = parts.flatMap((p) => (p.type === 'output_text' ? [p.text] : [])).join('\n');
@@ -68,7 +87,13 @@ export function readResponse(response: OpenAI.Responses.Response): ModelReply {
     otherCalls: calls.filter((c) => c.name !== ANSWER_TOOL_NAME).map((c) => c.name),
     text,
     refusal: refusal || undefined,
-    cutOff: reason === 'max_output_tokens' ? 'length' : reason === 'content_filter' ? 'content-filter' : undefined,
-    tokens: tokens(u?.input_tokens, u?.output_tokens, u?.input_tokens_details?.cached_tokens, u?.input_tokens_details?.cache_write_tokens),
+    cutOff:
+      reason === 'max_output_tokens' ? 'length' : reason === 'content_filter' ? 'content-filter' : undefined,
+    tokens: tokens(
+      u?.input_tokens,
+      u?.output_tokens,
+      u?.input_tokens_details?.cached_tokens,
+      u?.input_tokens_details?.cache_write_tokens,
+    ),
   };
 }

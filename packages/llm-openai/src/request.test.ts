@@ -1,8 +1,17 @@
-import { ANSWER_TOOL_NAME, FIXER_SYSTEM_PROMPT, llmAnswerJsonSchema, type RenderedPrompt } from '@suture/core/llm';
+import {
+  ANSWER_TOOL_NAME,
+  FIXER_SYSTEM_PROMPT,
+  llmAnswerJsonSchema,
+  type RenderedPrompt,
+} from '@suture/core/llm';
 import { describe, expect, it } from 'vitest';
 import { chatRequest, responsesRequest } from './request.js';
 
-const prompt: RenderedPrompt = { kind: 'logic', system: FIXER_SYSTEM_PROMPT, user: 'A javascript test fails: ...' };
+const prompt: RenderedPrompt = {
+  kind: 'logic',
+  system: FIXER_SYSTEM_PROMPT,
+  user: 'A javascript test fails: ...',
+};
 const openAI = { model: 'gpt-5-mini', openAIHost: true, temperature: undefined, maxOutputTokens: 4096 };
 const ollama = { model: 'qwen2.5-coder', openAIHost: false, temperature: 0.1, maxOutputTokens: 2048 };
 
@@ -10,7 +19,15 @@ describe('chatRequest', () => {
   it('forces one strict propose_fix call whose parameters are the answer schema', () => {
     const r = chatRequest(prompt, openAI);
     expect(r.tools).toEqual([
-      { type: 'function', function: { name: ANSWER_TOOL_NAME, description: expect.stringContaining('exactly once'), parameters: llmAnswerJsonSchema(), strict: true } },
+      {
+        type: 'function',
+        function: {
+          name: ANSWER_TOOL_NAME,
+          description: expect.stringContaining('exactly once'),
+          parameters: llmAnswerJsonSchema(),
+          strict: true,
+        },
+      },
     ]);
     expect(r.tool_choice).toEqual({ type: 'function', function: { name: 'propose_fix' } });
   });
@@ -45,7 +62,15 @@ describe('responsesRequest', () => {
       model: 'gpt-5-mini',
       instructions: expect.stringContaining(FIXER_SYSTEM_PROMPT),
       input: [{ role: 'user', content: 'A javascript test fails: ...' }],
-      tools: [{ type: 'function', name: 'propose_fix', description: expect.any(String), parameters: llmAnswerJsonSchema(), strict: true }],
+      tools: [
+        {
+          type: 'function',
+          name: 'propose_fix',
+          description: expect.any(String),
+          parameters: llmAnswerJsonSchema(),
+          strict: true,
+        },
+      ],
       tool_choice: { type: 'function', name: 'propose_fix' },
       max_output_tokens: 4096,
       store: false,

@@ -1,4 +1,9 @@
-import { ANSWER_TOOL_DESCRIPTION, ANSWER_TOOL_NAME, llmAnswerJsonSchema, type RenderedPrompt } from '@suture/core/llm';
+import {
+  ANSWER_TOOL_DESCRIPTION,
+  ANSWER_TOOL_NAME,
+  llmAnswerJsonSchema,
+  type RenderedPrompt,
+} from '@suture/core/llm';
 import type OpenAI from 'openai';
 import type { ResolvedOptions } from './options.js';
 
@@ -11,13 +16,15 @@ export const ANSWER_INSTRUCTIONS = [
 
 type RequestOptions = Pick<ResolvedOptions, 'model' | 'openAIHost' | 'temperature' | 'maxOutputTokens'>;
 
-
 /**
  * A Chat Completions request that forces one strict call of `propose_fix`. Compatible servers
  * (Ollama, vLLM, LM Studio, Azure) all read `max_tokens`; OpenAI itself wants
  * `max_completion_tokens`, which its reasoning models require.
  */
-export function chatRequest(prompt: RenderedPrompt, o: RequestOptions): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
+export function chatRequest(
+  prompt: RenderedPrompt,
+  o: RequestOptions,
+): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
   return {
     model: o.model,
     messages: [
@@ -27,7 +34,12 @@ export function chatRequest(prompt: RenderedPrompt, o: RequestOptions): OpenAI.C
     tools: [
       {
         type: 'function',
-        function: { name: ANSWER_TOOL_NAME, description: ANSWER_TOOL_DESCRIPTION, parameters: llmAnswerJsonSchema(), strict: true },
+        function: {
+          name: ANSWER_TOOL_NAME,
+          description: ANSWER_TOOL_DESCRIPTION,
+          parameters: llmAnswerJsonSchema(),
+          strict: true,
+        },
       },
     ],
     tool_choice: { type: 'function', function: { name: ANSWER_TOOL_NAME } },
@@ -40,12 +52,23 @@ export function chatRequest(prompt: RenderedPrompt, o: RequestOptions): OpenAI.C
  * A Responses API request with the same forced strict function. `store: false` keeps the
  * project's source out of OpenAI's stored responses: each attempt carries its own history.
  */
-export function responsesRequest(prompt: RenderedPrompt, o: RequestOptions): OpenAI.Responses.ResponseCreateParamsNonStreaming {
+export function responsesRequest(
+  prompt: RenderedPrompt,
+  o: RequestOptions,
+): OpenAI.Responses.ResponseCreateParamsNonStreaming {
   return {
     model: o.model,
     instructions: prompt.system,
     input: [{ role: 'user', content: prompt.user }],
-    tools: [{ type: 'function', name: ANSWER_TOOL_NAME, description: ANSWER_TOOL_DESCRIPTION, parameters: llmAnswerJsonSchema(), strict: true }],
+    tools: [
+      {
+        type: 'function',
+        name: ANSWER_TOOL_NAME,
+        description: ANSWER_TOOL_DESCRIPTION,
+        parameters: llmAnswerJsonSchema(),
+        strict: true,
+      },
+    ],
     tool_choice: { type: 'function', name: ANSWER_TOOL_NAME },
     max_output_tokens: o.maxOutputTokens,
     store: false,

@@ -4,7 +4,18 @@ import { sampleFixerContext } from '@suture/core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import openai, { type OpenAIOptions } from '../src/index.js';
 import { fixRequest } from '../src/test-support/fix-request.js';
-import { bugAnswer, call, closedPort, editsAnswer, hang, httpError, stall, startMockOpenAI, text, type MockOpenAI } from './mock-openai.js';
+import {
+  bugAnswer,
+  call,
+  closedPort,
+  editsAnswer,
+  hang,
+  httpError,
+  stall,
+  startMockOpenAI,
+  text,
+  type MockOpenAI,
+} from './mock-openai.js';
 
 let mock: MockOpenAI;
 beforeAll(async () => {
@@ -14,7 +25,8 @@ afterAll(() => mock.close());
 afterEach(() => mock.reset());
 
 const FIX = editsAnswer([{ file: 'src/pricing.js', search: 'amount > 100', replace: 'amount >= 100' }]);
-const local = (over: OpenAIOptions = {}, env: NodeJS.ProcessEnv = {}): Fixer => openai({ baseURL: mock.baseURL, model: 'qwen2.5-coder', retries: 0, ...over }, { env });
+const local = (over: OpenAIOptions = {}, env: NodeJS.ProcessEnv = {}): Fixer =>
+  openai({ baseURL: mock.baseURL, model: 'qwen2.5-coder', retries: 0, ...over }, { env });
 
 /** Runs propose and returns what it threw. */
 async function failure(fixer: Fixer, request = fixRequest()): Promise<Error> {
@@ -29,16 +41,40 @@ async function failure(fixer: Fixer, request = fixRequest()): Promise<Error> {
 describe('a proposal over Chat Completions', () => {
   it('forces a strict propose_fix call and turns its arguments into a proposal with usage', async () => {
     mock.script(call(FIX, { tokens: { input: 2000, output: 300 } }));
-    const proposal = FixProposalSchema.parse(await local({ prices: { 'qwen2.5-coder': { input: 1, output: 4 } } }).propose(fixRequest(), sampleFixerContext()));
+    const proposal = FixProposalSchema.parse(
+      await local({ prices: { 'qwen2.5-coder': { input: 1, output: 4 } } }).propose(
+        fixRequest(),
+        sampleFixerContext(),
+      ),
+    );
     expect(proposal).toEqual({
       verdict: 'edits',
       rationale: 'the boundary is inclusive',
       edits: [{ file: 'src/pricing.js', search: 'amount > 100', replace: 'amount >= 100' }],
-      usage: { model: 'qwen2.5-coder', inputTokens: 2000, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.0032, calls: 1, durationMs: expect.any(Number) },
+      usage: {
+        model: 'qwen2.5-coder',
+        inputTokens: 2000,
+        outputTokens: 300,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        costUsd: 0.0032,
+        calls: 1,
+        durationMs: expect.any(Number),
+      },
     });
     const [sent] = mock.completions();
     expect(sent!.path).toBe('/v1/chat/completions');
-    expect(sent!.body.tools).toEqual([{ type: 'function', function: { name: 'propose_fix', description: expect.any(String), parameters: llmAnswerJsonSchema(), strict: true } }]);
+    expect(sent!.body.tools).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: 'propose_fix',
+          description: expect.any(String),
+          parameters: llmAnswerJsonSchema(),
+          strict: true,
+        },
+      },
+    ]);
     expect(sent!.body.tools[0].function.parameters.additionalProperties).toBe(false);
     expect(sent!.body.tool_choice).toEqual({ type: 'function', function: { name: 'propose_fix' } });
     expect(sent!.body.model).toBe('qwen2.5-coder');
@@ -51,7 +87,9 @@ describe('a proposal over Chat Completions', () => {
     const [system, user] = mock.completions()[0]!.body.messages;
     expect(system.role).toBe('system');
     expect(system.content).toContain('You are the fixer of suture');
-    expect(system.content).toContain('You cannot open files: work from the evidence and the source in the message.');
+    expect(system.content).toContain(
+      'You cannot open files: work from the evidence and the source in the message.',
+    );
     expect(user.content).toContain('Expected: 90');
     expect(user.content).toContain('`src/pricing.js` (source; discount): called by the test (depth 2)');
     expect(user.content).toContain('return amount > 100 ? amount * 0.1 : 0;');
@@ -62,8 +100,13 @@ describe('a proposal over Chat Completions', () => {
   it('uses the build template for a syntax failure', async () => {
     mock.script(call(FIX));
     const base = fixRequest();
-    await local().propose(fixRequest({ failure: { ...base.failure, kind: 'syntax', title: 'SyntaxError: Unexpected token' } }), sampleFixerContext());
-    expect(mock.completions()[0]!.body.messages[1].content).toMatch(/^A javascript project stopped at a build- or syntax-level failure/);
+    await local().propose(
+      fixRequest({ failure: { ...base.failure, kind: 'syntax', title: 'SyntaxError: Unexpected token' } }),
+      sampleFixerContext(),
+    );
+    expect(mock.completions()[0]!.body.messages[1].content).toMatch(
+      /^A javascript project stopped at a build- or syntax-level failure/,
+    );
   });
 
   it('shows attempt 1 (its patch and what happened) in the prompt of attempt 2', async () => {
@@ -87,9 +130,27 @@ describe('a proposal over Chat Completions', () => {
   });
 
   it('returns a product-bug verdict with its report', async () => {
-    mock.script(call(bugAnswer({ summary: 'discount starts above 100, not at 100', expected: '90', actual: '100', evidence: 'amount > 100', symbol: 'discount' })));
+    mock.script(
+      call(
+        bugAnswer({
+          summary: 'discount starts above 100, not at 100',
+          expected: '90',
+          actual: '100',
+          evidence: 'amount > 100',
+          symbol: 'discount',
+        }),
+      ),
+    );
     const proposal = FixProposalSchema.parse(await local().propose(fixRequest(), sampleFixerContext()));
-    expect(proposal).toMatchObject({ verdict: 'product-bug', bug: { summary: 'discount starts above 100, not at 100', expected: '90', actual: '100', symbol: 'discount' } });
+    expect(proposal).toMatchObject({
+      verdict: 'product-bug',
+      bug: {
+        summary: 'discount starts above 100, not at 100',
+        expected: '90',
+        actual: '100',
+        symbol: 'discount',
+      },
+    });
     expect((proposal as { bug: object }).bug).not.toHaveProperty('file');
   });
 
@@ -102,8 +163,16 @@ describe('a proposal over Chat Completions', () => {
 
   it('counts cached input apart, at the cached price', async () => {
     mock.script(call(FIX, { tokens: { input: 10_000, cached: 8_000, output: 1000 } }));
-    const proposal = await local({ prices: { qwen: { input: 1, output: 2, cacheRead: 0.1 } } }).propose(fixRequest(), sampleFixerContext());
-    expect(proposal.usage).toMatchObject({ inputTokens: 2000, cacheReadTokens: 8000, outputTokens: 1000, costUsd: 0.0048 });
+    const proposal = await local({ prices: { qwen: { input: 1, output: 2, cacheRead: 0.1 } } }).propose(
+      fixRequest(),
+      sampleFixerContext(),
+    );
+    expect(proposal.usage).toMatchObject({
+      inputTokens: 2000,
+      cacheReadTokens: 8000,
+      outputTokens: 1000,
+      costUsd: 0.0048,
+    });
   });
 });
 
@@ -114,7 +183,12 @@ describe('secrets', () => {
     mock.requireKey = KEY;
     mock.script(call({ ...FIX, rationale: `the key ${KEY} leaked into the rationale` }));
     const base = fixRequest();
-    const request = fixRequest({ failure: { ...base.failure, evidence: `${base.failure.evidence}\nconfig: ${KEY}\nOPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz012345` } });
+    const request = fixRequest({
+      failure: {
+        ...base.failure,
+        evidence: `${base.failure.evidence}\nconfig: ${KEY}\nOPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz012345`,
+      },
+    });
     const proposal = await local({ apiKey: KEY }).propose(request, sampleFixerContext());
     const [sent] = mock.completions();
     expect(sent!.headers.authorization).toBe(`Bearer ${KEY}`);
@@ -135,8 +209,14 @@ describe('secrets', () => {
 describe('the Responses API', () => {
   it('sends a forced strict function with instructions and store: false, and reads the function_call item', async () => {
     mock.script(call(FIX, { tokens: { input: 500, output: 50 } }));
-    const proposal = FixProposalSchema.parse(await local({ api: 'responses' }).propose(fixRequest(), sampleFixerContext()));
-    expect(proposal).toMatchObject({ verdict: 'edits', edits: [{ file: 'src/pricing.js', replace: 'amount >= 100' }], usage: { inputTokens: 500, outputTokens: 50, calls: 1 } });
+    const proposal = FixProposalSchema.parse(
+      await local({ api: 'responses' }).propose(fixRequest(), sampleFixerContext()),
+    );
+    expect(proposal).toMatchObject({
+      verdict: 'edits',
+      edits: [{ file: 'src/pricing.js', replace: 'amount >= 100' }],
+      usage: { inputTokens: 500, outputTokens: 50, calls: 1 },
+    });
     const [sent] = mock.completions();
     expect(sent!.path).toBe('/v1/responses');
     expect(sent!.body).toMatchObject({
@@ -154,7 +234,9 @@ describe('the Responses API', () => {
     mock.script(text('Use >= instead of >.', { input: 700, output: 20 }));
     const error = await failure(local({ api: 'responses' }));
     expect(error).toBeInstanceOf(FixerError);
-    expect(error.message).toMatch(/answered in plain text instead of calling propose_fix .*: Use >= instead of >\.$/);
+    expect(error.message).toMatch(
+      /answered in plain text instead of calling propose_fix .*: Use >= instead of >\.$/,
+    );
     expect((error as FixerError).usage).toMatchObject({ inputTokens: 700, outputTokens: 20, calls: 1 });
   });
 });
@@ -171,8 +253,22 @@ describe('each failure mode ends as a clean error that says what to do', () => {
   });
 
   it.each([
-    ['arguments that fail the schema', { verdict: 'edits', rationale: 'r', edits: [{ file: 'src/pricing.js', search: null, replace: 'x', content: null }], bug: null, diagnosis: null }, /has neither a search text nor a whole-file content \(model "qwen2\.5-coder"\)$/],
-    ['an unknown verdict', { verdict: 'maybe', rationale: 'r', edits: [], bug: null, diagnosis: null }, /does not match the proposal schema: verdict/],
+    [
+      'arguments that fail the schema',
+      {
+        verdict: 'edits',
+        rationale: 'r',
+        edits: [{ file: 'src/pricing.js', search: null, replace: 'x', content: null }],
+        bug: null,
+        diagnosis: null,
+      },
+      /has neither a search text nor a whole-file content \(model "qwen2\.5-coder"\)$/,
+    ],
+    [
+      'an unknown verdict',
+      { verdict: 'maybe', rationale: 'r', edits: [], bug: null, diagnosis: null },
+      /does not match the proposal schema: verdict/,
+    ],
     ['arguments that are not JSON', '{"verdict": "edits", ', /the model's answer is not JSON/],
   ])('%s (FixerError with usage)', async (_name, answer, reason) => {
     mock.script(call(answer));
@@ -185,42 +281,61 @@ describe('each failure mode ends as a clean error that says what to do', () => {
   it('an answer cut off at the output limit', async () => {
     mock.script(call('{"verdict":"edits","rationale":"the bound', { cutOff: true }));
     const error = await failure(local({ maxOutputTokens: 64 }));
-    expect(error.message).toBe('the model "qwen2.5-coder" ran out of output tokens (maxOutputTokens 64) before it finished its answer: raise the fixer option "maxOutputTokens"');
+    expect(error.message).toBe(
+      'the model "qwen2.5-coder" ran out of output tokens (maxOutputTokens 64) before it finished its answer: raise the fixer option "maxOutputTokens"',
+    );
     expect(mock.completions()[0]!.body.max_tokens).toBe(64);
   });
 
   it('a refusal, and a call of another function', async () => {
     mock.script({ kind: 'refusal', refusal: 'I cannot help with that.' }, call({}, { name: 'read_file' }));
-    expect((await failure(local())).message).toBe('the model "qwen2.5-coder" refused to answer: I cannot help with that.');
-    expect((await failure(local())).message).toBe('the model "qwen2.5-coder" called read_file instead of propose_fix');
+    expect((await failure(local())).message).toBe(
+      'the model "qwen2.5-coder" refused to answer: I cannot help with that.',
+    );
+    expect((await failure(local())).message).toBe(
+      'the model "qwen2.5-coder" called read_file instead of propose_fix',
+    );
   });
 
   it('429 is retried, and a later success is a proposal', async () => {
-    mock.script(httpError(429, 'Rate limit reached', { code: 'rate_limit_exceeded', type: 'requests' }), call(FIX));
+    mock.script(
+      httpError(429, 'Rate limit reached', { code: 'rate_limit_exceeded', type: 'requests' }),
+      call(FIX),
+    );
     const proposal = await local({ retries: 2 }).propose(fixRequest(), sampleFixerContext());
     expect(proposal.verdict).toBe('edits');
     expect(mock.completions().map((r) => r.headers['x-stainless-retry-count'])).toEqual(['0', '1']);
   });
 
   it('429 after every retry (no tokens spent: a plain Error)', async () => {
-    mock.script(...Array(3).fill(httpError(429, 'Rate limit reached', { code: 'rate_limit_exceeded', type: 'requests' })));
+    mock.script(
+      ...Array(3).fill(
+        httpError(429, 'Rate limit reached', { code: 'rate_limit_exceeded', type: 'requests' }),
+      ),
+    );
     const error = await failure(local({ retries: 2 }));
     expect(error).not.toBeInstanceOf(FixerError);
-    expect(error.message).toBe(`rate limited by ${mock.baseURL} after 2 retries (429: Rate limit reached): re-run later, raise the fixer option "retries", or lower "concurrency"`);
+    expect(error.message).toBe(
+      `rate limited by ${mock.baseURL} after 2 retries (429: Rate limit reached): re-run later, raise the fixer option "retries", or lower "concurrency"`,
+    );
     expect(mock.completions()).toHaveLength(3);
   });
 
   it('500s after every retry', async () => {
     mock.script(httpError(500, 'The server had an error'), httpError(500, 'The server had an error'));
     const error = await failure(local({ retries: 1 }));
-    expect(error.message).toBe(`${mock.baseURL}/chat/completions failed with 500 after 1 retry (The server had an error): the server is in trouble; re-run later`);
+    expect(error.message).toBe(
+      `${mock.baseURL}/chat/completions failed with 500 after 1 retry (The server had an error): the server is in trouble; re-run later`,
+    );
     expect(mock.completions()).toHaveLength(2);
   });
 
   it('a reply slower than the timeout', async () => {
     mock.script(hang());
     const error = await failure(local({ timeoutMs: 300 }));
-    expect(error.message).toBe(`no reply from ${mock.baseURL}/chat/completions within 300 ms: raise the fixer option "timeoutMs", lower "maxOutputTokens", or use a faster model`);
+    expect(error.message).toBe(
+      `no reply from ${mock.baseURL}/chat/completions within 300 ms: raise the fixer option "timeoutMs", lower "maxOutputTokens", or use a faster model`,
+    );
   });
 
   it('a reply whose body stalls after the headers, retried, then timed out', async () => {
@@ -233,28 +348,39 @@ describe('each failure mode ends as a clean error that says what to do', () => {
   it('an auth error (401) says which variable to set', async () => {
     mock.requireKey = 'the-right-key';
     const error = await failure(local({}, { OPENAI_API_KEY: 'a-wrong-key' }));
-    expect(error.message).toBe(`${mock.baseURL} refused the API key from $OPENAI_API_KEY (401: Incorrect API key provided.): set OPENAI_API_KEY to a valid key`);
+    expect(error.message).toBe(
+      `${mock.baseURL} refused the API key from $OPENAI_API_KEY (401: Incorrect API key provided.): set OPENAI_API_KEY to a valid key`,
+    );
     expect(mock.completions()[0]!.headers.authorization).toBe('Bearer a-wrong-key');
   });
 
   it('connection refused asks whether the server is running', async () => {
     const baseURL = `http://127.0.0.1:${await closedPort()}/v1`;
     const error = await failure(openai({ baseURL, model: 'qwen2.5-coder', retries: 0 }, { env: {} }));
-    expect(error.message).toBe(`cannot connect to ${baseURL}/chat/completions (ECONNREFUSED): is the server at ${baseURL} running?`);
+    expect(error.message).toBe(
+      `cannot connect to ${baseURL}/chat/completions (ECONNREFUSED): is the server at ${baseURL} running?`,
+    );
   });
 
   it('no key for OpenAI: says which variable to set, before any request', async () => {
     const error = await failure(openai({}, { env: {} }));
-    expect(error.message).toBe('no API key for https://api.openai.com/v1: set OPENAI_API_KEY, or point "baseURL" at a local server that needs none');
+    expect(error.message).toBe(
+      'no API key for https://api.openai.com/v1: set OPENAI_API_KEY, or point "baseURL" at a local server that needs none',
+    );
   });
 
   it('an aborted signal cancels the request in flight', async () => {
     mock.script(hang());
     const controller = new AbortController();
-    const pending = local({ timeoutMs: 60_000 }).propose(fixRequest(), sampleFixerContext({ signal: controller.signal }));
+    const pending = local({ timeoutMs: 60_000 }).propose(
+      fixRequest(),
+      sampleFixerContext({ signal: controller.signal }),
+    );
     await vi.waitFor(() => expect(mock.completions()).toHaveLength(1));
     controller.abort();
-    await expect(pending).rejects.toThrow(`the request to ${mock.baseURL}/chat/completions was cancelled: the run was interrupted`);
+    await expect(pending).rejects.toThrow(
+      `the request to ${mock.baseURL}/chat/completions was cancelled: the run was interrupted`,
+    );
   });
 });
 
@@ -262,7 +388,11 @@ describe('doctor', () => {
   it('says no key is needed and the local server serves the model, with one models request and no completion', async () => {
     const checks = await local().doctor!();
     expect(checks).toEqual([
-      { name: 'api key', status: 'ok', message: `no key set: none needed for ${mock.baseURL} (set OPENAI_API_KEY if the server wants one)` },
+      {
+        name: 'api key',
+        status: 'ok',
+        message: `no key set: none needed for ${mock.baseURL} (set OPENAI_API_KEY if the server wants one)`,
+      },
       { name: 'endpoint', status: 'ok', message: `${mock.baseURL} answers: 2 model(s) listed` },
       { name: 'model', status: 'ok', message: '"qwen2.5-coder" is served (Chat Completions)' },
     ]);
@@ -273,14 +403,24 @@ describe('doctor', () => {
   it('warns when the model is not listed, with the command to get it', async () => {
     mock.models = ['llama3.2:latest'];
     const checks = await local().doctor!();
-    expect(checks[2]).toEqual({ name: 'model', status: 'warn', message: `${mock.baseURL} does not list the model "qwen2.5-coder"`, fix: 'check the fixer option "model" (for Ollama: `ollama pull qwen2.5-coder`)' });
+    expect(checks[2]).toEqual({
+      name: 'model',
+      status: 'warn',
+      message: `${mock.baseURL} does not list the model "qwen2.5-coder"`,
+      fix: 'check the fixer option "model" (for Ollama: `ollama pull qwen2.5-coder`)',
+    });
   });
 
   it('reports a refused key once, without retrying', async () => {
     mock.requireKey = 'the-right-key';
     const checks = await local({ retries: 5 }, { OPENAI_API_KEY: 'a-wrong-key' }).doctor!();
     expect(checks[0]).toEqual({ name: 'api key', status: 'ok', message: 'key set (from $OPENAI_API_KEY)' });
-    expect(checks[1]).toMatchObject({ name: 'endpoint', status: 'error', message: expect.stringContaining('refused the API key from $OPENAI_API_KEY (401'), fix: 'set OPENAI_API_KEY to a valid key' });
+    expect(checks[1]).toMatchObject({
+      name: 'endpoint',
+      status: 'error',
+      message: expect.stringContaining('refused the API key from $OPENAI_API_KEY (401'),
+      fix: 'set OPENAI_API_KEY to a valid key',
+    });
     expect(mock.requests).toHaveLength(1);
   });
 
@@ -309,8 +449,17 @@ describe('doctor', () => {
 
   it('says the key is missing for OpenAI and does not call it', async () => {
     expect(await openai({}, { env: {} }).doctor!()).toEqual([
-      { name: 'api key', status: 'error', message: 'OPENAI_API_KEY is not set: https://api.openai.com/v1 needs a key', fix: 'export OPENAI_API_KEY=<your key>, or point the fixer option "baseURL" at a local server' },
-      { name: 'endpoint', status: 'warn', message: 'https://api.openai.com/v1 not checked: no key to call it with' },
+      {
+        name: 'api key',
+        status: 'error',
+        message: 'OPENAI_API_KEY is not set: https://api.openai.com/v1 needs a key',
+        fix: 'export OPENAI_API_KEY=<your key>, or point the fixer option "baseURL" at a local server',
+      },
+      {
+        name: 'endpoint',
+        status: 'warn',
+        message: 'https://api.openai.com/v1 not checked: no key to call it with',
+      },
     ]);
   });
 });

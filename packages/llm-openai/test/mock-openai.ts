@@ -36,19 +36,52 @@ export type Reply =
   /** Sends the headers and part of the body, then nothing. */
   | { kind: 'stall' };
 
-export const call = (answer: unknown, extra: Omit<Extract<Reply, { kind: 'call' }>, 'kind' | 'answer'> = {}): Reply => ({ kind: 'call', answer, ...extra });
-export const text = (t: string, tokens?: Partial<Tokens>): Reply => ({ kind: 'text', text: t, ...(tokens ? { tokens } : {}) });
-export const httpError = (status: number, message: string, extra: { type?: string; code?: string } = {}): Reply => ({ kind: 'error', status, message, ...extra });
+export const call = (
+  answer: unknown,
+  extra: Omit<Extract<Reply, { kind: 'call' }>, 'kind' | 'answer'> = {},
+): Reply => ({ kind: 'call', answer, ...extra });
+export const text = (t: string, tokens?: Partial<Tokens>): Reply => ({
+  kind: 'text',
+  text: t,
+  ...(tokens ? { tokens } : {}),
+});
+export const httpError = (
+  status: number,
+  message: string,
+  extra: { type?: string; code?: string } = {},
+): Reply => ({ kind: 'error', status, message, ...extra });
 export const hang = (): Reply => ({ kind: 'hang' });
 export const stall = (): Reply => ({ kind: 'stall' });
 
 /** The answer object of a patch, with every field the strict schema requires. */
-export function editsAnswer(edits: Array<{ file: string; search: string; replace: string }>, rationale = 'the boundary is inclusive'): Record<string, unknown> {
-  return { verdict: 'edits', rationale, edits: edits.map((e) => ({ ...e, content: null })), bug: null, diagnosis: null };
+export function editsAnswer(
+  edits: Array<{ file: string; search: string; replace: string }>,
+  rationale = 'the boundary is inclusive',
+): Record<string, unknown> {
+  return {
+    verdict: 'edits',
+    rationale,
+    edits: edits.map((e) => ({ ...e, content: null })),
+    bug: null,
+    diagnosis: null,
+  };
 }
 
-export function bugAnswer(bug: { summary: string; expected: string; actual: string; evidence: string; file?: string; symbol?: string }): Record<string, unknown> {
-  return { verdict: 'product-bug', rationale: 'the test states the rule', edits: [], bug: { file: null, symbol: null, ...bug }, diagnosis: null };
+export function bugAnswer(bug: {
+  summary: string;
+  expected: string;
+  actual: string;
+  evidence: string;
+  file?: string;
+  symbol?: string;
+}): Record<string, unknown> {
+  return {
+    verdict: 'product-bug',
+    rationale: 'the test states the rule',
+    edits: [],
+    bug: { file: null, symbol: null, ...bug },
+    diagnosis: null,
+  };
 }
 
 export interface MockOpenAI {
@@ -73,45 +106,99 @@ export interface MockOpenAI {
 const DEFAULT_MODELS = ['gpt-5-mini', 'qwen2.5-coder:latest'];
 const DEFAULT_TOKENS: Tokens = { input: 1200, output: 150, cached: 0 };
 
-function errorBody(status: number, message: string, type = 'server_error', code: string | null = null): string {
+function errorBody(
+  status: number,
+  message: string,
+  type = 'server_error',
+  code: string | null = null,
+): string {
   return JSON.stringify({ error: { message, type, param: null, code } });
 }
 
 function chatBody(reply: Reply, model: string): unknown {
   const t = { ...DEFAULT_TOKENS, ...('tokens' in reply ? reply.tokens : {}) };
-  const usage = { prompt_tokens: t.input, completion_tokens: t.output, total_tokens: t.input + t.output, prompt_tokens_details: { cached_tokens: t.cached } };
+  const usage = {
+    prompt_tokens: t.input,
+    completion_tokens: t.output,
+    total_tokens: t.input + t.output,
+    prompt_tokens_details: { cached_tokens: t.cached },
+  };
   const message =
     reply.kind === 'call'
       ? {
           role: 'assistant',
           content: null,
           refusal: null,
-          tool_calls: [{ id: 'call_1', type: 'function', function: { name: reply.name ?? 'propose_fix', arguments: typeof reply.answer === 'string' ? reply.answer : JSON.stringify(reply.answer) } }],
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: {
+                name: reply.name ?? 'propose_fix',
+                arguments: typeof reply.answer === 'string' ? reply.answer : JSON.stringify(reply.answer),
+              },
+            },
+          ],
         }
       : reply.kind === 'refusal'
         ? { role: 'assistant', content: null, refusal: reply.refusal }
         : { role: 'assistant', content: reply.kind === 'text' ? reply.text : '', refusal: null };
   const finish = reply.kind === 'call' ? (reply.cutOff ? 'length' : 'tool_calls') : 'stop';
-  return { id: 'chatcmpl-1', object: 'chat.completion', created: 1_767_000_000, model, choices: [{ index: 0, message, finish_reason: finish, logprobs: null }], usage };
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1_767_000_000,
+    model,
+    choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
+    usage,
+  };
 }
 
 function responsesBody(reply: Reply, model: string): unknown {
   const t = { ...DEFAULT_TOKENS, ...('tokens' in reply ? reply.tokens : {}) };
-  const usage = { input_tokens: t.input, input_tokens_details: { cached_tokens: t.cached }, output_tokens: t.output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: t.input + t.output };
+  const usage = {
+    input_tokens: t.input,
+    input_tokens_details: { cached_tokens: t.cached },
+    output_tokens: t.output,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: t.input + t.output,
+  };
   const output =
     reply.kind === 'call'
-      ? [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: reply.name ?? 'propose_fix', arguments: typeof reply.answer === 'string' ? reply.answer : JSON.stringify(reply.answer), status: 'completed' }]
+      ? [
+          {
+            type: 'function_call',
+            id: 'fc_1',
+            call_id: 'call_1',
+            name: reply.name ?? 'propose_fix',
+            arguments: typeof reply.answer === 'string' ? reply.answer : JSON.stringify(reply.answer),
+            status: 'completed',
+          },
+        ]
       : [
           {
             type: 'message',
             id: 'msg_1',
             role: 'assistant',
             status: 'completed',
-            content: reply.kind === 'refusal' ? [{ type: 'refusal', refusal: reply.refusal }] : [{ type: 'output_text', text: reply.kind === 'text' ? reply.text : '', annotations: [] }],
+            content:
+              reply.kind === 'refusal'
+                ? [{ type: 'refusal', refusal: reply.refusal }]
+                : [{ type: 'output_text', text: reply.kind === 'text' ? reply.text : '', annotations: [] }],
           },
         ];
   const cut = reply.kind === 'call' && reply.cutOff;
-  return { id: 'resp_1', object: 'response', created_at: 1_767_000_000, status: cut ? 'incomplete' : 'completed', incomplete_details: cut ? { reason: 'max_output_tokens' } : null, model, output, usage, error: null };
+  return {
+    id: 'resp_1',
+    object: 'response',
+    created_at: 1_767_000_000,
+    status: cut ? 'incomplete' : 'completed',
+    incomplete_details: cut ? { reason: 'max_output_tokens' } : null,
+    model,
+    output,
+    usage,
+    error: null,
+  };
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -133,7 +220,8 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
   const mock: MockOpenAI = {
     baseURL: '',
     requests,
-    completions: () => requests.filter((r) => r.path.endsWith('/chat/completions') || r.path.endsWith('/responses')),
+    completions: () =>
+      requests.filter((r) => r.path.endsWith('/chat/completions') || r.path.endsWith('/responses')),
     script: (...replies) => void queue.push(...replies),
     fallback: (handler) => void (fallback = handler),
     models: [...DEFAULT_MODELS],
@@ -161,18 +249,44 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
         body = undefined;
       }
       const path = (req.url ?? '/').split('?')[0]!;
-      const logged: LoggedRequest = { method: req.method ?? 'GET', path, headers: { ...req.headers }, raw, body };
+      const logged: LoggedRequest = {
+        method: req.method ?? 'GET',
+        path,
+        headers: { ...req.headers },
+        raw,
+        body,
+      };
       requests.push(logged);
 
       if (mock.requireKey !== undefined && req.headers.authorization !== `Bearer ${mock.requireKey}`) {
-        return send(res, 401, errorBody(401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'));
+        return send(
+          res,
+          401,
+          errorBody(401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'),
+        );
       }
       if (req.method === 'GET' && path === '/v1/models') {
-        return send(res, 200, JSON.stringify({ object: 'list', data: mock.models.map((id) => ({ id, object: 'model', created: 1_767_000_000, owned_by: 'mock' })) }));
+        return send(
+          res,
+          200,
+          JSON.stringify({
+            object: 'list',
+            data: mock.models.map((id) => ({
+              id,
+              object: 'model',
+              created: 1_767_000_000,
+              owned_by: 'mock',
+            })),
+          }),
+        );
       }
       const chat = path === '/v1/chat/completions';
       if (req.method !== 'POST' || !(chat || path === '/v1/responses')) {
-        return send(res, 404, errorBody(404, `mock: no route ${req.method} ${path}`, 'invalid_request_error'));
+        return send(
+          res,
+          404,
+          errorBody(404, `mock: no route ${req.method} ${path}`, 'invalid_request_error'),
+        );
       }
       const reply = queue.shift() ?? fallback(logged);
       const model = String((body as { model?: unknown } | undefined)?.model ?? 'unknown');
@@ -185,7 +299,12 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
           return;
         case 'error':
           // retry-after-ms keeps the SDK's retries of 429 and 5xx quick
-          return send(res, reply.status, errorBody(reply.status, reply.message, reply.type, reply.code ?? null), { 'retry-after-ms': '1' });
+          return send(
+            res,
+            reply.status,
+            errorBody(reply.status, reply.message, reply.type, reply.code ?? null),
+            { 'retry-after-ms': '1' },
+          );
         default:
           return send(res, 200, JSON.stringify(chat ? chatBody(reply, model) : responsesBody(reply, model)));
       }

@@ -5,17 +5,37 @@ import { XMLParser } from 'fast-xml-parser';
 export type ConsoleStatus = 'passed' | 'failed' | 'timeout' | 'crashed' | 'skipped' | 'notrun';
 
 /** `3/5 Test #3: Calc.Crashes ....***Exception: SegFault  0.00 sec` lines: the only place timeouts and crashes differ from failures. */
-export function consoleStatuses(output: string): Map<string, { status: ConsoleStatus; detail: string; seconds: number }> {
+export function consoleStatuses(
+  output: string,
+): Map<string, { status: ConsoleStatus; detail: string; seconds: number }> {
   const out = new Map<string, { status: ConsoleStatus; detail: string; seconds: number }>();
-  for (const m of output.matchAll(/^\s*\d+\/\d+ Test\s+#\d+: (.+?) \.+\s*(\*\*\*)?(Passed|Failed|Timeout|Not Run|Skipped|Exception: [\w ]+?|Subprocess aborted|Child aborted|SEGFAULT|Illegal|Bus error|Other)\s+([\d.]+) sec/gm)) {
+  for (const m of output.matchAll(
+    /^\s*\d+\/\d+ Test\s+#\d+: (.+?) \.+\s*(\*\*\*)?(Passed|Failed|Timeout|Not Run|Skipped|Exception: [\w ]+?|Subprocess aborted|Child aborted|SEGFAULT|Illegal|Bus error|Other)\s+([\d.]+) sec/gm,
+  )) {
     const word = m[3]!;
-    const status: ConsoleStatus = word === 'Passed' ? 'passed' : word === 'Timeout' ? 'timeout' : word === 'Skipped' ? 'skipped' : word === 'Not Run' ? 'notrun' : word === 'Failed' ? 'failed' : 'crashed';
+    const status: ConsoleStatus =
+      word === 'Passed'
+        ? 'passed'
+        : word === 'Timeout'
+          ? 'timeout'
+          : word === 'Skipped'
+            ? 'skipped'
+            : word === 'Not Run'
+              ? 'notrun'
+              : word === 'Failed'
+                ? 'failed'
+                : 'crashed';
     out.set(m[1]!, { status, detail: word, seconds: Number(m[4]) });
   }
   return out;
 }
 
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', htmlEntities: true, isArray: (name) => name === 'testcase' || name === 'testsuite' || name === 'failure' });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  htmlEntities: true,
+  isArray: (name) => name === 'testcase' || name === 'testsuite' || name === 'failure',
+});
 
 export interface CtestCase {
   name: string;
@@ -84,9 +104,12 @@ export async function readGtestReports(dir: string): Promise<Map<string, GtestFa
 /** Where each TEST is defined, from the JSON that `--gtest_list_tests --gtest_output=json:<file>` writes (GoogleTest >= 1.10). */
 export function parseGtestListing(json: string): Map<string, { file: string; line: number }> {
   const out = new Map<string, { file: string; line: number }>();
-  const doc = JSON.parse(json) as { testsuites?: Array<{ name: string; testsuite?: Array<{ name: string; file?: string; line?: number }> }> };
+  const doc = JSON.parse(json) as {
+    testsuites?: Array<{ name: string; testsuite?: Array<{ name: string; file?: string; line?: number }> }>;
+  };
   for (const suite of doc.testsuites ?? []) {
-    for (const t of suite.testsuite ?? []) if (t.file && t.line) out.set(`${suite.name}.${t.name}`, { file: t.file, line: t.line });
+    for (const t of suite.testsuite ?? [])
+      if (t.file && t.line) out.set(`${suite.name}.${t.name}`, { file: t.file, line: t.line });
   }
   return out;
 }
@@ -94,7 +117,8 @@ export function parseGtestListing(json: string): Map<string, { file: string; lin
 /** `[  FAILED  ] Suite.Case` lines of a gtest transcript (a whole binary registered as one CTest entry). */
 export function failedGtestCases(output: string): string[] {
   const names = new Set<string>();
-  for (const m of output.matchAll(/^\[  FAILED  \] ([\w/]+\.[\w/]+)(?:, where .*)?(?: \(\d+ ms\))?$/gm)) names.add(m[1]!);
+  for (const m of output.matchAll(/^\[  FAILED  \] ([\w/]+\.[\w/]+)(?:, where .*)?(?: \(\d+ ms\))?$/gm))
+    names.add(m[1]!);
   return [...names];
 }
 
@@ -113,13 +137,20 @@ export interface TranscriptFailure {
  */
 export function gtestTranscriptFailures(output: string): Map<string, TranscriptFailure> {
   const out = new Map<string, TranscriptFailure>();
-  for (const test of output.matchAll(/^\[ RUN {6}\] (.*)\n([\s\S]*?)(?=^\[ {2}FAILED {2}\] |^\[ RUN {6}\] |(?![\s\S]))/gm)) {
+  for (const test of output.matchAll(
+    /^\[ RUN {6}\] (.*)\n([\s\S]*?)(?=^\[ {2}FAILED {2}\] |^\[ RUN {6}\] |(?![\s\S]))/gm,
+  )) {
     const body = test[2]!;
     const headers = [...body.matchAll(/^(?:(.+?):(\d+)|unknown file): Failure$/gm)];
     if (headers.length === 0) continue;
-    const texts = headers.map((h, i) => body.slice(h.index + h[0].length + 1, headers[i + 1]?.index ?? body.length).trimEnd());
+    const texts = headers.map((h, i) =>
+      body.slice(h.index + h[0].length + 1, headers[i + 1]?.index ?? body.length).trimEnd(),
+    );
     const first = headers[0]!;
-    out.set(test[1]!.trim(), { ...(first[1] ? { file: first[1], line: Number(first[2]) } : {}), message: texts.join('\n') });
+    out.set(test[1]!.trim(), {
+      ...(first[1] ? { file: first[1], line: Number(first[2]) } : {}),
+      message: texts.join('\n'),
+    });
   }
   return out;
 }
@@ -130,8 +161,15 @@ export function transcriptFailure(output: string): TranscriptFailure | undefined
 }
 
 /** Unity's `file:line:test:FAIL: message` lines. */
-export function unityFailures(output: string): Array<{ file: string; line: number; name: string; message: string }> {
-  return [...output.matchAll(/^(.+?):(\d+):(\w+):FAIL:?\s*(.*)$/gm)].map((m) => ({ file: m[1]!, line: Number(m[2]), name: m[3]!, message: m[4] ?? '' }));
+export function unityFailures(
+  output: string,
+): Array<{ file: string; line: number; name: string; message: string }> {
+  return [...output.matchAll(/^(.+?):(\d+):(\w+):FAIL:?\s*(.*)$/gm)].map((m) => ({
+    file: m[1]!,
+    line: Number(m[2]),
+    name: m[3]!,
+    message: m[4] ?? '',
+  }));
 }
 
 const LIMIT = 100 * 1024;
@@ -139,7 +177,11 @@ const LIMIT = 100 * 1024;
 /** Messages over 100 KB keep the failure lines, the head and the tail. */
 export function trimMessage(text: string): string {
   if (text.length <= LIMIT) return text;
-  const failures = text.split('\n').filter((l) => /Failure|FAILED|error|Expected|Which is|Value of|ERROR|FAIL/.test(l)).slice(0, 200).join('\n');
+  const failures = text
+    .split('\n')
+    .filter((l) => /Failure|FAILED|error|Expected|Which is|Value of|ERROR|FAIL/.test(l))
+    .slice(0, 200)
+    .join('\n');
   return `${text.slice(0, 20_000)}\n[... ${text.length - 60_000} characters trimmed by suture; failure lines follow ...]\n${failures.slice(0, 20_000)}\n[...]\n${text.slice(-20_000)}`;
 }
 
@@ -164,7 +206,11 @@ const RUNTIME = /^\/usr\/|\/libsanitizer\/|\/compiler-rt\/|^\.\.\/(?:sysdeps|csu
  */
 export function faultingFrame(output: string): { file: string; line: number; fn?: string } | undefined {
   const stack = output.split(/\n[ \t]*\n/).find((block) => /^\s*#0 0x[0-9a-f]+ in /m.test(block));
-  const frames = [...(stack ?? '').matchAll(SANITIZER_FRAME)].map((m) => ({ fn: m[1]!, file: m[2]!, line: Number(m[3]) }));
+  const frames = [...(stack ?? '').matchAll(SANITIZER_FRAME)].map((m) => ({
+    fn: m[1]!,
+    file: m[2]!,
+    line: Number(m[3]),
+  }));
   const frame = frames.find((f) => !RUNTIME.test(f.file)) ?? frames[0];
   if (frame) return frame;
   const gdb = /#\d+ .* in (\S+) \(.*\) at (\S+):(\d+)/.exec(output);

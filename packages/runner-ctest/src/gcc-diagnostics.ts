@@ -3,7 +3,8 @@ import type { Diagnostic, FixIt } from '@suture/core';
 
 const LINE = /^(.+?):(\d+):(\d+): (fatal error|error|warning|note): (.*)$/;
 const FIXIT = /^fix-it:"((?:\\.|[^"\\])*)":\{(\d+):(\d+)-(\d+):(\d+)\}:"((?:\\.|[^"\\])*)"$/;
-const CONTEXT = /^(.+?): In (?:member )?function '([^']+)':$|^(.+?): In (?:constructor|destructor|instantiation of) '([^']+)'/;
+const CONTEXT =
+  /^(.+?): In (?:member )?function '([^']+)':$|^(.+?): In (?:constructor|destructor|instantiation of) '([^']+)'/;
 const LD_IN_FUNCTION = /^(?:\/\S*ld\S*: )?(.+?): in function [`'](.+)':$/;
 /** The name an error is about, in GCC's wording and in Clang's. */
 const SYMBOL: readonly RegExp[] = [
@@ -13,10 +14,16 @@ const SYMBOL: readonly RegExp[] = [
   /(?:use of undeclared identifier|unknown type name) '([^']+)'/, // clang
   /no (?:member|type|template) named '([^']+)'/, // clang
 ];
-const LD_ERROR = /^(?:\/\S*ld\S*: )?(?:(.+?):(?:\(\.\w+[^)]*\)|\d+)?: )?(undefined reference|multiple definition) (?:to|of) [`'](.+?)'(?:;.*)?$/;
+const LD_ERROR =
+  /^(?:\/\S*ld\S*: )?(?:(.+?):(?:\(\.\w+[^)]*\)|\d+)?: )?(undefined reference|multiple definition) (?:to|of) [`'](.+?)'(?:;.*)?$/;
 
 function unescapeC(text: string): string {
-  return text.replace(/\\(n|t|"|\\|'|0|[0-7]{3})/g, (_, c: string) => ({ n: '\n', t: '\t', '"': '"', '\\': '\\', "'": "'", '0': '\0' })[c] ?? String.fromCharCode(parseInt(c, 8)));
+  return text.replace(
+    /\\(n|t|"|\\|'|0|[0-7]{3})/g,
+    (_, c: string) =>
+      ({ n: '\n', t: '\t', '"': '"', '\\': '\\', "'": "'", '0': '\0' })[c] ??
+      String.fromCharCode(parseInt(c, 8)),
+  );
 }
 
 /**
@@ -43,7 +50,14 @@ export function parseCompilerOutput(output: string, root: string): Diagnostic[] 
     }
     const fix = FIXIT.exec(line);
     if (fix && current) {
-      const f: FixIt = { file: rel(unescapeC(fix[1]!)), line: Number(fix[2]), column: Number(fix[3]), endLine: Number(fix[4]), endColumn: Number(fix[5]), replacement: unescapeC(fix[6]!) };
+      const f: FixIt = {
+        file: rel(unescapeC(fix[1]!)),
+        line: Number(fix[2]),
+        column: Number(fix[3]),
+        endLine: Number(fix[4]),
+        endColumn: Number(fix[5]),
+        replacement: unescapeC(fix[6]!),
+      };
       current.fixIts.push(f);
       continue;
     }
@@ -55,7 +69,19 @@ export function parseCompilerOutput(output: string, root: string): Diagnostic[] 
         continue;
       }
       if (sev === 'note') continue;
-      current = { source, severity: sev === 'warning' ? 'warning' : 'error', message, file: rel(file), line: Number(l), column: Number(c), notes: [], fixIts: [], tests: [], raw: line, ...(context ? { symbol: context } : {}) };
+      current = {
+        source,
+        severity: sev === 'warning' ? 'warning' : 'error',
+        message,
+        file: rel(file),
+        line: Number(l),
+        column: Number(c),
+        notes: [],
+        fixIts: [],
+        tests: [],
+        raw: line,
+        ...(context ? { symbol: context } : {}),
+      };
       const symbol = SYMBOL.map((re) => re.exec(message)?.[1]).find(Boolean);
       if (symbol) current.symbol = symbol;
       diagnostics.push(current);
@@ -91,10 +117,29 @@ export function parseCompilerOutput(output: string, root: string): Diagnostic[] 
 /** `CMake Error at CMakeLists.txt:12 (add_executable):` blocks. */
 export function parseCmakeErrors(output: string, root: string): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const m of output.matchAll(/^CMake Error(?: at (.+?):(\d+) \(([^)]*)\))?:\s*\n((?:[ \t]+.*\n?|\n)*)/gm)) {
-    const message = (m[4] ?? '').split('\n').map((l) => l.trim()).filter(Boolean).join(' ').slice(0, 2000) || 'CMake configuration failed';
+  for (const m of output.matchAll(
+    /^CMake Error(?: at (.+?):(\d+) \(([^)]*)\))?:\s*\n((?:[ \t]+.*\n?|\n)*)/gm,
+  )) {
+    const message =
+      (m[4] ?? '')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .join(' ')
+        .slice(0, 2000) || 'CMake configuration failed';
     const file = m[1] ? (isAbsolute(m[1]) ? relative(root, m[1]) : m[1]) : undefined;
-    out.push({ source: 'cmake', severity: 'error', message, ...(file ? { file } : {}), ...(m[2] ? { line: Number(m[2]) } : {}), ...(m[3] ? { symbol: m[3] } : {}), notes: [], fixIts: [], tests: [], raw: m[0].slice(0, 4000) });
+    out.push({
+      source: 'cmake',
+      severity: 'error',
+      message,
+      ...(file ? { file } : {}),
+      ...(m[2] ? { line: Number(m[2]) } : {}),
+      ...(m[3] ? { symbol: m[3] } : {}),
+      notes: [],
+      fixIts: [],
+      tests: [],
+      raw: m[0].slice(0, 4000),
+    });
   }
   return out;
 }

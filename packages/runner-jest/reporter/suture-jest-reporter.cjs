@@ -12,7 +12,13 @@ class SutureJestReporter {
     if (this.path) fs.appendFileSync(this.path, `${JSON.stringify(event)}\n`);
   }
   onTestCaseStart(test, info) {
-    this.emit({ event: 'start', file: test.path, fullName: info.fullName, ancestorTitles: info.ancestorTitles, title: info.title });
+    this.emit({
+      event: 'start',
+      file: test.path,
+      fullName: info.fullName,
+      ancestorTitles: info.ancestorTitles,
+      title: info.title,
+    });
   }
   onTestCaseResult(test, result) {
     this.emit({ event: 'end', file: test.path, fullName: result.fullName, status: result.status });

@@ -11,9 +11,15 @@ export async function detectJest(dir: string): Promise<DetectedProject | null> {
   const text = await readFile(join(dir, 'package.json'), 'utf8').catch(() => undefined);
   if (!text) return null;
   try {
-    const pkg = JSON.parse(text) as { jest?: unknown; dependencies?: Record<string, string>; devDependencies?: Record<string, string>; name?: string };
+    const pkg = JSON.parse(text) as {
+      jest?: unknown;
+      dependencies?: Record<string, string>;
+      devDependencies?: Record<string, string>;
+      name?: string;
+    };
     if (pkg.jest) return { name, reason: 'package.json "jest" key' };
-    if (pkg.devDependencies?.jest || pkg.dependencies?.jest) return { name, reason: 'jest in package.json dependencies' };
+    if (pkg.devDependencies?.jest || pkg.dependencies?.jest)
+      return { name, reason: 'jest in package.json dependencies' };
   } catch {
     return null;
   }

@@ -13,9 +13,12 @@ export async function usesNativeEsm(root: string): Promise<boolean> {
     () => undefined,
   );
   if (pkg?.type === 'module' || pkg?.jest?.extensionsToTreatAsEsm) return true;
-  const configs = (await readdir(root).catch(() => [] as string[])).filter((f) => /^jest\.config\.(js|cjs|mjs|ts|cts|mts|json)$/.test(f));
+  const configs = (await readdir(root).catch(() => [] as string[])).filter((f) =>
+    /^jest\.config\.(js|cjs|mjs|ts|cts|mts|json)$/.test(f),
+  );
   for (const file of configs) {
-    if ((await readFile(join(root, file), 'utf8').catch(() => '')).includes('extensionsToTreatAsEsm')) return true;
+    if ((await readFile(join(root, file), 'utf8').catch(() => '')).includes('extensionsToTreatAsEsm'))
+      return true;
   }
   return false;
 }

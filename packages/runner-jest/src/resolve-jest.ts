@@ -5,14 +5,25 @@ import { fileURLToPath } from 'node:url';
 export const REPORTER = fileURLToPath(new URL('../reporter/suture-jest-reporter.cjs', import.meta.url));
 
 /** The project's own Jest: `node_modules/jest/bin/jest.js` found walking up from the root. */
-export async function resolveJest(root: string, configured?: string): Promise<{ script: string; version?: string } | undefined> {
+export async function resolveJest(
+  root: string,
+  configured?: string,
+): Promise<{ script: string; version?: string } | undefined> {
   if (configured) return { script: isAbsolute(configured) ? configured : resolve(root, configured) };
   let dir = root;
   for (;;) {
     const pkgDir = join(dir, 'node_modules', 'jest');
     const script = join(pkgDir, 'bin', 'jest.js');
-    if (await access(script).then(() => true, () => false)) {
-      const version = await readFile(join(pkgDir, 'package.json'), 'utf8').then((t) => (JSON.parse(t) as { version?: string }).version, () => undefined);
+    if (
+      await access(script).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      const version = await readFile(join(pkgDir, 'package.json'), 'utf8').then(
+        (t) => (JSON.parse(t) as { version?: string }).version,
+        () => undefined,
+      );
       return { script, ...(version ? { version } : {}) };
     }
     const parent = dirname(dir);

@@ -43,7 +43,9 @@ export function readJestJson(raw: string): { json: JestJson } | { error: string 
   const parsed = JestJsonSchema.safeParse(value);
   if (parsed.success) return { json: parsed.data };
   const issue = parsed.error.issues[0]!;
-  return { error: `Jest's JSON report does not have the shape Jest writes: ${issue.path.join('.') || '(root)'}: ${issue.message}` };
+  return {
+    error: `Jest's JSON report does not have the shape Jest writes: ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+  };
 }
 
 // Jest colours nothing in --ci/--no-colors mode, but a project's own reporter might.
@@ -58,7 +60,10 @@ export function shortMessage(text: string): string {
 
 function status(a: AssertionResult): TestResult['status'] {
   if (a.status === 'passed') return 'passed';
-  if (a.status === 'failed') return (a.failureMessages ?? []).some((m) => /Exceeded timeout of \d+ ?ms/.test(m)) ? 'timeout' : 'failed';
+  if (a.status === 'failed')
+    return (a.failureMessages ?? []).some((m) => /Exceeded timeout of \d+ ?ms/.test(m))
+      ? 'timeout'
+      : 'failed';
   return 'skipped';
 }
 
@@ -71,7 +76,9 @@ function expectation(message: string): Record<string, string> {
 
 /** Where a suite that failed to run points: Babel's `(line:col)`, a code frame `> 12 |`, or a stack frame. */
 function suitePosition(message: string, file: string): { line?: number; column?: number } {
-  const babel = new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: [^\\n]*\\((\\d+):(\\d+)\\)`).exec(message) ?? /\((\d+):(\d+)\)\s*$/m.exec(message);
+  const babel =
+    new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: [^\\n]*\\((\\d+):(\\d+)\\)`).exec(message) ??
+    /\((\d+):(\d+)\)\s*$/m.exec(message);
   if (babel) return { line: Number(babel[1]), column: Number(babel[2]) + 1 };
   const frame = /^\s*>\s*(\d+)\s*\|/m.exec(message);
   if (frame) return { line: Number(frame[1]) };
@@ -79,21 +86,34 @@ function suitePosition(message: string, file: string): { line?: number; column?:
 }
 
 /** `lineOf` gives the line of a test Jest reported no location for (the suite's absolute path, its describe titles, its title). */
-export function foldResults(json: JestJson, root: string, lineOf?: (file: string, ancestors: readonly string[], title: string) => number | undefined): { tests: TestResult[]; diagnostics: Diagnostic[] } {
+export function foldResults(
+  json: JestJson,
+  root: string,
+  lineOf?: (file: string, ancestors: readonly string[], title: string) => number | undefined,
+): { tests: TestResult[]; diagnostics: Diagnostic[] } {
   const tests: TestResult[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const suite of json.testResults) {
     const file = relative(root, suite.name);
     if (suite.assertionResults.length === 0 && suite.status === 'failed') {
       const message = suite.message.replace(ANSI, '');
-      const headline = message.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('●'))[0] ?? 'Test suite failed to run';
+      const headline =
+        message
+          .split('\n')
+          .map((l) => l.trim())
+          .filter((l) => l && !l.startsWith('●'))[0] ?? 'Test suite failed to run';
       diagnostics.push({
         source: 'jest-suite',
         severity: 'error',
         message: headline,
         file,
         ...suitePosition(message, file),
-        code: /SyntaxError/.test(message) || /Unexpected token/.test(message) ? 'SyntaxError' : /Cannot find module/.test(message) ? 'ModuleNotFound' : undefined,
+        code:
+          /SyntaxError/.test(message) || /Unexpected token/.test(message)
+            ? 'SyntaxError'
+            : /Cannot find module/.test(message)
+              ? 'ModuleNotFound'
+              : undefined,
         notes: [],
         fixIts: [],
         tests: [],
@@ -112,7 +132,13 @@ export function foldResults(json: JestJson, root: string, lineOf?: (file: string
         ...(line ? { line } : {}),
         status: st,
         ...(a.duration != null ? { durationMs: a.duration } : {}),
-        ...(failure ? { message: shortMessage(failure), trace: failure.slice(0, 100_000), details: { ...expectation(failure), title: a.title, ancestorTitles: a.ancestorTitles } } : {}),
+        ...(failure
+          ? {
+              message: shortMessage(failure),
+              trace: failure.slice(0, 100_000),
+              details: { ...expectation(failure), title: a.title, ancestorTitles: a.ancestorTitles },
+            }
+          : {}),
       });
     }
   }

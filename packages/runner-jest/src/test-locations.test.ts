@@ -6,15 +6,25 @@ import { declaredTests, testLines } from './test-locations.js';
 // Jest 30's own locations (--testLocationInResults) for the fixture, captured by
 // test/fixtures/locations/capture.sh: the lines found from the source must be the same.
 const dir = new URL('../test/fixtures/locations/', import.meta.url);
-const report = JSON.parse(readFileSync(new URL('jest-report.json', dir), 'utf8')) as { testResults: Array<{ assertionResults: Array<{ ancestorTitles: string[]; title: string; location: { line: number } }> }> };
-const lines = (source: string): ReturnType<typeof testLines> => testLines(declaredTests(new ScriptCache().forFile('x.test.js').parseText(source).tree));
+const report = JSON.parse(readFileSync(new URL('jest-report.json', dir), 'utf8')) as {
+  testResults: Array<{
+    assertionResults: Array<{ ancestorTitles: string[]; title: string; location: { line: number } }>;
+  }>;
+};
+const lines = (source: string): ReturnType<typeof testLines> =>
+  testLines(declaredTests(new ScriptCache().forFile('x.test.js').parseText(source).tree));
 
 describe('test lines from the source', () => {
-  it("gives every test the line Jest reports: plain, modifiers, .each tables, templates, loops, nested suites", () => {
+  it('gives every test the line Jest reports: plain, modifiers, .each tables, templates, loops, nested suites', () => {
     const lineOf = lines(readFileSync(new URL('__tests__/locations.test.js', dir), 'utf8'));
     const results = report.testResults[0]!.assertionResults;
     expect(results).toHaveLength(15);
-    for (const a of results) expect([a.ancestorTitles, a.title, lineOf(a.ancestorTitles, a.title)]).toEqual([a.ancestorTitles, a.title, a.location.line]);
+    for (const a of results)
+      expect([a.ancestorTitles, a.title, lineOf(a.ancestorTitles, a.title)]).toEqual([
+        a.ancestorTitles,
+        a.title,
+        a.location.line,
+      ]);
   });
 
   it('prefers a title written as a string over a pattern that also fits', () => {
@@ -24,14 +34,20 @@ describe('test lines from the source', () => {
   });
 
   it('gives no line when two declarations on different lines fit equally, or none does', () => {
-    const lineOf = lines("test(a, () => {});\ntest(b, () => {});\ntest('same', () => {});\ntest('same', () => {});\n");
+    const lineOf = lines(
+      "test(a, () => {});\ntest(b, () => {});\ntest('same', () => {});\ntest('same', () => {});\n",
+    );
     expect(lineOf([], 'dynamic')).toBeUndefined();
     expect(lineOf([], 'same')).toBeUndefined();
     expect(lineOf(['no such suite'], 'x')).toBeUndefined();
   });
 
   it('reads TypeScript test files too', () => {
-    const tree = new ScriptCache().forFile('x.test.ts').parseText("describe('typed', () => {\n  it('works', (): void => {\n    const n: number = 1;\n  });\n});\n").tree;
+    const tree = new ScriptCache()
+      .forFile('x.test.ts')
+      .parseText(
+        "describe('typed', () => {\n  it('works', (): void => {\n    const n: number = 1;\n  });\n});\n",
+      ).tree;
     expect(testLines(declaredTests(tree))(['typed'], 'works')).toBe(2);
   });
 });

@@ -27,7 +27,17 @@ const PLACEHOLDER = /%[pPsdifjo#$]|\$[A-Za-z_][\w$]*(?:\.[\w$]+)*/;
 
 function unescapeJs(sequence: string): string {
   const c = sequence.slice(1);
-  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0', '\n': '', '\r\n': '' };
+  const simple: Record<string, string> = {
+    n: '\n',
+    t: '\t',
+    r: '\r',
+    b: '\b',
+    f: '\f',
+    v: '\v',
+    '0': '\0',
+    '\n': '',
+    '\r\n': '',
+  };
   if (c in simple) return simple[c]!;
   const hex = /^(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]+)\})$/.exec(c);
   return hex ? String.fromCodePoint(parseInt(hex[1] ?? hex[2] ?? hex[3]!, 16)) : c;
@@ -35,7 +45,8 @@ function unescapeJs(sequence: string): string {
 
 /** A title argument: a string or template literal, where `${...}` and `.each` placeholders match anything. */
 function titleOf(node: SyntaxNode | undefined, each: boolean): Title {
-  if (!node || (node.type !== 'string' && node.type !== 'template_string')) return { re: new RegExp(`^${ANY}$`), fixed: 0 };
+  if (!node || (node.type !== 'string' && node.type !== 'template_string'))
+    return { re: new RegExp(`^${ANY}$`), fixed: 0 };
   // literal pieces, with undefined for each `${...}`
   const pieces: Array<string | undefined> = [];
   for (const part of node.namedChildren) {
@@ -43,11 +54,20 @@ function titleOf(node: SyntaxNode | undefined, each: boolean): Title {
     else if (part.type === 'escape_sequence') pieces.push(unescapeJs(part.text));
     else pieces.push(undefined);
   }
-  const literal = (piece: string): string => (each ? piece.split('%%').map((p) => p.split(PLACEHOLDER).map(escapeRegex).join(ANY)).join('%') : escapeRegex(piece));
+  const literal = (piece: string): string =>
+    each
+      ? piece
+          .split('%%')
+          .map((p) => p.split(PLACEHOLDER).map(escapeRegex).join(ANY))
+          .join('%')
+      : escapeRegex(piece);
   const source = pieces.map((p) => (p === undefined ? ANY : literal(p))).join('');
   const text = pieces.every((p) => p !== undefined) ? pieces.join('') : undefined;
   const exact = text !== undefined && !(each && (PLACEHOLDER.test(text) || text.includes('%%')));
-  const fixed = pieces.reduce((n, p) => n + (p === undefined ? 0 : each ? p.split(PLACEHOLDER).join('').length : p.length), 0);
+  const fixed = pieces.reduce(
+    (n, p) => n + (p === undefined ? 0 : each ? p.split(PLACEHOLDER).join('').length : p.length),
+    0,
+  );
   return { re: new RegExp(`^${source}$`), fixed, ...(exact ? { text } : {}) };
 }
 
@@ -65,12 +85,28 @@ function jestCall(call: SyntaxNode): { kind: 'test' | 'suite'; title: Title; lin
     modifiers.unshift(base.childForFieldName('property')?.text ?? '');
     base = base.childForFieldName('object');
   }
-  if (base?.type !== 'identifier' || each !== modifiers.includes('each') || !modifiers.every((m) => MODIFIERS.has(m))) return undefined;
+  if (
+    base?.type !== 'identifier' ||
+    each !== modifiers.includes('each') ||
+    !modifiers.every((m) => MODIFIERS.has(m))
+  )
+    return undefined;
   const kind = TESTS.has(base.text) ? 'test' : SUITES.has(base.text) ? 'suite' : undefined;
   if (!kind) return undefined;
   // where V8 puts the call site, which is what Jest reports: the `(` of `test.each(t)(`, else the last name
-  const at = each ? args : head.type === 'member_expression' ? (head.childForFieldName('property') ?? head) : head;
-  return { kind, title: titleOf(args.namedChildren.find((n) => n.type !== 'comment'), each), line: at.startPosition.row + 1 };
+  const at = each
+    ? args
+    : head.type === 'member_expression'
+      ? (head.childForFieldName('property') ?? head)
+      : head;
+  return {
+    kind,
+    title: titleOf(
+      args.namedChildren.find((n) => n.type !== 'comment'),
+      each,
+    ),
+    line: at.startPosition.row + 1,
+  };
 }
 
 /** Every test a file declares, with its enclosing `describe` titles. */
@@ -96,7 +132,9 @@ const key = (titles: readonly string[]): string => titles.join('\0');
  * those written as plain strings first, then the pattern that spells out most of the name.
  * Declarations on different lines that fit equally well: no line rather than a guess.
  */
-export function testLines(declared: readonly DeclaredTest[]): (ancestors: readonly string[], title: string) => number | undefined {
+export function testLines(
+  declared: readonly DeclaredTest[],
+): (ancestors: readonly string[], title: string) => number | undefined {
   const exact = new Map<string, Set<number>>();
   const patterns: DeclaredTest[] = [];
   for (const d of declared) {
@@ -110,7 +148,12 @@ export function testLines(declared: readonly DeclaredTest[]): (ancestors: readon
   return (ancestors, title) => {
     const hit = exact.get(key([...ancestors, title]));
     if (hit) return hit.size === 1 ? [...hit][0] : undefined;
-    const fits = patterns.filter((d) => d.suites.length === ancestors.length && d.title.re.test(title) && d.suites.every((s, i) => s.re.test(ancestors[i]!)));
+    const fits = patterns.filter(
+      (d) =>
+        d.suites.length === ancestors.length &&
+        d.title.re.test(title) &&
+        d.suites.every((s, i) => s.re.test(ancestors[i]!)),
+    );
     if (fits.length === 0) return undefined;
     const best = Math.max(...fits.map(fixed));
     const lines = new Set(fits.filter((d) => fixed(d) === best).map((d) => d.line));
@@ -125,7 +168,9 @@ const cache = new ScriptCache();
  * reports them only with --testLocationInResults, which formats a source-mapped stack trace for
  * every test: on a suite of small tests that was a tenth of the run.
  */
-export async function locateTests(suites: ReadonlyArray<{ name: string; assertionResults: ReadonlyArray<{ location?: unknown }> }>): Promise<(file: string, ancestors: readonly string[], title: string) => number | undefined> {
+export async function locateTests(
+  suites: ReadonlyArray<{ name: string; assertionResults: ReadonlyArray<{ location?: unknown }> }>,
+): Promise<(file: string, ancestors: readonly string[], title: string) => number | undefined> {
   const byFile = new Map<string, ReturnType<typeof testLines>>();
   await Promise.all(
     suites

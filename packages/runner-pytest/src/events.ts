@@ -32,11 +32,21 @@ const PytestEventSchema = z.discriminatedUnion('event', [
     file: z.string(),
     line,
     wasxfail: z.boolean(),
-    longrepr: z.string().nullish().transform((v) => v ?? undefined),
+    longrepr: z
+      .string()
+      .nullish()
+      .transform((v) => v ?? undefined),
     exception: ExceptionSchema.optional(),
   }),
   z.object({ event: z.literal('end'), nodeid: z.string() }),
-  z.object({ event: z.literal('collect-error'), nodeid: z.string(), longrepr: z.string().nullable().transform((v) => v ?? '') }),
+  z.object({
+    event: z.literal('collect-error'),
+    nodeid: z.string(),
+    longrepr: z
+      .string()
+      .nullable()
+      .transform((v) => v ?? ''),
+  }),
   z.object({ event: z.literal('finish'), exitstatus: z.number() }),
 ]);
 type PytestEvent = z.infer<typeof PytestEventSchema>;
@@ -70,8 +80,16 @@ export function parseEvents(text: string): PytestEvent[] {
 }
 
 function lastErrorLine(longrepr: string): string {
-  const e = longrepr.split('\n').filter((l) => /^E\s/.test(l)).map((l) => l.replace(/^E\s+/, ''));
-  return e.find((l) => /^\w+(\.\w+)*(Error|Exception|Warning|Exit|Interrupt)\b/.test(l)) ?? e[e.length - 1] ?? longrepr.trim().split('\n').pop() ?? '';
+  const e = longrepr
+    .split('\n')
+    .filter((l) => /^E\s/.test(l))
+    .map((l) => l.replace(/^E\s+/, ''));
+  return (
+    e.find((l) => /^\w+(\.\w+)*(Error|Exception|Warning|Exit|Interrupt)\b/.test(l)) ??
+    e[e.length - 1] ??
+    longrepr.trim().split('\n').pop() ??
+    ''
+  );
 }
 
 /** Where a collection error points: a `File "x", line N` or `x.py:N:` mention inside the project. */
@@ -90,16 +108,31 @@ export function foldEvents(events: readonly PytestEvent[]): ParsedEvents {
   for (const e of events) {
     if (e.event === 'start') {
       running = e.nodeid;
-      tests.set(e.nodeid, { id: e.nodeid, file: e.file, ...(e.line ? { line: e.line } : {}), status: 'passed', durationMs: 0 });
+      tests.set(e.nodeid, {
+        id: e.nodeid,
+        file: e.file,
+        ...(e.line ? { line: e.line } : {}),
+        status: 'passed',
+        durationMs: 0,
+      });
     } else if (e.event === 'report') {
-      const t = tests.get(e.nodeid) ?? { id: e.nodeid, file: e.file, ...(e.line ? { line: e.line } : {}), status: 'passed' as const, durationMs: 0 };
+      const t = tests.get(e.nodeid) ?? {
+        id: e.nodeid,
+        file: e.file,
+        ...(e.line ? { line: e.line } : {}),
+        status: 'passed' as const,
+        durationMs: 0,
+      };
       t.durationMs = (t.durationMs ?? 0) + e.duration * 1000;
       if (e.outcome === 'failed') {
         // call failures win over teardown errors; a setup error is an error
-        if (t.status === 'passed' || t.status === 'skipped') t.status = e.when === 'call' ? 'failed' : 'error';
+        if (t.status === 'passed' || t.status === 'skipped')
+          t.status = e.when === 'call' ? 'failed' : 'error';
         if (!t.trace) {
           t.trace = e.longrepr ?? '';
-          t.message = e.exception ? `${e.exception.type}: ${e.exception.message}`.split('\n').slice(0, 3).join('\n') : lastErrorLine(e.longrepr ?? '');
+          t.message = e.exception
+            ? `${e.exception.type}: ${e.exception.message}`.split('\n').slice(0, 3).join('\n')
+            : lastErrorLine(e.longrepr ?? '');
           if (e.exception) t.details = { exception: e.exception, when: e.when };
         }
       } else if (e.outcome === 'skipped' && t.status === 'passed') {
@@ -129,5 +162,10 @@ export function foldEvents(events: readonly PytestEvent[]): ParsedEvents {
       exitStatus = e.exitstatus;
     }
   }
-  return { tests: [...tests.values()], diagnostics, ...(running ? { running } : {}), ...(exitStatus !== undefined ? { exitStatus } : {}) };
+  return {
+    tests: [...tests.values()],
+    diagnostics,
+    ...(running ? { running } : {}),
+    ...(exitStatus !== undefined ? { exitStatus } : {}),
+  };
 }

@@ -8,7 +8,8 @@ export const PLUGIN_MODULE = 'suture_pytest_plugin';
 
 /** The interpreter to run: the configured one, the project's virtualenv, or python3 on PATH. */
 export async function resolvePython(root: string, configured?: string): Promise<string> {
-  if (configured) return isAbsolute(configured) || !configured.includes('/') ? configured : join(root, configured);
+  if (configured)
+    return isAbsolute(configured) || !configured.includes('/') ? configured : join(root, configured);
   for (const venv of ['.venv', 'venv', 'env']) {
     const candidate = join(root, venv, 'bin', 'python');
     try {
@@ -21,7 +22,10 @@ export async function resolvePython(root: string, configured?: string): Promise<
   return 'python3';
 }
 
-export function pythonEnv(base: NodeJS.ProcessEnv, extra: Record<string, string>): Record<string, string | undefined> {
+export function pythonEnv(
+  base: NodeJS.ProcessEnv,
+  extra: Record<string, string>,
+): Record<string, string | undefined> {
   return {
     ...base,
     ...extra,

@@ -47,13 +47,29 @@ export async function runPytest(options: ResolvedPytestOptions, ctx: RunContext)
     timeoutMs: ctx.timeoutMs,
     signal: ctx.signal,
   });
-  const base = { command: proc.command, durationMs: proc.durationMs, outputTail: proc.output, exitCode: proc.exitCode, selected: ctx.selection !== undefined };
+  const base = {
+    command: proc.command,
+    durationMs: proc.durationMs,
+    outputTail: proc.output,
+    exitCode: proc.exitCode,
+    selected: ctx.selection !== undefined,
+  };
 
   if (proc.spawnError) {
-    return { ...base, status: 'error', tests: [], error: `cannot start ${python}: ${proc.spawnError}; install Python 3 or set the runner option "python"` };
+    return {
+      ...base,
+      status: 'error',
+      tests: [],
+      error: `cannot start ${python}: ${proc.spawnError}; install Python 3 or set the runner option "python"`,
+    };
   }
   if (/No module named pytest/.test(proc.output)) {
-    return { ...base, status: 'error', tests: [], error: `pytest is not installed for ${python}; install it with \`${python} -m pip install pytest\`` };
+    return {
+      ...base,
+      status: 'error',
+      tests: [],
+      error: `pytest is not installed for ${python}; install it with \`${python} -m pip install pytest\``,
+    };
   }
   let text = '';
   try {
@@ -66,7 +82,9 @@ export async function runPytest(options: ResolvedPytestOptions, ctx: RunContext)
   for (const t of folded.tests) ctx.onTestResult?.(t);
 
   if (proc.timedOut || proc.aborted) {
-    const why = proc.aborted ? 'the run was aborted' : `killed at the wall-clock limit of ${ctx.timeoutMs} ms`;
+    const why = proc.aborted
+      ? 'the run was aborted'
+      : `killed at the wall-clock limit of ${ctx.timeoutMs} ms`;
     if (folded.running) {
       const t = folded.tests.find((x) => x.id === folded.running);
       if (t) {
@@ -75,7 +93,13 @@ export async function runPytest(options: ResolvedPytestOptions, ctx: RunContext)
         t.trace = tailLines(proc.output, 60);
       }
     }
-    return { ...base, status: 'timeout', tests: folded.tests, diagnostics: folded.diagnostics, error: folded.running ? `${why} while running ${folded.running}` : why };
+    return {
+      ...base,
+      status: 'timeout',
+      tests: folded.tests,
+      diagnostics: folded.diagnostics,
+      error: folded.running ? `${why} while running ${folded.running}` : why,
+    };
   }
   const code = proc.exitCode ?? -1;
   if (code === 0) return { ...base, status: 'passed', tests: folded.tests, diagnostics: folded.diagnostics };
@@ -85,6 +109,14 @@ export async function runPytest(options: ResolvedPytestOptions, ctx: RunContext)
   if (code === 5 && folded.diagnostics.length > 0) {
     return { ...base, status: 'failed', tests: folded.tests, diagnostics: folded.diagnostics };
   }
-  const meaning = EXIT_MEANING[code] ?? (proc.signal ? `pytest was killed by ${proc.signal}` : `pytest exited with code ${code}`);
-  return { ...base, status: 'error', tests: folded.tests, diagnostics: folded.diagnostics, error: `${meaning}:\n${tailLines(proc.output, 15)}` };
+  const meaning =
+    EXIT_MEANING[code] ??
+    (proc.signal ? `pytest was killed by ${proc.signal}` : `pytest exited with code ${code}`);
+  return {
+    ...base,
+    status: 'error',
+    tests: folded.tests,
+    diagnostics: folded.diagnostics,
+    error: `${meaning}:\n${tailLines(proc.output, 15)}`,
+  };
 }

@@ -4,18 +4,42 @@ import { createLogger } from '../logger.js';
 
 function print(scope: string, c: DoctorCheck): void {
   const mark = c.status === 'ok' ? 'ok   ' : c.status === 'warn' ? 'warn ' : 'ERROR';
-  process.stdout.write(`${mark} ${scope}: ${c.message}${c.fix && c.status !== 'ok' ? `\n      fix: ${c.fix}` : ''}\n`);
+  process.stdout.write(
+    `${mark} ${scope}: ${c.message}${c.fix && c.status !== 'ok' ? `\n      fix: ${c.fix}` : ''}\n`,
+  );
 }
 
 /** `suture doctor`: toolchains, plugins and credentials. Exit 1 when something is broken. */
 export async function doctorCommand(flags: { config?: string }): Promise<number> {
   const checks: Array<[string, DoctorCheck]> = [];
   const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
-  checks.push(['node', major > 20 || (major === 20 && minor >= 11) ? { name: 'node', status: 'ok', message: `Node.js ${process.versions.node}` } : { name: 'node', status: 'error', message: `Node.js ${process.versions.node} is too old`, fix: 'install Node.js 20.11 or newer' }]);
+  checks.push([
+    'node',
+    major > 20 || (major === 20 && minor >= 11)
+      ? { name: 'node', status: 'ok', message: `Node.js ${process.versions.node}` }
+      : {
+          name: 'node',
+          status: 'error',
+          message: `Node.js ${process.versions.node} is too old`,
+          fix: 'install Node.js 20.11 or newer',
+        },
+  ]);
   try {
     const loaded = await loadConfig({ cwd: process.cwd(), ...(flags.config ? { file: flags.config } : {}) });
-    checks.push(['config', { name: 'config', status: 'ok', message: `${loaded.display}: ${loaded.config.projects.length} project(s), ${loaded.config.fixers.length} fixer(s)` }]);
-    const options = await createGateOptions(loaded, { mode: 'check', logger: createLogger(), output: { stream: process.stderr, env: process.env }, reporters: ['json'] });
+    checks.push([
+      'config',
+      {
+        name: 'config',
+        status: 'ok',
+        message: `${loaded.display}: ${loaded.config.projects.length} project(s), ${loaded.config.fixers.length} fixer(s)`,
+      },
+    ]);
+    const options = await createGateOptions(loaded, {
+      mode: 'check',
+      logger: createLogger(),
+      output: { stream: process.stderr, env: process.env },
+      reporters: ['json'],
+    });
     for (const p of options.projects) {
       checks.push([p.name, { name: 'runner', status: 'ok', message: `${p.runner.name} loaded` }]);
       for (const c of (await p.runner.doctor?.(p.root)) ?? []) checks.push([p.name, c]);

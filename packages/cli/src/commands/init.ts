@@ -10,7 +10,19 @@ const RUNNERS = [
   ['ctest', '@suture/runner-ctest'],
   ['jest', '@suture/runner-jest'],
 ] as const;
-const SKIP = new Set(['node_modules', '.git', '.suture', '.venv', 'venv', '__pycache__', 'dist', 'build', 'build-suture', '.tox', '.pytest_cache']);
+const SKIP = new Set([
+  'node_modules',
+  '.git',
+  '.suture',
+  '.venv',
+  'venv',
+  '__pycache__',
+  'dist',
+  'build',
+  'build-suture',
+  '.tox',
+  '.pytest_cache',
+]);
 
 async function installedRunners(cwd: string): Promise<Array<{ alias: string; runner: Runner }>> {
   const out: Array<{ alias: string; runner: Runner }> = [];
@@ -21,7 +33,9 @@ async function installedRunners(cwd: string): Promise<Array<{ alias: string; run
       const mod = (await import(pathToFileURL(entry).href)) as { default: () => Runner };
       out.push({ alias, runner: mod.default() });
     } catch (error) {
-      process.stderr.write(`suture: skipping ${pkg}: it cannot be loaded (${(error as Error).message.split('\n')[0]})\n`);
+      process.stderr.write(
+        `suture: skipping ${pkg}: it cannot be loaded (${(error as Error).message.split('\n')[0]})\n`,
+      );
     }
   }
   return out;
@@ -31,19 +45,31 @@ async function* folders(root: string, depth: number): AsyncGenerator<string> {
   yield root;
   if (depth === 0) return;
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
-  for (const e of entries) if (e.isDirectory() && !SKIP.has(e.name) && !e.name.startsWith('.')) yield* folders(join(root, e.name), depth - 1);
+  for (const e of entries)
+    if (e.isDirectory() && !SKIP.has(e.name) && !e.name.startsWith('.'))
+      yield* folders(join(root, e.name), depth - 1);
 }
 
 /** `suture init`: detect projects with the installed runners and write suture.config.json. */
 export async function initCommand(flags: { force?: boolean }): Promise<number> {
   const cwd = process.cwd();
   const target = join(cwd, 'suture.config.json');
-  if (!flags.force && (await access(target).then(() => true, () => false))) {
+  if (
+    !flags.force &&
+    (await access(target).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     throw new UsageError(`${target} already exists; pass --force to overwrite it`);
   }
   const runners = await installedRunners(cwd);
-  if (runners.length === 0) throw new UsageError('no suture runner is installed here; install one, e.g. `npm install -D @suture/runner-pytest`');
-  const projects: Array<{ name: string; root: string; runner: string | [string, Record<string, unknown>] }> = [];
+  if (runners.length === 0)
+    throw new UsageError(
+      'no suture runner is installed here; install one, e.g. `npm install -D @suture/runner-pytest`',
+    );
+  const projects: Array<{ name: string; root: string; runner: string | [string, Record<string, unknown>] }> =
+    [];
   const taken = new Set<string>();
   const claimed: Array<{ alias: string; dir: string }> = [];
   for await (const dir of folders(cwd, 3)) {
@@ -65,7 +91,12 @@ export async function initCommand(flags: { force?: boolean }): Promise<number> {
     process.stdout.write(`no project detected by ${runners.map((r) => r.alias).join(', ')} under ${cwd}\n`);
     return 1;
   }
-  const config = { $schema: './node_modules/@suture/core/config.schema.json', projects, fixers: ['hints'], reporters: ['console', 'json', 'junit', 'markdown', 'patch', 'bugs'] };
+  const config = {
+    $schema: './node_modules/@suture/core/config.schema.json',
+    projects,
+    fixers: ['hints'],
+    reporters: ['console', 'json', 'junit', 'markdown', 'patch', 'bugs'],
+  };
   await writeFile(target, `${JSON.stringify(config, null, 2)}\n`);
   process.stdout.write(`wrote ${target}\nnext: \`suture doctor\`, then \`suture run\`\n`);
   return 0;

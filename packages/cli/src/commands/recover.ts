@@ -10,10 +10,15 @@ export async function recoverCommand(flags: { config?: string }): Promise<number
     process.stdout.write(`nothing to recover in ${root}: no interrupted run left a journal\n`);
     return 0;
   }
-  for (const p of outcome.stopped ?? []) process.stdout.write(`stopped process group ${p.pgid} left running by the interrupted run (${p.command})\n`);
+  for (const p of outcome.stopped ?? [])
+    process.stdout.write(
+      `stopped process group ${p.pgid} left running by the interrupted run (${p.command})\n`,
+    );
   for (const f of outcome.restored) process.stdout.write(`restored ${f}\n`);
   for (const f of outcome.deleted) process.stdout.write(`removed ${f} (created by the interrupted run)\n`);
   for (const c of outcome.conflicts) process.stdout.write(`kept your version of ${c.file}: ${c.reason}\n`);
-  process.stdout.write(`recovered run ${outcome.runId ?? '?'}: ${outcome.restored.length + outcome.deleted.length} file(s) restored, ${outcome.conflicts.length} conflict(s)\n`);
+  process.stdout.write(
+    `recovered run ${outcome.runId ?? '?'}: ${outcome.restored.length + outcome.deleted.length} file(s) restored, ${outcome.conflicts.length} conflict(s)\n`,
+  );
   return 0;
 }

@@ -14,18 +14,23 @@ export interface RunFlags {
   config?: string;
 }
 
-const list = (v: string | string[] | undefined): string[] | undefined => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).filter(Boolean));
+const list = (v: string | string[] | undefined): string[] | undefined =>
+  v === undefined
+    ? undefined
+    : (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).filter(Boolean);
 
 function positiveInt(name: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} expects a positive integer, got "${String(value)}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`--${name} expects a positive integer, got "${String(value)}"`);
   return n;
 }
 
 /** `suture run`: gate the projects; exit 0 green, 1 failures remain. */
 export async function runCommand(projects: string[], flags: RunFlags): Promise<number> {
-  if (flags.fix && flags.heal === false) throw new UsageError('--fix and --no-heal contradict each other: --no-heal never writes');
+  if (flags.fix && flags.heal === false)
+    throw new UsageError('--fix and --no-heal contradict each other: --no-heal never writes');
   const mode: GateMode = flags.heal === false ? 'no-heal' : flags.fix ? 'fix' : 'check';
   const logger = createLogger();
   const loaded = await loadConfig({ cwd: process.cwd(), ...(flags.config ? { file: flags.config } : {}) });
@@ -34,10 +39,14 @@ export async function runCommand(projects: string[], flags: RunFlags): Promise<n
   const onSignal = (signal: NodeJS.Signals): void => {
     interrupts++;
     if (interrupts > 1) {
-      process.stderr.write(`\nsuture: ${signal} again: exiting now; run \`suture recover\` to restore the tree\n`);
+      process.stderr.write(
+        `\nsuture: ${signal} again: exiting now; run \`suture recover\` to restore the tree\n`,
+      );
       process.exit(130);
     }
-    process.stderr.write(`\nsuture: ${signal}: stopping the tests and restoring the tree (press Ctrl-C again to exit at once)\n`);
+    process.stderr.write(
+      `\nsuture: ${signal}: stopping the tests and restoring the tree (press Ctrl-C again to exit at once)\n`,
+    );
     controller.abort();
   };
   process.on('SIGINT', onSignal);
@@ -47,9 +56,13 @@ export async function runCommand(projects: string[], flags: RunFlags): Promise<n
       mode,
       projects,
       ...(list(flags.fixer) ? { fixers: list(flags.fixer)! } : {}),
-      ...(positiveInt('max-attempts', flags.maxAttempts) ? { maxAttempts: positiveInt('max-attempts', flags.maxAttempts)! } : {}),
+      ...(positiveInt('max-attempts', flags.maxAttempts)
+        ? { maxAttempts: positiveInt('max-attempts', flags.maxAttempts)! }
+        : {}),
       ...(list(flags.reporter) ? { reporters: list(flags.reporter)! } : {}),
-      ...(positiveInt('concurrency', flags.concurrency) ? { concurrency: positiveInt('concurrency', flags.concurrency)! } : {}),
+      ...(positiveInt('concurrency', flags.concurrency)
+        ? { concurrency: positiveInt('concurrency', flags.concurrency)! }
+        : {}),
       logger,
       output: { stream: process.stderr, env: process.env },
       signal: controller.signal,

@@ -17,14 +17,23 @@ export interface CliResult {
 /** Runs the built `suture` binary as a user would. */
 export function suture(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, CI: '1', ...env }, timeout: 180_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd, env: { ...process.env, CI: '1', ...env }, timeout: 180_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
 export function spawnSuture(args: string[], cwd: string): ReturnType<typeof spawn> {
-  return spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { ...process.env, CI: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** A temp folder (under the repository, so workspace packages resolve) holding a copy of a fixture. */

@@ -41,12 +41,18 @@ describe('suture CLI', () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/run `suture init`/);
     await mkdir(join(dir, 'py'));
-    await writeFile(join(dir, 'suture.config.json'), JSON.stringify({ projects: [{ name: 'py', root: 'py', runner: 'pytest', timeout: 5 }] }));
+    await writeFile(
+      join(dir, 'suture.config.json'),
+      JSON.stringify({ projects: [{ name: 'py', root: 'py', runner: 'pytest', timeout: 5 }] }),
+    );
     const bad = await suture(['run'], dir);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/suture\.config\.json: invalid config/);
     expect(bad.stderr).toMatch(/projects\[0\]: unknown key "timeout"; valid keys are .*"timeoutMs"/);
-    await writeFile(join(dir, 'suture.config.json'), JSON.stringify({ projects: [{ name: 'py', root: 'py', runner: 'pytest' }] }));
+    await writeFile(
+      join(dir, 'suture.config.json'),
+      JSON.stringify({ projects: [{ name: 'py', root: 'py', runner: 'pytest' }] }),
+    );
     const unknown = await suture(['run', 'web'], dir);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown project "web"/);
@@ -56,26 +62,46 @@ describe('suture CLI', () => {
   });
 
   it('gates a Python project in check mode: exit 1, reports written, tree untouched', async () => {
-    const dir = await pyRepo({ projects: [{ name: 'app', root: 'app', runner: ['pytest', { env: { SUTURE_FLAKY_MARKER: '/nonexistent/x' } }] }], fixers: ['hints'] });
+    const dir = await pyRepo({
+      projects: [
+        { name: 'app', root: 'app', runner: ['pytest', { env: { SUTURE_FLAKY_MARKER: '/nonexistent/x' } }] },
+      ],
+      fixers: ['hints'],
+    });
     const r = await suture(['run', '--json'], dir);
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout);
-    const outcomes = report.projects[0].failures.map((f: { outcome: string; failure: { kind: string } }) => `${f.failure.kind}:${f.outcome}`).sort();
-    expect(outcomes).toEqual(expect.arrayContaining(['exception:healed', 'infra:unfixable', 'assertion:unfixable']));
+    const outcomes = report.projects[0].failures
+      .map((f: { outcome: string; failure: { kind: string } }) => `${f.failure.kind}:${f.outcome}`)
+      .sort();
+    expect(outcomes).toEqual(
+      expect.arrayContaining(['exception:healed', 'infra:unfixable', 'assertion:unfixable']),
+    );
     expect(r.stderr).toMatch(/python: |app: /);
     const runs = await readdir(join(dir, '.suture/runs'));
     const files = await readdir(join(dir, '.suture/runs', runs[0]!));
-    expect(files).toEqual(expect.arrayContaining(['report.json', 'results.xml', 'summary.md', 'fixes.patch']));
-    expect(execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' }).trim()).toBe('?? .suture/');
-    execFileSync('git', ['apply', '--check', join(dir, '.suture/runs', runs[0]!, 'fixes.patch')], { cwd: dir });
+    expect(files).toEqual(
+      expect.arrayContaining(['report.json', 'results.xml', 'summary.md', 'fixes.patch']),
+    );
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' }).trim()).toBe(
+      '?? .suture/',
+    );
+    execFileSync('git', ['apply', '--check', join(dir, '.suture/runs', runs[0]!, 'fixes.patch')], {
+      cwd: dir,
+    });
     // `suture report` re-renders the latest run
     const again = await suture(['report', '--reporter', 'markdown'], dir);
     expect(again.code).toBe(1);
-    expect(await readFile(join(dir, '.suture/runs', runs[0]!, 'summary.md'), 'utf8')).toMatch(/## suture: failures remain/);
+    expect(await readFile(join(dir, '.suture/runs', runs[0]!, 'summary.md'), 'utf8')).toMatch(
+      /## suture: failures remain/,
+    );
   });
 
   it('keeps heals with --fix and limits the ladder with --fixer', async () => {
-    const dir = await pyRepo({ projects: [{ name: 'app', root: 'app', runner: 'pytest' }], fixers: ['hints'] });
+    const dir = await pyRepo({
+      projects: [{ name: 'app', root: 'app', runner: 'pytest' }],
+      fixers: ['hints'],
+    });
     const r = await suture(['run', '--fix', '--fixer', 'hints', '--reporter', 'console'], dir);
     expect(r.code).toBe(1);
     expect(await readFile(join(dir, 'app/inventory/stock.py'), 'utf8')).toContain('return total\n');
@@ -105,7 +131,12 @@ describe('suture CLI', () => {
   it('doctor says how to install a missing interpreter', async () => {
     const dir = await workspace();
     await mkdir(join(dir, 'py'));
-    await writeFile(join(dir, 'suture.config.json'), JSON.stringify({ projects: [{ name: 'py', root: 'py', runner: ['pytest', { python: 'python-missing' }] }] }));
+    await writeFile(
+      join(dir, 'suture.config.json'),
+      JSON.stringify({
+        projects: [{ name: 'py', root: 'py', runner: ['pytest', { python: 'python-missing' }] }],
+      }),
+    );
     const doctor = await suture(['doctor'], dir);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(/ERROR py: python-missing not found\n\s+fix: install Python 3/);

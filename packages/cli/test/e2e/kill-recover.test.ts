@@ -14,8 +14,19 @@ async function repo(): Promise<string> {
   await mkdir(join(dir, 'app'));
   execFileSync('cp', ['-a', `${PY_FIXTURE}/.`, join(dir, 'app')]);
   // slow tests widen the windows between the phases of an attempt
-  await writeFile(join(dir, 'app/conftest.py'), 'import time\n\n\ndef pytest_runtest_setup(item):\n    time.sleep(0.15)\n');
-  await writeFile(join(dir, 'suture.config.json'), JSON.stringify({ projects: [{ name: 'app', root: 'app', runner: 'pytest' }], fixers: ['hints'], reporters: ['json'], heal: { flakyReruns: 0 } }));
+  await writeFile(
+    join(dir, 'app/conftest.py'),
+    'import time\n\n\ndef pytest_runtest_setup(item):\n    time.sleep(0.15)\n',
+  );
+  await writeFile(
+    join(dir, 'suture.config.json'),
+    JSON.stringify({
+      projects: [{ name: 'app', root: 'app', runner: 'pytest' }],
+      fixers: ['hints'],
+      reporters: ['json'],
+      heal: { flakyReruns: 0 },
+    }),
+  );
   return dir;
 }
 
@@ -47,7 +58,8 @@ describe('SIGKILL in the middle of a run', () => {
       const child = spawnSuture(['run', '--fix'], dir);
       const exited = new Promise((r) => child.on('exit', r));
       if (phase === 'initial run') await waitFor(async () => (await manifestEntries(dir)) === 0, 20_000);
-      else if (phase === 'journal written') expect(await waitFor(async () => (await manifestEntries(dir)) > 0, 30_000)).toBe(true);
+      else if (phase === 'journal written')
+        expect(await waitFor(async () => (await manifestEntries(dir)) > 0, 30_000)).toBe(true);
       else {
         await waitFor(async () => (await manifestEntries(dir)) > 0, 30_000);
         await new Promise((r) => setTimeout(r, 250));

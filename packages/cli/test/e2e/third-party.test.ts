@@ -14,7 +14,14 @@ async function project(fixer: unknown): Promise<string> {
   const dir = await workspace();
   await mkdir(join(dir, 'app'));
   execFileSync('cp', ['-r', `${PY_FIXTURE}/.`, join(dir, 'app')]);
-  await writeFile(join(dir, 'suture.config.json'), JSON.stringify({ projects: [{ name: 'app', root: 'app', runner: 'pytest' }], fixers: [fixer], reporters: ['json'] }));
+  await writeFile(
+    join(dir, 'suture.config.json'),
+    JSON.stringify({
+      projects: [{ name: 'app', root: 'app', runner: 'pytest' }],
+      fixers: [fixer],
+      reporters: ['json'],
+    }),
+  );
   return dir;
 }
 
@@ -26,7 +33,9 @@ describe('a third-party fixer plugin', () => {
     await writeFile(join(dir, 'suture.config.json'), JSON.stringify(config));
     const r = await suture(['run', '--fix', '--json'], dir);
     const report = JSON.parse(r.stdout);
-    const typo = report.projects[0].failures.find((f: { failure: { title: string } }) => f.failure.title.includes('totl'));
+    const typo = report.projects[0].failures.find((f: { failure: { title: string } }) =>
+      f.failure.title.includes('totl'),
+    );
     expect(typo.outcome).toBe('healed');
     expect(typo.attempts[0].fixer).toBe('suture-fixer-regex');
     expect(await readFile(join(dir, 'app/inventory/stock.py'), 'utf8')).toContain('return total\n');
@@ -35,7 +44,12 @@ describe('a third-party fixer plugin', () => {
   it('is loaded by package name, and its own option schema rejects bad options', async () => {
     const dir = await project(['suture-fixer-regex', rule]);
     const r = await suture(['run', '--json'], dir);
-    expect(JSON.parse(r.stdout).projects[0].failures.some((f: { outcome: string; attempts: Array<{ fixer: string }> }) => f.outcome === 'healed' && f.attempts[0]!.fixer === 'suture-fixer-regex')).toBe(true);
+    expect(
+      JSON.parse(r.stdout).projects[0].failures.some(
+        (f: { outcome: string; attempts: Array<{ fixer: string }> }) =>
+          f.outcome === 'healed' && f.attempts[0]!.fixer === 'suture-fixer-regex',
+      ),
+    ).toBe(true);
     const bad = await project(['suture-fixer-regex', { rules: [{ patern: 'x', replace: 'y' }] }]);
     const e = await suture(['run'], bad);
     expect(e.code).toBe(2);
@@ -43,4 +57,3 @@ describe('a third-party fixer plugin', () => {
     expect(e.stderr).toMatch(/unknown key "patern"/);
   });
 });
-

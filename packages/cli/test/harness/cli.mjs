@@ -12,7 +12,8 @@ const RSS_WRAPPER = fileURLToPath(new URL('./rss-wrapper.mjs', import.meta.url))
 /** Environment of a run: CI-like output, and nothing from the caller's suture settings. */
 export function cleanEnv(extra = {}) {
   const env = { ...process.env, CI: '1' };
-  for (const name of Object.keys(env)) if (name.startsWith('SUTURE_') || name === 'GITHUB_STEP_SUMMARY') delete env[name];
+  for (const name of Object.keys(env))
+    if (name.startsWith('SUTURE_') || name === 'GITHUB_STEP_SUMMARY') delete env[name];
   return { ...env, ...extra };
 }
 

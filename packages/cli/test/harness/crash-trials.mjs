@@ -25,7 +25,14 @@ export const PHASES = [
   'after the commit',
 ];
 /** The phases every trial series must hit at least once. */
-export const REQUIRED_PHASES = ['before the journal', 'mid-journal', 'mid-write', 'during the re-run', 'during the regression run', 'during restore'];
+export const REQUIRED_PHASES = [
+  'before the journal',
+  'mid-journal',
+  'mid-write',
+  'during the re-run',
+  'during the regression run',
+  'during restore',
+];
 
 /** Aimed kills go through the required phases first, so that a short series still hits each twice. */
 const AIMS = [...REQUIRED_PHASES, ...PHASES.filter((p) => !REQUIRED_PHASES.includes(p))];
@@ -73,7 +80,8 @@ export function classify(lines) {
   }
 }
 
-const CRLF_MATH = 'export function add(a, b) {\r\n  return a - b;\r\n}\r\n\r\nexport function mul(a, b) {\r\n  return a * b;\r\n}';
+const CRLF_MATH =
+  'export function add(a, b) {\r\n  return a - b;\r\n}\r\n\r\nexport function mul(a, b) {\r\n  return a * b;\r\n}';
 
 const FIXER = `// Scripted fixer of the crash fixture: a wrong guess then the right fix for add (an attempt
 // rolled back), and a greeting fix with a new module that breaks shout (reverted by the
@@ -116,24 +124,51 @@ export async function writeCrashFixture(root) {
     await writeFile(join(root, rel), content);
     if (mode) await chmod(join(root, rel), mode);
   };
-  await put('suture.config.json', `${JSON.stringify({
-    projects: [{ name: 'calc', root: 'calc', runner: './suture-plugins/runner.mjs', timeoutMs: 120_000 }],
-    fixers: ['./suture-plugins/fixer.mjs'],
-    heal: { flakyReruns: 0, allowNewFiles: true, maxAttempts: 3 },
-    reporters: ['json', 'junit', 'markdown', 'patch'],
-  }, null, 2)}\n`);
+  await put(
+    'suture.config.json',
+    `${JSON.stringify(
+      {
+        projects: [{ name: 'calc', root: 'calc', runner: './suture-plugins/runner.mjs', timeoutMs: 120_000 }],
+        fixers: ['./suture-plugins/fixer.mjs'],
+        heal: { flakyReruns: 0, allowNewFiles: true, maxAttempts: 3 },
+        reporters: ['json', 'junit', 'markdown', 'patch'],
+      },
+      null,
+      2,
+    )}\n`,
+  );
   await put('suture-plugins/runner.mjs', "export { scriptRunner as default } from '@suture/core/testing';\n");
   await put('suture-plugins/fixer.mjs', FIXER);
   await put('calc/src/math.mjs', CRLF_MATH, 0o755);
-  await put('calc/src/greet.mjs', "export function greet(name) {\n  return 'hello ' + name;\n}\n\nexport function shout(name) {\n  return greet(name).toUpperCase() + '!';\n}\n");
-  await put('calc/tests/add.test.mjs', "import assert from 'node:assert/strict';\nimport { add } from '../src/math.mjs';\n\nassert.equal(add(2, 3), 5);\n");
-  await put('calc/tests/mul.test.mjs', "import assert from 'node:assert/strict';\nimport { mul } from '../src/math.mjs';\n\nassert.equal(mul(2, 3), 6);\n");
-  await put('calc/tests/greet.test.mjs', "import assert from 'node:assert/strict';\nimport { greet } from '../src/greet.mjs';\n\nassert.equal(greet('bob'), 'Hello, bob');\n");
-  await put('calc/tests/shout.test.mjs', "import assert from 'node:assert/strict';\nimport { shout } from '../src/greet.mjs';\n\nassert.equal(shout('bob'), 'HELLO BOB!');\n");
+  await put(
+    'calc/src/greet.mjs',
+    "export function greet(name) {\n  return 'hello ' + name;\n}\n\nexport function shout(name) {\n  return greet(name).toUpperCase() + '!';\n}\n",
+  );
+  await put(
+    'calc/tests/add.test.mjs',
+    "import assert from 'node:assert/strict';\nimport { add } from '../src/math.mjs';\n\nassert.equal(add(2, 3), 5);\n",
+  );
+  await put(
+    'calc/tests/mul.test.mjs',
+    "import assert from 'node:assert/strict';\nimport { mul } from '../src/math.mjs';\n\nassert.equal(mul(2, 3), 6);\n",
+  );
+  await put(
+    'calc/tests/greet.test.mjs',
+    "import assert from 'node:assert/strict';\nimport { greet } from '../src/greet.mjs';\n\nassert.equal(greet('bob'), 'Hello, bob');\n",
+  );
+  await put(
+    'calc/tests/shout.test.mjs',
+    "import assert from 'node:assert/strict';\nimport { shout } from '../src/greet.mjs';\n\nassert.equal(shout('bob'), 'HELLO BOB!');\n",
+  );
   await put('calc/data/table.bin', Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 37) % 256)));
   await put('tools/run.sh', '#!/bin/sh\r\necho run\r\n', 0o755);
   await put('README.md', '# crash fixture\n\nNo trailing newline here');
-  const git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'core.autocrlf=false', ...args], { cwd: root, stdio: 'ignore' });
+  const git = (...args) =>
+    execFileSync(
+      'git',
+      ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'core.autocrlf=false', ...args],
+      { cwd: root, stdio: 'ignore' },
+    );
   git('init', '-q');
   git('add', '.');
   git('commit', '-qm', 'fixture');
@@ -155,7 +190,9 @@ async function phaseLines(file) {
  * Resolves with whether the kill landed and the logged points.
  */
 async function runAndKill(args, cwd, log, plan, hold) {
-  const child = spawnSuture(args, cwd, { env: { SUTURE_PHASE_LOG: log, ...(hold ? { SUTURE_PHASE_HOLD: hold } : {}) } });
+  const child = spawnSuture(args, cwd, {
+    env: { SUTURE_PHASE_LOG: log, ...(hold ? { SUTURE_PHASE_HOLD: hold } : {}) },
+  });
   child.stdout.resume();
   child.stderr.resume();
   let exited = false;
@@ -208,7 +245,10 @@ export async function prepareCrashTrials() {
   const t0 = Date.now();
   const run = await runSuture(['run', '--fix'], clean, { env: { SUTURE_PHASE_LOG: log } });
   const fullMs = Date.now() - t0;
-  if (run.code !== 1) throw new Error(`the clean run should heal add and revert greet (exit 1), got ${run.code}:\n${run.stderr}`);
+  if (run.code !== 1)
+    throw new Error(
+      `the clean run should heal add and revert greet (exit 1), got ${run.code}:\n${run.stderr}`,
+    );
   const leftover = await processesIn(clean);
   if (leftover.length > 0) throw new Error(`processes of the clean run outlived it: ${leftover.join(', ')}`);
   const healed = await snapshot(clean, skipSuture);
@@ -224,12 +264,19 @@ export async function prepareCrashTrials() {
 /** A kill plan: aimed at a point of the clean run's sequence that belongs to `phase`, or uniform. */
 export function planFor(target, ctx, rng) {
   if (target === 'uniform') return { afterMs: rng.int(Math.round(ctx.fullMs * 1.1)) };
-  const candidates = ctx.sequence.map((line, i) => ({ line, i })).filter(({ i }) => classify(ctx.sequence.slice(0, i + 1)) === target);
+  const candidates = ctx.sequence
+    .map((line, i) => ({ line, i }))
+    .filter(({ i }) => classify(ctx.sequence.slice(0, i + 1)) === target);
   if (candidates.length === 0) throw new Error(`the clean run never reaches "${target}"`);
   const { line, i } = rng.pick(candidates);
   const occurrence = ctx.sequence.slice(0, i + 1).filter((l) => l === line).length;
   if (LONG_POINTS.has(line)) return { point: line, occurrence, delayMs: rng.int(60) };
-  return { point: line, occurrence, delayMs: rng.int(Math.round(HOLD_MS * 0.8)), hold: `${line}#${occurrence}=${HOLD_MS}` };
+  return {
+    point: line,
+    occurrence,
+    delayMs: rng.int(Math.round(HOLD_MS * 0.8)),
+    hold: `${line}#${occurrence}=${HOLD_MS}`,
+  };
 }
 
 /**
@@ -241,40 +288,80 @@ export async function runTrial(ctx, index, target, rng, plan = planFor(target, c
   execFileSync('cp', ['-a', ctx.template, dir]);
   const killed = await runAndKill(['run', '--fix'], dir, join(ctx.base, `t${index}.phases`), plan, plan.hold);
   const phase = killed.killed ? classify(killed.lines) : 'not killed (the run ended first)';
-  const lastPoint = killed.killed ? (killed.lines[killed.lines.length - 1] ?? '(none: still starting)') : undefined;
+  const lastPoint = killed.killed
+    ? (killed.lines[killed.lines.length - 1] ?? '(none: still starting)')
+    : undefined;
   const committed = killed.lines.includes('journal:closed');
-  const result = { index, target, plan, phase, lastPoint, killed: killed.killed, recoverKilled: false, conflicts: 0, problems: [] };
+  const result = {
+    index,
+    target,
+    plan,
+    phase,
+    lastPoint,
+    killed: killed.killed,
+    recoverKilled: false,
+    conflicts: 0,
+    problems: [],
+  };
   // A SIGKILLed suture cannot stop the test it was running (its own process group): recover does.
   result.orphans = (await processesIn(dir)).length;
 
-  const hasManifest = await stat(join(dir, '.suture/journal/manifest.json')).then(() => true, () => false);
+  const hasManifest = await stat(join(dir, '.suture/journal/manifest.json')).then(
+    () => true,
+    () => false,
+  );
   if (hasManifest && rng.chance(0.25)) {
     // Kill `suture recover` itself while it restores: a second recover must still finish the job.
     const point = rng.pick(['restore:file', 'atomic:renaming', 'restore:begin']);
     const rplan = { point, occurrence: 1 + rng.int(2), delayMs: rng.int(Math.round(HOLD_MS * 0.8)) };
-    const r = await runAndKill(['recover'], dir, join(ctx.base, `t${index}.recover.phases`), rplan, `${point}#${rplan.occurrence}=${HOLD_MS}`);
+    const r = await runAndKill(
+      ['recover'],
+      dir,
+      join(ctx.base, `t${index}.recover.phases`),
+      rplan,
+      `${point}#${rplan.occurrence}=${HOLD_MS}`,
+    );
     result.recoverKilled = r.killed;
   }
   const recovered = await runSuture(['recover'], dir);
-  if (recovered.code !== 0) result.problems.push(`suture recover exited ${recovered.code}: ${recovered.stderr.trim()}`);
+  if (recovered.code !== 0)
+    result.problems.push(`suture recover exited ${recovered.code}: ${recovered.stderr.trim()}`);
   const left = await processesIn(dir);
-  if (left.length > 0) result.problems.push(`processes of the killed run still running after recover: ${left.join(', ')}`);
+  if (left.length > 0)
+    result.problems.push(`processes of the killed run still running after recover: ${left.join(', ')}`);
   const conflicts = /(\d+) conflict\(s\)/.exec(recovered.stdout);
   result.conflicts = conflicts ? Number(conflicts[1]) : 0;
   if (result.conflicts > 0) result.problems.push(`recover reported conflicts:\n${recovered.stdout}`);
-  if (await stat(join(dir, '.suture/journal/manifest.json')).then(() => true, () => false)) result.problems.push('the journal is still there after recover');
+  if (
+    await stat(join(dir, '.suture/journal/manifest.json')).then(
+      () => true,
+      () => false,
+    )
+  )
+    result.problems.push('the journal is still there after recover');
 
   const after = await snapshot(dir, skipSuture);
-  result.outcome = sameSnapshot(after, ctx.start) ? 'start' : sameSnapshot(after, ctx.healed) ? 'healed' : 'in between';
-  if (result.outcome === 'in between') result.problems.push(`the tree is neither the start nor the healed state:\n${diffSnapshots(ctx.start, after).join('\n')}`);
+  result.outcome = sameSnapshot(after, ctx.start)
+    ? 'start'
+    : sameSnapshot(after, ctx.healed)
+      ? 'healed'
+      : 'in between';
+  if (result.outcome === 'in between')
+    result.problems.push(
+      `the tree is neither the start nor the healed state:\n${diffSnapshots(ctx.start, after).join('\n')}`,
+    );
   // A heal may only survive once the journal is committed; before that, recover must undo it all.
-  if (result.outcome === 'healed' && !committed) result.problems.push('the healed state survived although the run died before committing its journal');
+  if (result.outcome === 'healed' && !committed)
+    result.problems.push('the healed state survived although the run died before committing its journal');
   if (result.outcome === 'start' && committed) result.problems.push('the committed heal was lost');
 
   if (index % 10 === 0 && result.problems.length === 0) {
     // The killed run's lock is stale: the next run must take it over, not refuse.
     const next = await runSuture(['run', '--no-heal'], dir);
-    if (next.code !== 1) result.problems.push(`the next run after recover exited ${next.code} (expected 1, failures remain): ${next.stderr.trim()}`);
+    if (next.code !== 1)
+      result.problems.push(
+        `the next run after recover exited ${next.code} (expected 1, failures remain): ${next.stderr.trim()}`,
+      );
   }
   if (result.problems.length === 0) await removeDir(dir);
   return result;

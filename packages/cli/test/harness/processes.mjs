@@ -43,9 +43,21 @@ function alive(pid) {
 export async function runRunawayScenario({ timeoutMs = 3000 } = {}) {
   const root = await tempRepoDir('runaway-');
   const pidsFile = join(root, 'pids.txt');
-  await put(root, 'suture.config.json', JSON.stringify({ projects: [{ name: 'hang', root: 'hang', runner: './runner.mjs', timeoutMs }], fixers: [], reporters: ['json'], heal: { flakyReruns: 0 } }));
+  await put(
+    root,
+    'suture.config.json',
+    JSON.stringify({
+      projects: [{ name: 'hang', root: 'hang', runner: './runner.mjs', timeoutMs }],
+      fixers: [],
+      reporters: ['json'],
+      heal: { flakyReruns: 0 },
+    }),
+  );
   await put(root, 'runner.mjs', "export { scriptRunner as default } from '@suture/core/testing';\n");
-  await put(root, 'hang/tests/hang.test.mjs', `import { spawn } from 'node:child_process';
+  await put(
+    root,
+    'hang/tests/hang.test.mjs',
+    `import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 process.on('SIGTERM', () => {});
 const helper = "process.on('SIGTERM', () => {}); require('fs').appendFileSync(process.argv[1], process.pid + '\\\\n'); setInterval(() => {}, 1000);";
@@ -55,7 +67,8 @@ middle.on('exit', () => {});
 spawn(process.execPath, ['-e', helper, ${JSON.stringify(pidsFile)}], { stdio: 'ignore' });
 appendFileSync(${JSON.stringify(pidsFile)}, process.pid + '\\n');
 setInterval(() => {}, 1000);
-`);
+`,
+  );
   const started = Date.now();
   const run = await runSuture(['run', '--json'], root);
   const tookMs = Date.now() - started;
@@ -75,7 +88,16 @@ setInterval(() => {}, 1000);
   }
   const test = report?.projects[0]?.rounds[0]?.tests?.[0];
   await removeDir(root);
-  return { exitCode: run.code, stderr: run.stderr, pids, alive: left, leftover, testStatus: test?.status, roundStatus: report?.projects[0]?.rounds[0]?.status, tookMs };
+  return {
+    exitCode: run.code,
+    stderr: run.stderr,
+    pids,
+    alive: left,
+    leftover,
+    testStatus: test?.status,
+    roundStatus: report?.projects[0]?.rounds[0]?.status,
+    tookMs,
+  };
 }
 
 /**
@@ -85,13 +107,27 @@ setInterval(() => {}, 1000);
 export async function runBigOutputScenario({ bytes, runner = 'script' }) {
   const root = await tempRepoDir('big-output-');
   const marker = `LAST-LINE-${Date.now()}`;
-  const project = runner === 'pytest' ? { name: 'big', root: 'big', runner: 'pytest' } : { name: 'big', root: 'big', runner: './runner.mjs' };
-  await put(root, 'suture.config.json', JSON.stringify({ projects: [project], fixers: [], reporters: ['json'], heal: { flakyReruns: 0 } }));
+  const project =
+    runner === 'pytest'
+      ? { name: 'big', root: 'big', runner: 'pytest' }
+      : { name: 'big', root: 'big', runner: './runner.mjs' };
+  await put(
+    root,
+    'suture.config.json',
+    JSON.stringify({ projects: [project], fixers: [], reporters: ['json'], heal: { flakyReruns: 0 } }),
+  );
   await put(root, 'runner.mjs', "export { scriptRunner as default } from '@suture/core/testing';\n");
   if (runner === 'pytest') {
-    await put(root, 'big/test_big.py', `import sys\n\n\ndef test_big():\n    line = "x" * 1023 + "\\n"\n    for _ in range(${Math.ceil(bytes / 1024)}):\n        sys.stdout.write(line)\n    print("${marker}")\n    assert False, "${marker}"\n`);
+    await put(
+      root,
+      'big/test_big.py',
+      `import sys\n\n\ndef test_big():\n    line = "x" * 1023 + "\\n"\n    for _ in range(${Math.ceil(bytes / 1024)}):\n        sys.stdout.write(line)\n    print("${marker}")\n    assert False, "${marker}"\n`,
+    );
   } else {
-    await put(root, 'big/tests/big.test.mjs', `const line = Buffer.from('x'.repeat(1023) + '\\n');
+    await put(
+      root,
+      'big/tests/big.test.mjs',
+      `const line = Buffer.from('x'.repeat(1023) + '\\n');
 const chunk = Buffer.concat(Array.from({ length: 64 }, () => line));
 let left = ${bytes};
 const write = () => {
@@ -102,7 +138,8 @@ const write = () => {
   process.stdout.write('${marker}\\n', () => { throw new Error('${marker}'); });
 };
 write();
-`);
+`,
+    );
   }
   const rssFile = join(root, 'rss.txt');
   const started = Date.now();
@@ -117,9 +154,20 @@ write();
   }
   const failure = report?.projects[0]?.failures[0];
   const test = report?.projects[0]?.rounds[0]?.tests?.[0];
-  const tailKept = Boolean(failure && `${failure.failure.evidence}\n${test?.message ?? ''}\n${test?.trace ?? ''}`.includes(marker));
+  const tailKept = Boolean(
+    failure && `${failure.failure.evidence}\n${test?.message ?? ''}\n${test?.trace ?? ''}`.includes(marker),
+  );
   await removeDir(root);
-  return { bytes, runner, exitCode: run.code, peakRssKb, peakRssMb: peakRssKb / 1024, tailKept, tookMs, stderr: run.stderr.slice(-2000) };
+  return {
+    bytes,
+    runner,
+    exitCode: run.code,
+    peakRssKb,
+    peakRssMb: peakRssKb / 1024,
+    tailKept,
+    tookMs,
+    stderr: run.stderr.slice(-2000),
+  };
 }
 
 /**
@@ -130,9 +178,22 @@ write();
 export async function runKilledDuringTestScenario() {
   const root = await tempRepoDir('killed-test-');
   const pidFile = join(root, 'test.pid');
-  await put(root, 'suture.config.json', JSON.stringify({ projects: [{ name: 'slow', root: 'slow', runner: './runner.mjs' }], fixers: [], reporters: ['json'], heal: { flakyReruns: 0 } }));
+  await put(
+    root,
+    'suture.config.json',
+    JSON.stringify({
+      projects: [{ name: 'slow', root: 'slow', runner: './runner.mjs' }],
+      fixers: [],
+      reporters: ['json'],
+      heal: { flakyReruns: 0 },
+    }),
+  );
   await put(root, 'runner.mjs', "export { scriptRunner as default } from '@suture/core/testing';\n");
-  await put(root, 'slow/tests/slow.test.mjs', `import { writeFileSync } from 'node:fs';\nprocess.on('SIGTERM', () => {});\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nsetTimeout(() => process.exit(1), 60_000);\n`);
+  await put(
+    root,
+    'slow/tests/slow.test.mjs',
+    `import { writeFileSync } from 'node:fs';\nprocess.on('SIGTERM', () => {});\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nsetTimeout(() => process.exit(1), 60_000);\n`,
+  );
   const child = spawnSuture(['run'], root);
   child.stdout.resume();
   child.stderr.resume();
@@ -154,5 +215,12 @@ export async function runKilledDuringTestScenario() {
   if (stillAlive) process.kill(pid, 'SIGKILL');
   const leftover = await processesIn(root);
   await removeDir(root);
-  return { pid, outlived, stillAlive, leftover, recoverCode: recovered.code, recoverOut: recovered.stdout + recovered.stderr };
+  return {
+    pid,
+    outlived,
+    stillAlive,
+    leftover,
+    recoverCode: recovered.code,
+    recoverOut: recovered.stdout + recovered.stderr,
+  };
 }

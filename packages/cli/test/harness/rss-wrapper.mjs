@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 const [bin, ...args] = process.argv.slice(2);
 process.argv = [process.argv[0], bin, ...args];
 process.on('exit', () => {
-  if (process.env.SUTURE_RSS_FILE) writeFileSync(process.env.SUTURE_RSS_FILE, String(process.resourceUsage().maxRSS));
+  if (process.env.SUTURE_RSS_FILE)
+    writeFileSync(process.env.SUTURE_RSS_FILE, String(process.resourceUsage().maxRSS));
 });
 await import(pathToFileURL(bin).href);

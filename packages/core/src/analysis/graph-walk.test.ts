@@ -12,7 +12,11 @@ const graph: Record<string, CodeEdge[]> = {
   'c.py#h': [{ to: { file: 'd.py', symbol: 'i' }, role: 'source', reason: 'h calls i' }],
 };
 const expand = async (n: CodeNode): Promise<CodeEdge[]> => graph[`${n.file}#${n.symbol}`] ?? [];
-const seed: CodeEdge = { to: { file: 'tests/test_a.py', symbol: 'test_a' }, role: 'test', reason: 'the failing test' };
+const seed: CodeEdge = {
+  to: { file: 'tests/test_a.py', symbol: 'test_a' },
+  role: 'test',
+  reason: 'the failing test',
+};
 
 describe('walkGraph', () => {
   it('follows edges up to the depth limit, with depth and reasons', async () => {
@@ -42,6 +46,8 @@ describe('walkGraph', () => {
       [{ file: 'a.py', symbols: ['f'], role: 'source', reasons: ['walk'], depth: 2 }],
       [{ file: 'a.py', symbols: ['g'], role: 'source', reasons: ['traceback frame 1'], depth: 0 }],
     );
-    expect(merged).toEqual([{ file: 'a.py', symbols: ['f', 'g'], role: 'source', reasons: ['walk', 'traceback frame 1'], depth: 0 }]);
+    expect(merged).toEqual([
+      { file: 'a.py', symbols: ['f', 'g'], role: 'source', reasons: ['walk', 'traceback frame 1'], depth: 0 },
+    ]);
   });
 });

@@ -71,7 +71,8 @@ function addToEntries(entries: Map<string, ScopeEntry>, edge: CodeEdge, depth: n
     return;
   }
   if (edge.to.symbol && !existing.symbols.includes(edge.to.symbol)) existing.symbols.push(edge.to.symbol);
-  if (!existing.reasons.includes(edge.reason) && existing.reasons.length < 8) existing.reasons.push(edge.reason);
+  if (!existing.reasons.includes(edge.reason) && existing.reasons.length < 8)
+    existing.reasons.push(edge.reason);
   if (depth < existing.depth) {
     existing.depth = depth;
     existing.role = edge.role;

@@ -42,7 +42,9 @@ describe('ParseCache', () => {
   });
 
   it('finds the function enclosing a 1-based line', () => {
-    const { tree } = new ParseCache(python).parseText('x = 1\n\nclass C:\n    def m(self):\n        return 42\n');
+    const { tree } = new ParseCache(python).parseText(
+      'x = 1\n\nclass C:\n    def m(self):\n        return 42\n',
+    );
     const fn = enclosing(nodeAtLine(tree, 5, 16), new Set(['function_definition']));
     expect(fn?.childForFieldName('name')?.text).toBe('m');
     expect(enclosing(nodeAtLine(tree, 1), new Set(['function_definition']))).toBeNull();

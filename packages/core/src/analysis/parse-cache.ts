@@ -21,7 +21,10 @@ export class ParseCache {
   private readonly parser = new Parser();
   private readonly byHash = new Map<string, ParsedFile>();
 
-  constructor(grammar: Grammar, private readonly maxEntries = 2000) {
+  constructor(
+    grammar: Grammar,
+    private readonly maxEntries = 2000,
+  ) {
     this.parser.setLanguage(grammar);
   }
 
@@ -41,7 +44,9 @@ export class ParseCache {
     const cached = this.byHash.get(hash);
     if (cached) return cached;
     // tree-sitter's default buffer is 32 KiB: pass a bufferSize that fits larger files.
-    const tree = this.parser.parse(source, undefined, { bufferSize: Math.max(32 * 1024, source.length * 2 + 1) });
+    const tree = this.parser.parse(source, undefined, {
+      bufferSize: Math.max(32 * 1024, source.length * 2 + 1),
+    });
     const parsed = { source, tree, hash };
     if (this.byHash.size >= this.maxEntries) this.byHash.delete(this.byHash.keys().next().value as string);
     this.byHash.set(hash, parsed);

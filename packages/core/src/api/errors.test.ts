@@ -1,26 +1,46 @@
 import { describe, expect, it } from 'vitest';
 import { FixerError, PluginError, usageOfError } from './errors.js';
 
-const usage = { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.01, calls: 1 };
+const usage = {
+  inputTokens: 10,
+  outputTokens: 2,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  costUsd: 0.01,
+  calls: 1,
+};
 
 describe('usageOfError', () => {
   it('finds the usage of a FixerError wrapped by the plugin guard', () => {
-    expect(usageOfError(new PluginError('p', undefined, 'bad answer', { cause: new FixerError('bad answer', usage) }))).toEqual(usage);
+    expect(
+      usageOfError(
+        new PluginError('p', undefined, 'bad answer', { cause: new FixerError('bad answer', usage) }),
+      ),
+    ).toEqual(usage);
   });
 
-  it("finds it on a FixerError made by another copy of @suture/core, which instanceof would miss", () => {
+  it('finds it on a FixerError made by another copy of @suture/core, which instanceof would miss', () => {
     class ForeignFixerError extends Error {
       override name = 'FixerError';
-      constructor(message: string, readonly usage: object) {
+      constructor(
+        message: string,
+        readonly usage: object,
+      ) {
         super(message);
       }
     }
-    expect(usageOfError(new PluginError('p', undefined, 'x', { cause: new ForeignFixerError('x', usage) }))).toEqual(usage);
+    expect(
+      usageOfError(new PluginError('p', undefined, 'x', { cause: new ForeignFixerError('x', usage) })),
+    ).toEqual(usage);
   });
 
   it('parses the usage, so an older copy without cache counts adds zeros to the totals, not NaN, and garbage is left out', () => {
     const old = { inputTokens: 10, outputTokens: 2, costUsd: 0.01, calls: 1 };
-    expect(usageOfError(new FixerError('x', old as never))).toEqual({ ...old, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(usageOfError(new FixerError('x', old as never))).toEqual({
+      ...old,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
     expect(usageOfError(new FixerError('x', { inputTokens: -1 } as never))).toBeUndefined();
   });
 

@@ -154,13 +154,36 @@ export interface RunStartEvent {
   mode: GateMode;
   projects: string[];
 }
-export interface ProjectStartEvent { project: string; runner: string }
-export interface TestResultEvent { project: string; test: TestResult }
-export interface RoundEndEvent { project: string; round: Round }
-export interface AttemptStartEvent { project: string; failure: Failure; attempt: number; fixer: string }
-export interface AttemptEndEvent { project: string; failure: Failure; attempt: Attempt }
-export interface ProjectEndEvent { project: ProjectReport }
-export interface RunEndContext { runDir: string; root: string }
+export interface ProjectStartEvent {
+  project: string;
+  runner: string;
+}
+export interface TestResultEvent {
+  project: string;
+  test: TestResult;
+}
+export interface RoundEndEvent {
+  project: string;
+  round: Round;
+}
+export interface AttemptStartEvent {
+  project: string;
+  failure: Failure;
+  attempt: number;
+  fixer: string;
+}
+export interface AttemptEndEvent {
+  project: string;
+  failure: Failure;
+  attempt: Attempt;
+}
+export interface ProjectEndEvent {
+  project: ProjectReport;
+}
+export interface RunEndContext {
+  runDir: string;
+  root: string;
+}
 
 /**
  * Observes the gate. Hooks are optional and called in config order; a reporter that throws is

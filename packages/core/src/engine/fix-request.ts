@@ -68,7 +68,9 @@ function interestingRanges(text: string, symbols: readonly string[], line?: numb
   const ranges: Array<[number, number]> = [];
   for (const symbol of symbols) {
     const name = escapeRe(symbol.split(/[.:]+/).pop() ?? symbol);
-    const def = new RegExp(`\\b(def|class|function|fn|struct|async\\s+def)\\s+${name}\\b|\\b${name}\\s*(=\\s*(async\\s*)?(\\(|function)|\\([^;]*\\)\\s*(const\\s*)?\\{?\\s*$)|\\bTEST(_F|_P)?\\s*\\([^)]*\\b${name}\\b`);
+    const def = new RegExp(
+      `\\b(def|class|function|fn|struct|async\\s+def)\\s+${name}\\b|\\b${name}\\s*(=\\s*(async\\s*)?(\\(|function)|\\([^;]*\\)\\s*(const\\s*)?\\{?\\s*$)|\\bTEST(_F|_P)?\\s*\\([^)]*\\b${name}\\b`,
+    );
     const at = lines.findIndex((l) => def.test(l));
     if (at >= 0) ranges.push([Math.max(1, at + 1 - leadingDecorations(lines, at)), blockEnd(lines, at)]);
   }
@@ -88,7 +90,12 @@ function interestingRanges(text: string, symbols: readonly string[], line?: numb
  * around the symbols' definitions and the failure's location. Files nearest the failure first.
  * Test files outside the editable scope are included too (read-only context).
  */
-export async function sourceSlices(root: string, failure: Failure, scope: ScopeInput, tokenBudget: number): Promise<SourceSlice[]> {
+export async function sourceSlices(
+  root: string,
+  failure: Failure,
+  scope: ScopeInput,
+  tokenBudget: number,
+): Promise<SourceSlice[]> {
   const entries = ScopeSchema.parse(scope).entries;
   let budget = tokenBudget * CHARS_PER_TOKEN;
   const slices: SourceSlice[] = [];

@@ -20,7 +20,9 @@ import type { GateOptions } from './types.js';
 export class UnrecoveredJournalError extends Error {
   override name = 'UnrecoveredJournalError';
   constructor(root: string) {
-    super(`an interrupted suture run left a journal in ${journalDir(root)}; run \`suture recover\` to restore its files before starting a new run`);
+    super(
+      `an interrupted suture run left a journal in ${journalDir(root)}; run \`suture recover\` to restore its files before starting a new run`,
+    );
   }
 }
 
@@ -59,7 +61,9 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
   for (const p of options.projects) {
     const inside = relative(options.root, p.root);
     if (inside.startsWith('..') || isAbsolute(inside)) {
-      throw new ConfigError(`project "${p.name}" has root ${p.root}, outside the repository root ${options.root}; move the config file up or the project in`);
+      throw new ConfigError(
+        `project "${p.name}" has root ${p.root}, outside the repository root ${options.root}; move the config file up or the project in`,
+      );
     }
   }
   const redact = createRedactor(options.env ?? process.env);
@@ -68,15 +72,24 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
   const lock = await acquireLock(options.root, runId);
   phase('lock:acquired');
   try {
-    return await withProcessGroupRecord(processGroupsDir(options.root), () => gateLocked(options, runId, redact, logger, lock.staleFrom));
+    return await withProcessGroupRecord(processGroupsDir(options.root), () =>
+      gateLocked(options, runId, redact, logger, lock.staleFrom),
+    );
   } finally {
     await lock.release();
   }
 }
 
-async function gateLocked(options: GateOptions, runId: string, redact: Redactor, logger: Logger, staleFrom: RepoLock['staleFrom']): Promise<GateReport> {
+async function gateLocked(
+  options: GateOptions,
+  runId: string,
+  redact: Redactor,
+  logger: Logger,
+  staleFrom: RepoLock['staleFrom'],
+): Promise<GateReport> {
   if (await hasJournal(options.root)) throw new UnrecoveredJournalError(options.root);
-  if (staleFrom) logger.warn(`took over a stale lock left by pid ${staleFrom.pid} (started ${staleFrom.startedAt})`);
+  if (staleFrom)
+    logger.warn(`took over a stale lock left by pid ${staleFrom.pid} (started ${staleFrom.startedAt})`);
   const startedAt = new Date();
   const runDir = join(options.outputDir, runId);
   const emitter = new Emitter(options.reporters, logger, redact);
@@ -93,10 +106,27 @@ async function gateLocked(options: GateOptions, runId: string, redact: Redactor,
   try {
     journal = await Journal.create(options.root, runId);
     await mkdir(runDir, { recursive: true });
-    await emitter.emit('onRunStart', { runId, root: options.root, runDir, mode: options.mode, projects: options.projects.map((p) => p.name) });
+    await emitter.emit('onRunStart', {
+      runId,
+      root: options.root,
+      runDir,
+      mode: options.mode,
+      projects: options.projects.map((p) => p.name),
+    });
     const heals: Heal[] = [];
     const outcomes = await mapLimit(options.projects, options.concurrency, (project) =>
-      gateProject(project, { repoRoot: options.root, runDir, mode: options.mode, journal: journal!, fixers: options.fixers, emitter, logger, signal: controller.signal, conflicts, redact }),
+      gateProject(project, {
+        repoRoot: options.root,
+        runDir,
+        mode: options.mode,
+        journal: journal!,
+        fixers: options.fixers,
+        emitter,
+        logger,
+        signal: controller.signal,
+        conflicts,
+        redact,
+      }),
     );
     for (const o of outcomes) {
       projects.push(o.report);
@@ -134,7 +164,9 @@ async function gateLocked(options: GateOptions, runId: string, redact: Redactor,
 
   const finishedAt = new Date();
   const totals = projects.length > 0 ? sumTotals(projects) : emptyTotals();
-  const green = projects.every((p) => p.status === 'completed' || (options.mode === 'fix' && p.status === 'recovered'));
+  const green = projects.every(
+    (p) => p.status === 'completed' || (options.mode === 'fix' && p.status === 'recovered'),
+  );
   const report: GateReport = redactDeep(
     {
       schemaVersion: 1,

@@ -1,6 +1,14 @@
 import { posix, relative } from 'node:path';
 import type { Failure, Scope, ScopeInput } from '../api/contracts/failure.js';
-import { FixProposalSchema, UsageSchema, type AttemptSummary, type BugReport, type EditPolicy, type FixProposal, type Usage } from '../api/contracts/fix.js';
+import {
+  FixProposalSchema,
+  UsageSchema,
+  type AttemptSummary,
+  type BugReport,
+  type EditPolicy,
+  type FixProposal,
+  type Usage,
+} from '../api/contracts/fix.js';
 import type { Attempt, FailureReport, Validation } from '../api/contracts/report.js';
 import { errorMessage, usageOfError } from '../api/errors.js';
 import { redactDeep, type Redactor } from '../safety/redact.js';
@@ -28,7 +36,10 @@ export interface AppliedWrite {
 }
 
 /** Undoes writes newest first, leaving earlier heals of the same files in place. */
-export async function undoWrites(journal: Journal, writes: readonly AppliedWrite[]): Promise<Array<{ file: string; reason: string }>> {
+export async function undoWrites(
+  journal: Journal,
+  writes: readonly AppliedWrite[],
+): Promise<Array<{ file: string; reason: string }>> {
   const conflicts: Array<{ file: string; reason: string }> = [];
   for (const w of [...writes].reverse()) {
     const conflict = await journal.putBack(w.file, w.after, w.before);
@@ -64,7 +75,11 @@ function policyOf(project: GateProject): EditPolicy {
 }
 
 /** Asks a fixer, never letting its failure escape: a throw or garbage becomes a reason. */
-async function propose(fixer: Fixer, request: Parameters<Fixer['propose']>[0], ctx: HealContext): Promise<{ proposal?: FixProposal; error?: string; usage?: Usage }> {
+async function propose(
+  fixer: Fixer,
+  request: Parameters<Fixer['propose']>[0],
+  ctx: HealContext,
+): Promise<{ proposal?: FixProposal; error?: string; usage?: Usage }> {
   // A signal per call: aborted when the gate is, and once the call is over, so a fixer's
   // leftover work (a CLI process, an HTTP stream) is cancelled instead of running on.
   const call = new AbortController();
@@ -72,16 +87,29 @@ async function propose(fixer: Fixer, request: Parameters<Fixer['propose']>[0], c
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   if (ctx.signal.aborted) call.abort(ctx.signal.reason);
   const aborted = new Promise<never>((_, reject) => {
-    call.signal.addEventListener('abort', () => reject(new Error('the run was interrupted while the fixer was working')), { once: true });
+    call.signal.addEventListener(
+      'abort',
+      () => reject(new Error('the run was interrupted while the fixer was working')),
+      { once: true },
+    );
   });
   aborted.catch(() => undefined);
   try {
-    const raw = await Promise.race([fixer.propose(request, { signal: call.signal, logger: ctx.logger, root: ctx.project.root }), aborted]);
+    const raw = await Promise.race([
+      fixer.propose(request, { signal: call.signal, logger: ctx.logger, root: ctx.project.root }),
+      aborted,
+    ]);
     const parsed = FixProposalSchema.safeParse(raw);
     if (!parsed.success) {
-      const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      const issues = parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        .join('; ');
       const usage = UsageSchema.safeParse((raw as { usage?: unknown } | null)?.usage);
-      return { error: `${fixer.name} returned an invalid proposal: ${issues}`, ...(usage.success ? { usage: usage.data } : {}) };
+      return {
+        error: `${fixer.name} returned an invalid proposal: ${issues}`,
+        ...(usage.success ? { usage: usage.data } : {}),
+      };
     }
     return { proposal: parsed.data };
   } catch (error) {
@@ -114,10 +142,18 @@ async function validateRun(ctx: HealContext, failure: Failure): Promise<Validati
   const seen = new Set(result.tests.map((t) => t.id));
   const stillFailing = failure.tests
     .filter((id) => failing.has(id) || !seen.has(id))
-    .map((id) => ({ id, message: result.tests.find((t) => t.id === id)?.message ?? (seen.has(id) ? undefined : 'did not run') }));
+    .map((id) => ({
+      id,
+      message: result.tests.find((t) => t.id === id)?.message ?? (seen.has(id) ? undefined : 'did not run'),
+    }));
   const sameCause = newFailures.some((f) => f.fingerprint === failure.fingerprint);
   const buildErrors = result.diagnostics.some((d) => d.severity === 'error');
-  const passed = result.status !== 'error' && result.status !== 'timeout' && stillFailing.length === 0 && !sameCause && !(failure.blocksAll && buildErrors);
+  const passed =
+    result.status !== 'error' &&
+    result.status !== 'timeout' &&
+    stillFailing.length === 0 &&
+    !sameCause &&
+    !(failure.blocksAll && buildErrors);
   return {
     passed,
     command: result.command,
@@ -125,7 +161,14 @@ async function validateRun(ctx: HealContext, failure: Failure): Promise<Validati
     stillFailing,
     fingerprints: newFailures.map((f) => f.fingerprint).sort(),
     ...(result.error ? { error: result.error } : {}),
-    ...(!passed && newFailures.length > 0 ? { error: newFailures.map((f) => `${f.kind}: ${f.title}`).slice(0, 5).join('\n') } : {}),
+    ...(!passed && newFailures.length > 0
+      ? {
+          error: newFailures
+            .map((f) => `${f.kind}: ${f.title}`)
+            .slice(0, 5)
+            .join('\n'),
+        }
+      : {}),
   };
 }
 
@@ -148,7 +191,12 @@ function validationOutcome(v: Validation): string {
  * The attempt loop for one failure group: fixers in ladder order, each proposal validated,
  * applied through the journal and re-run; a failed attempt is restored before the next one.
  */
-export async function healFailure(ctx: HealContext, failure: Failure, rawScope: ScopeInput, scope: Scope): Promise<{ report: FailureReport; heal?: Heal }> {
+export async function healFailure(
+  ctx: HealContext,
+  failure: Failure,
+  rawScope: ScopeInput,
+  scope: Scope,
+): Promise<{ report: FailureReport; heal?: Heal }> {
   const { project } = ctx;
   const maxAttempts = project.heal.maxAttempts;
   const policy = policyOf(project);
@@ -160,8 +208,20 @@ export async function healFailure(ctx: HealContext, failure: Failure, rawScope: 
   let budget = 0;
   let fixerIndex = 0;
   const fixers = ctx.fixers.filter((f) => !f.kinds || f.kinds.includes(failure.kind));
-  const end = (outcome: FailureReport['outcome'], reason?: string, bug?: BugReport): { report: FailureReport } => ({
-    report: { failure, outcome, scope, attempts, reverted: false, ...(reason ? { reason } : {}), ...(bug ? { bug } : {}) },
+  const end = (
+    outcome: FailureReport['outcome'],
+    reason?: string,
+    bug?: BugReport,
+  ): { report: FailureReport } => ({
+    report: {
+      failure,
+      outcome,
+      scope,
+      attempts,
+      reverted: false,
+      ...(reason ? { reason } : {}),
+      ...(bug ? { bug } : {}),
+    },
   });
   if (fixers.length === 0) return end('unfixable', `no configured fixer handles ${failure.kind} failures`);
 
@@ -170,7 +230,12 @@ export async function healFailure(ctx: HealContext, failure: Failure, rawScope: 
     const fixer = fixers[fixerIndex]!;
     const number = attempts.length + 1;
     const startedAt = new Date();
-    await ctx.emitter.emit('onAttemptStart', { project: project.name, failure, attempt: number, fixer: fixer.name });
+    await ctx.emitter.emit('onAttemptStart', {
+      project: project.name,
+      failure,
+      attempt: number,
+      fixer: fixer.name,
+    });
     const built = await buildFixRequest({
       project: { name: project.name, root: project.root, language: project.runner.language },
       failure,
@@ -184,7 +249,15 @@ export async function healFailure(ctx: HealContext, failure: Failure, rawScope: 
     });
     const request = ctx.redact ? redactDeep(built, ctx.redact) : built;
     const { proposal, error, usage: errorUsage } = await propose(fixer, request, ctx);
-    const record: Attempt = { attempt: number, fixer: fixer.name, verdict: 'fixer-error', edits: [], expectationChanged: false, durationMs: 0, startedAt: startedAt.toISOString() };
+    const record: Attempt = {
+      attempt: number,
+      fixer: fixer.name,
+      verdict: 'fixer-error',
+      edits: [],
+      expectationChanged: false,
+      durationMs: 0,
+      startedAt: startedAt.toISOString(),
+    };
     let stop: { outcome: FailureReport['outcome']; reason?: string; bug?: BugReport } | undefined;
     let heal: Heal | undefined;
 
@@ -207,14 +280,22 @@ export async function healFailure(ctx: HealContext, failure: Failure, rawScope: 
       } else {
         record.edits = proposal.edits;
         record.rationale = proposal.rationale;
-        const check = await validateEdits({ projectRoot: project.root, edits: proposal.edits, scope, policy, analyzer: project.analyzer });
+        const check = await validateEdits({
+          projectRoot: project.root,
+          edits: proposal.edits,
+          scope,
+          policy,
+          analyzer: project.analyzer,
+        });
         if (!check.ok) {
           record.verdict = 'refused';
           record.reason = check.reason;
           budget++;
         } else {
           record.expectationChanged = check.expectationChanged;
-          const preview = check.writes.map((w) => fileDiff(repoPath(ctx, w.file), w.before, w.after)).join('');
+          const preview = check.writes
+            .map((w) => fileDiff(repoPath(ctx, w.file), w.before, w.after))
+            .join('');
           const repeat = seenDiffs.get(preview);
           if (repeat !== undefined) {
             record.verdict = 'refused';
@@ -236,7 +317,8 @@ export async function healFailure(ctx: HealContext, failure: Failure, rawScope: 
               record.reason = validation.error ?? `${validation.stillFailing.length} test(s) still failing`;
               ctx.conflicts.push(...(await undoWrites(ctx.journal, applied)));
               const key = validation.fingerprints.join(',');
-              if (seenFingerprints.has(key)) stop = { outcome: 'exhausted', reason: 'the same failure came back twice; stopping early' };
+              if (seenFingerprints.has(key))
+                stop = { outcome: 'exhausted', reason: 'the same failure came back twice; stopping early' };
               seenFingerprints.add(key);
             }
           }
@@ -251,13 +333,22 @@ export async function healFailure(ctx: HealContext, failure: Failure, rawScope: 
       verdict: record.verdict,
       ...(record.rationale ? { rationale: record.rationale } : {}),
       ...(record.diff ? { diff: record.diff } : {}),
-      outcome: record.verdict === 'healed' ? 'healed' : record.validation && !record.validation.passed ? validationOutcome(record.validation) : (record.reason ?? record.verdict),
+      outcome:
+        record.verdict === 'healed'
+          ? 'healed'
+          : record.validation && !record.validation.passed
+            ? validationOutcome(record.validation)
+            : (record.reason ?? record.verdict),
     });
     await ctx.emitter.emit('onAttemptEnd', { project: project.name, failure, attempt: record });
     if (heal) return { report: { failure, outcome: 'healed', scope, attempts, reverted: false }, heal };
     if (stop) return end(stop.outcome, stop.reason, stop.bug);
   }
-  if (attempts.length > 0 && attempts.every((a) => a.verdict === 'unfixable')) return end('unfixable', diagnoses.join('\n'));
+  if (attempts.length > 0 && attempts.every((a) => a.verdict === 'unfixable'))
+    return end('unfixable', diagnoses.join('\n'));
   const last = [...attempts].reverse().find((a) => a.reason)?.reason;
-  return end('exhausted', `no fix healed it after ${attempts.length} attempt(s)${last ? `; last: ${last}` : ''}`);
+  return end(
+    'exhausted',
+    `no fix healed it after ${attempts.length} attempt(s)${last ? `; last: ${last}` : ''}`,
+  );
 }

@@ -31,10 +31,15 @@ export interface ProjectOutcome {
 }
 
 /** Flaky triage: failing tests that pass when re-run are flaky and never reach a fixer. */
-async function triageFlaky(failures: Failure[], project: GateProject, rounds: ReturnType<typeof createRoundRunner>): Promise<Set<string>> {
+async function triageFlaky(
+  failures: Failure[],
+  project: GateProject,
+  rounds: ReturnType<typeof createRoundRunner>,
+): Promise<Set<string>> {
   const flaky = new Set<string>();
   const candidates = failures.filter((f) => !f.blocksAll && f.tests.length > 0 && f.repairable);
-  if (!project.runner.supportsSelection || project.heal.flakyReruns === 0 || candidates.length === 0) return flaky;
+  if (!project.runner.supportsSelection || project.heal.flakyReruns === 0 || candidates.length === 0)
+    return flaky;
   const passedOnce = new Set<string>();
   for (let i = 0; i < project.heal.flakyReruns; i++) {
     const result = await rounds.run('retry', [...new Set(candidates.flatMap((f) => f.tests))]);
@@ -45,7 +50,11 @@ async function triageFlaky(failures: Failure[], project: GateProject, rounds: Re
 }
 
 /** Whether a failure's tests all run and pass now (a re-run of just them). */
-async function passesNow(failure: Failure, project: GateProject, rounds: ReturnType<typeof createRoundRunner>): Promise<boolean> {
+async function passesNow(
+  failure: Failure,
+  project: GateProject,
+  rounds: ReturnType<typeof createRoundRunner>,
+): Promise<boolean> {
   const selection = selectionOf(project, failure);
   if (!selection) return false;
   const result = await rounds.run('retry', selection);
@@ -69,8 +78,10 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
 
   const initial = await rounds.run('initial');
   const failures = await rounds.analyze(initial);
-  if (initial.status === 'error' && failures.length === 0) error = initial.error ?? 'the runner could not run the tests';
-  if (initial.status === 'timeout' && failures.length === 0) error = initial.error ?? `the run exceeded its time limit of ${project.timeoutMs} ms`;
+  if (initial.status === 'error' && failures.length === 0)
+    error = initial.error ?? 'the runner could not run the tests';
+  if (initial.status === 'timeout' && failures.length === 0)
+    error = initial.error ?? `the run exceeded its time limit of ${project.timeoutMs} ms`;
   if (!error && initial.status !== 'passed' && failures.length === 0 && failingIds(initial).size > 0) {
     error = `${project.analyzer.name} found no failure to explain ${failingIds(initial).size} failing test(s)`;
   }
@@ -82,55 +93,112 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
 
   const seen = new Set(failures.map((f) => f.fingerprint));
   const process = async (list: Failure[], flaky: Set<string>): Promise<void> => {
-  for (const failure of list) {
-    if (ctx.signal.aborted) {
-      reports.push({ failure, outcome: 'skipped', reason: 'the run was interrupted', attempts: [], reverted: false });
-      continue;
+    for (const failure of list) {
+      if (ctx.signal.aborted) {
+        reports.push({
+          failure,
+          outcome: 'skipped',
+          reason: 'the run was interrupted',
+          attempts: [],
+          reverted: false,
+        });
+        continue;
+      }
+      if (flaky.has(failure.id)) {
+        reports.push({
+          failure: { ...failure, kind: 'flaky' },
+          outcome: 'flaky',
+          reason: 'passed when re-run; not sent to a fixer',
+          attempts: [],
+          reverted: false,
+        });
+        continue;
+      }
+      if (!failure.repairable || UNREPAIRABLE_KINDS.includes(failure.kind)) {
+        reports.push({
+          failure,
+          outcome: 'unfixable',
+          reason: failure.reason ?? `${failure.kind} failures are outside the code; no fixer was asked`,
+          attempts: [],
+          reverted: false,
+        });
+        continue;
+      }
+      if (ctx.mode === 'no-heal') {
+        reports.push({
+          failure,
+          outcome: 'skipped',
+          reason: 'healing disabled (--no-heal)',
+          attempts: [],
+          reverted: false,
+        });
+        continue;
+      }
+      if (heals.length > 0 && (await passesNow(failure, project, rounds))) {
+        // One fix often heals several failures (the same bug behind parametrized cases): a failure
+        // whose tests pass after the heals so far needs no fixer.
+        const by = heals[heals.length - 1]!;
+        const title = reports.find((r) => r.failure.id === by.failureId)?.failure.title ?? by.failureId;
+        const report: FailureReport = {
+          failure,
+          outcome: 'healed',
+          reason: `its tests pass after the heal of ${title}`,
+          attempts: [],
+          reverted: false,
+        };
+        healedBy.set(report, by);
+        reports.push(report);
+        continue;
+      }
+      let rawScope;
+      try {
+        rawScope = await project.analyzer.scope(failure, rounds.info);
+      } catch (e) {
+        reports.push({
+          failure,
+          outcome: 'unfixable',
+          reason: `no scope: ${errorMessage(e)}`,
+          attempts: [],
+          reverted: false,
+        });
+        continue;
+      }
+      const scope = applyScopePolicy(rawScope, project.heal, project.analyzer);
+      if (scope.entries.length === 0) {
+        const why = scope.excluded
+          .slice(0, 5)
+          .map((x) => `${x.file} (${x.reason})`)
+          .join(', ');
+        reports.push({
+          failure,
+          outcome: 'unfixable',
+          reason: `no editable file in scope${why ? `: ${why}` : ''}`,
+          scope,
+          attempts: [],
+          reverted: false,
+        });
+        continue;
+      }
+      const healed = await healFailure(
+        {
+          project,
+          repoRoot: ctx.repoRoot,
+          journal: ctx.journal,
+          fixers: ctx.fixers,
+          rounds,
+          emitter: ctx.emitter,
+          logger,
+          signal: ctx.signal,
+          conflicts: ctx.conflicts,
+          ...(ctx.redact ? { redact: ctx.redact } : {}),
+        },
+        failure,
+        rawScope,
+        scope,
+      );
+      reports.push(healed.report);
+      if (healed.heal) heals.push(healed.heal);
     }
-    if (flaky.has(failure.id)) {
-      reports.push({ failure: { ...failure, kind: 'flaky' }, outcome: 'flaky', reason: 'passed when re-run; not sent to a fixer', attempts: [], reverted: false });
-      continue;
-    }
-    if (!failure.repairable || UNREPAIRABLE_KINDS.includes(failure.kind)) {
-      reports.push({ failure, outcome: 'unfixable', reason: failure.reason ?? `${failure.kind} failures are outside the code; no fixer was asked`, attempts: [], reverted: false });
-      continue;
-    }
-    if (ctx.mode === 'no-heal') {
-      reports.push({ failure, outcome: 'skipped', reason: 'healing disabled (--no-heal)', attempts: [], reverted: false });
-      continue;
-    }
-    if (heals.length > 0 && (await passesNow(failure, project, rounds))) {
-      // One fix often heals several failures (the same bug behind parametrized cases): a failure
-      // whose tests pass after the heals so far needs no fixer.
-      const by = heals[heals.length - 1]!;
-      const title = reports.find((r) => r.failure.id === by.failureId)?.failure.title ?? by.failureId;
-      const report: FailureReport = { failure, outcome: 'healed', reason: `its tests pass after the heal of ${title}`, attempts: [], reverted: false };
-      healedBy.set(report, by);
-      reports.push(report);
-      continue;
-    }
-    let rawScope;
-    try {
-      rawScope = await project.analyzer.scope(failure, rounds.info);
-    } catch (e) {
-      reports.push({ failure, outcome: 'unfixable', reason: `no scope: ${errorMessage(e)}`, attempts: [], reverted: false });
-      continue;
-    }
-    const scope = applyScopePolicy(rawScope, project.heal, project.analyzer);
-    if (scope.entries.length === 0) {
-      const why = scope.excluded.slice(0, 5).map((x) => `${x.file} (${x.reason})`).join(', ');
-      reports.push({ failure, outcome: 'unfixable', reason: `no editable file in scope${why ? `: ${why}` : ''}`, scope, attempts: [], reverted: false });
-      continue;
-    }
-    const healed = await healFailure(
-      { project, repoRoot: ctx.repoRoot, journal: ctx.journal, fixers: ctx.fixers, rounds, emitter: ctx.emitter, logger, signal: ctx.signal, conflicts: ctx.conflicts, ...(ctx.redact ? { redact: ctx.redact } : {}) },
-      failure,
-      rawScope,
-      scope,
-    );
-    reports.push(healed.report);
-    if (healed.heal) heals.push(healed.heal);
-  }
   };
 
   await process(failures, error ? new Set<string>() : await triageFlaky(failures, project, rounds));
@@ -138,7 +206,10 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
   // A healed build or collection failure stopped tests from running: run the suite again and take
   // on the failures it had hidden (at most twice, so a chain of new breakage cannot loop).
   for (let round = 0; round < 2 && !ctx.signal.aborted && ctx.mode !== 'no-heal'; round++) {
-    const unblocked = reports.some((r) => r.outcome === 'healed' && (r.failure.blocksAll || r.failure.tests.length === 0) && !followed.has(r));
+    const unblocked = reports.some(
+      (r) =>
+        r.outcome === 'healed' && (r.failure.blocksAll || r.failure.tests.length === 0) && !followed.has(r),
+    );
     if (!unblocked) break;
     for (const r of reports) if (r.outcome === 'healed') followed.add(r);
     const again = await rounds.run('retry');
@@ -148,7 +219,8 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
     await process(hidden, await triageFlaky(hidden, project, rounds));
   }
 
-  if (heals.length > 0 && project.heal.regression && !ctx.signal.aborted) heals = await regression(project, ctx, rounds, initial, reports, heals, healedBy);
+  if (heals.length > 0 && project.heal.regression && !ctx.signal.aborted)
+    heals = await regression(project, ctx, rounds, initial, reports, heals, healedBy);
 
   const finalRound = [...rounds.rounds].reverse().find((r) => r.kind !== 'retry');
   const report: ProjectReport = {

@@ -25,12 +25,25 @@ export function failingIds(result: RunResult): Set<string> {
 
 /** The failure's tests when the runner can re-run just them, or undefined (only the whole suite shows it). */
 export function selectionOf(project: GateProject, failure: Failure): string[] | undefined {
-  return project.runner.supportsSelection && !failure.blocksAll && failure.tests.length > 0 ? failure.tests : undefined;
+  return project.runner.supportsSelection && !failure.blocksAll && failure.tests.length > 0
+    ? failure.tests
+    : undefined;
 }
 
-export function createRoundRunner(project: GateProject, runDir: string, emitter: Emitter, logger: Logger, signal: AbortSignal): RoundRunner {
+export function createRoundRunner(
+  project: GateProject,
+  runDir: string,
+  emitter: Emitter,
+  logger: Logger,
+  signal: AbortSignal,
+): RoundRunner {
   const rounds: Round[] = [];
-  const info: ProjectInfo = { name: project.name, root: project.root, scopeDepth: project.heal.scopeDepth, logger };
+  const info: ProjectInfo = {
+    name: project.name,
+    root: project.root,
+    scopeDepth: project.heal.scopeDepth,
+    logger,
+  };
   let n = 0;
   return {
     rounds,
@@ -54,7 +67,13 @@ export function createRoundRunner(project: GateProject, runDir: string, emitter:
         const parsed = RunResultSchema.safeParse(raw);
         result = parsed.success
           ? parsed.data
-          : errorResult(`${project.runner.name} returned an invalid RunResult: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, started);
+          : errorResult(
+              `${project.runner.name} returned an invalid RunResult: ${parsed.error.issues
+                .slice(0, 3)
+                .map((i) => `${i.path.join('.')}: ${i.message}`)
+                .join('; ')}`,
+              started,
+            );
       } catch (error) {
         result = errorResult(errorMessage(error), started);
       }
@@ -86,7 +105,9 @@ export function createRoundRunner(project: GateProject, runDir: string, emitter:
       for (const item of raw) {
         const parsed = FailureSchema.safeParse(item);
         if (!parsed.success) {
-          logger.warn(`${project.analyzer.name} produced an invalid failure: ${parsed.error.issues[0]?.message ?? ''}`);
+          logger.warn(
+            `${project.analyzer.name} produced an invalid failure: ${parsed.error.issues[0]?.message ?? ''}`,
+          );
           continue;
         }
         const f = { ...parsed.data, id: `${project.name}:${parsed.data.fingerprint}` };
@@ -104,5 +125,15 @@ export function createRoundRunner(project: GateProject, runDir: string, emitter:
 }
 
 function errorResult(message: string, started: number): RunResult {
-  return { status: 'error', tests: [], diagnostics: [], exitCode: null, command: '', durationMs: Date.now() - started, outputTail: '', error: message, selected: false };
+  return {
+    status: 'error',
+    tests: [],
+    diagnostics: [],
+    exitCode: null,
+    command: '',
+    durationMs: Date.now() - started,
+    outputTail: '',
+    error: message,
+    selected: false,
+  };
 }

@@ -1,7 +1,23 @@
 import type { FailureReport, ProjectReport, Round, Totals } from '../api/contracts/report.js';
 
 export function emptyTotals(): Totals {
-  return { tests: 0, passed: 0, failed: 0, skipped: 0, failures: 0, healed: 0, stillFailing: 0, bugs: 0, flaky: 0, llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
+  return {
+    tests: 0,
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    failures: 0,
+    healed: 0,
+    stillFailing: 0,
+    bugs: 0,
+    flaky: 0,
+    llmCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costUsd: 0,
+  };
 }
 
 export function projectTotals(finalRound: Round | undefined, failures: readonly FailureReport[]): Totals {

@@ -17,7 +17,10 @@ beforeEach(async () => {
   outside = await mkdtemp(join(tmpdir(), 'suture-outside-'));
   await mkdir(join(root, 'src'));
   await mkdir(join(root, 'tests'));
-  await writeFile(join(root, 'src/app.py'), 'def total(xs):\n    return sum(xs) - 1\n\ndef count(xs):\n    return len(xs) - 1\n');
+  await writeFile(
+    join(root, 'src/app.py'),
+    'def total(xs):\n    return sum(xs) - 1\n\ndef count(xs):\n    return len(xs) - 1\n',
+  );
   await writeFile(join(root, 'tests/test_app.py'), 'def test_total():\n    assert total([1, 2]) == 3\n');
   await writeFile(join(root, 'src/blob.bin'), Buffer.from([1, 0, 2]));
   await symlink(outside, join(root, 'src/out'));
@@ -38,13 +41,34 @@ const policy = (over: Partial<EditPolicy> = {}): EditPolicy => ({
   ...over,
 });
 const scopeOf = (...files: string[]): Scope => ({
-  entries: files.map((file) => ({ file, symbols: [], role: file.startsWith('tests/') ? 'test' : 'source', reasons: ['test'], depth: 0 })),
+  entries: files.map((file) => ({
+    file,
+    symbols: [],
+    role: file.startsWith('tests/') ? 'test' : 'source',
+    reasons: ['test'],
+    depth: 0,
+  })),
   excluded: [],
 });
-const SCOPE = scopeOf('src/app.py', 'tests/test_app.py', 'src/blob.bin', 'src/out/x.py', 'src/link.py', '.git/config', '.suture/lock', 'src/secret.py');
+const SCOPE = scopeOf(
+  'src/app.py',
+  'tests/test_app.py',
+  'src/blob.bin',
+  'src/out/x.py',
+  'src/link.py',
+  '.git/config',
+  '.suture/lock',
+  'src/secret.py',
+);
 
 async function check(edits: Edit[], over: Partial<EditPolicy> = {}, scope = SCOPE, analyzer?: Analyzer) {
-  return validateEdits({ projectRoot: root, edits, scope, policy: policy(over), ...(analyzer ? { analyzer } : {}) });
+  return validateEdits({
+    projectRoot: root,
+    edits,
+    scope,
+    policy: policy(over),
+    ...(analyzer ? { analyzer } : {}),
+  });
 }
 
 describe('validateEdits', () => {
@@ -53,7 +77,17 @@ describe('validateEdits', () => {
       { file: 'src/app.py', search: 'sum(xs) - 1', replace: 'sum(xs)' },
       { file: 'src/app.py', search: 'len(xs) - 1', replace: 'len(xs)' },
     ]);
-    expect(result).toEqual({ ok: true, expectationChanged: false, writes: [{ file: 'src/app.py', before: expect.any(String), after: 'def total(xs):\n    return sum(xs)\n\ndef count(xs):\n    return len(xs)\n' }] });
+    expect(result).toEqual({
+      ok: true,
+      expectationChanged: false,
+      writes: [
+        {
+          file: 'src/app.py',
+          before: expect.any(String),
+          after: 'def total(xs):\n    return sum(xs)\n\ndef count(xs):\n    return len(xs)\n',
+        },
+      ],
+    });
     expect(await readFile(join(root, 'src/app.py'), 'utf8')).toContain('sum(xs) - 1');
   });
 
@@ -69,9 +103,13 @@ describe('validateEdits', () => {
     ['node_modules', { file: 'node_modules/x/index.js', content: 'x' }, 'denied by "**/node_modules/**"'],
     ['virtualenv', { file: '.venv/lib/site.py', content: 'x' }, 'denied by "**/.venv/**"'],
     ['config denial', { file: 'src/secret.py', content: 'x' }, 'denied by "src/*.py"'],
-    ['symlinked folder escaping the root', { file: 'src/out/x.py', content: 'x' }, 'outside the project root'],
+    [
+      'symlinked folder escaping the root',
+      { file: 'src/out/x.py', content: 'x' },
+      'outside the project root',
+    ],
     ['a symlink', { file: 'src/link.py', content: 'x' }, 'is a symbolic link'],
-    ['outside the scope', { file: 'src/other.py', content: 'x' }, 'outside the failure\'s scope'],
+    ['outside the scope', { file: 'src/other.py', content: 'x' }, "outside the failure's scope"],
     ['search not found', { file: 'src/app.py', search: 'nope', replace: 'x' }, 'not found'],
     ['search found twice', { file: 'src/app.py', search: ' - 1', replace: '' }, 'occurs more than once'],
     ['NUL in content', { file: 'src/app.py', content: 'a\0b' }, 'NUL byte'],
@@ -86,7 +124,9 @@ describe('validateEdits', () => {
   });
 
   it('refuses files outside allowedPaths and new files unless allowed', async () => {
-    const a = await check([{ file: 'src/app.py', search: 'sum(xs) - 1', replace: 'sum(xs)' }], { allowedPaths: ['lib/**'] });
+    const a = await check([{ file: 'src/app.py', search: 'sum(xs) - 1', replace: 'sum(xs)' }], {
+      allowedPaths: ['lib/**'],
+    });
     expect(!a.ok && a.reason).toContain('outside heal.allowedPaths');
     const b = await check([{ file: 'src/new.py', content: 'x = 1\n' }]);
     expect(!b.ok && b.reason).toContain("outside the failure's scope");
@@ -97,9 +137,13 @@ describe('validateEdits', () => {
   });
 
   it('enforces the editable side and the file count', async () => {
-    const src = await check([{ file: 'tests/test_app.py', search: '== 3', replace: '== 2' }], { editable: 'source' });
+    const src = await check([{ file: 'tests/test_app.py', search: '== 3', replace: '== 2' }], {
+      editable: 'source',
+    });
     expect(!src.ok && src.reason).toContain('is a test and heal.editable is "source"');
-    const tst = await check([{ file: 'src/app.py', search: 'sum(xs) - 1', replace: 'sum(xs)' }], { editable: 'tests' });
+    const tst = await check([{ file: 'src/app.py', search: 'sum(xs) - 1', replace: 'sum(xs)' }], {
+      editable: 'tests',
+    });
     expect(!tst.ok && tst.reason).toContain('is not a test');
     const many = await check(
       [
@@ -112,9 +156,24 @@ describe('validateEdits', () => {
   });
 
   it('refuses test weakening unless allowed, and flags an expectation change', async () => {
-    const weak = await check([{ file: 'tests/test_app.py', search: '    assert total([1, 2]) == 3\n', replace: '    total([1, 2])\n' }]);
+    const weak = await check([
+      {
+        file: 'tests/test_app.py',
+        search: '    assert total([1, 2]) == 3\n',
+        replace: '    total([1, 2])\n',
+      },
+    ]);
     expect(!weak.ok && weak.reason).toMatch(/test-weakening edit to tests\/test_app.py: removes 1 assertion/);
-    const allowed = await check([{ file: 'tests/test_app.py', search: '    assert total([1, 2]) == 3\n', replace: '    total([1, 2])\n' }], { allowTestWeakening: true });
+    const allowed = await check(
+      [
+        {
+          file: 'tests/test_app.py',
+          search: '    assert total([1, 2]) == 3\n',
+          replace: '    total([1, 2])\n',
+        },
+      ],
+      { allowTestWeakening: true },
+    );
     expect(allowed.ok).toBe(true);
     const expectation = await check([{ file: 'tests/test_app.py', search: '== 3', replace: '== 2' }]);
     expect(expectation.ok && expectation.expectationChanged).toBe(true);
@@ -128,14 +187,23 @@ describe('validateEdits', () => {
       scope: async () => ({ entries: [] }),
       checkSyntax: (_file, content) => (content.includes('def (') ? 'line 1: invalid syntax' : undefined),
     };
-    const bad = await check([{ file: 'src/app.py', search: 'def total(xs)', replace: 'def (xs)' }], {}, SCOPE, analyzer);
+    const bad = await check(
+      [{ file: 'src/app.py', search: 'def total(xs)', replace: 'def (xs)' }],
+      {},
+      SCOPE,
+      analyzer,
+    );
     expect(!bad.ok && bad.reason).toBe('src/app.py would not parse: line 1: invalid syntax');
   });
 });
 
 describe('applyScopePolicy', () => {
   it('keeps allowed files and records every removal with its rule', () => {
-    const heal = HealConfigSchema.parse({ editable: 'source', deniedPaths: ['src/vendor/**'], allowedPaths: ['src/**', 'tests/**'] });
+    const heal = HealConfigSchema.parse({
+      editable: 'source',
+      deniedPaths: ['src/vendor/**'],
+      allowedPaths: ['src/**', 'tests/**'],
+    });
     const scope = applyScopePolicy(
       {
         entries: [

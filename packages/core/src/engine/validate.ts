@@ -18,8 +18,7 @@ export interface PlannedWrite {
 }
 
 export type ProposalCheck =
-  | { ok: true; writes: PlannedWrite[]; expectationChanged: boolean }
-  | { ok: false; reason: string };
+  { ok: true; writes: PlannedWrite[]; expectationChanged: boolean } | { ok: false; reason: string };
 
 export interface ValidateInput {
   projectRoot: string;
@@ -74,26 +73,36 @@ export async function validateEdits(input: ValidateInput): Promise<ProposalCheck
     for (const path of new Set([given, file])) {
       const denied = deniedBy(path, policy.deniedPaths);
       if (denied) return { ok: false, reason: `${label}: ${file}${via} is denied by "${denied}"` };
-      if (!allowed(path)) return { ok: false, reason: `${label}: ${file}${via} is outside heal.allowedPaths` };
+      if (!allowed(path))
+        return { ok: false, reason: `${label}: ${file}${via} is outside heal.allowedPaths` };
     }
 
     let state = contents.get(file);
     if (!state) {
       const before = await readText(join(input.projectRoot, file));
       if (!inScope.has(file) && !(before === undefined && policy.allowNewFiles)) {
-        return { ok: false, reason: `${label}: ${file} is outside the failure's scope (in scope: ${[...inScope].slice(0, 10).join(', ') || 'nothing'})` };
+        return {
+          ok: false,
+          reason: `${label}: ${file} is outside the failure's scope (in scope: ${[...inScope].slice(0, 10).join(', ') || 'nothing'})`,
+        };
       }
-      if (before === undefined && !('content' in edit)) return { ok: false, reason: `${label}: ${file} does not exist` };
-      if (before !== undefined && before.includes('\0')) return { ok: false, reason: `${label}: ${file} is a binary file` };
+      if (before === undefined && !('content' in edit))
+        return { ok: false, reason: `${label}: ${file} does not exist` };
+      if (before !== undefined && before.includes('\0'))
+        return { ok: false, reason: `${label}: ${file} is a binary file` };
       state = { before, after: before ?? '' };
       contents.set(file, state);
       if (contents.size > policy.maxFilesPerAttempt) {
-        return { ok: false, reason: `the proposal edits more than ${policy.maxFilesPerAttempt} files (heal.maxFilesPerAttempt)` };
+        return {
+          ok: false,
+          reason: `the proposal edits more than ${policy.maxFilesPerAttempt} files (heal.maxFilesPerAttempt)`,
+        };
       }
     }
 
     const payload = 'content' in edit ? edit.content : `${edit.search}${edit.replace}`;
-    if (Buffer.byteLength(payload) > MAX_EDIT_BYTES) return { ok: false, reason: `${label}: larger than ${MAX_EDIT_BYTES} bytes` };
+    if (Buffer.byteLength(payload) > MAX_EDIT_BYTES)
+      return { ok: false, reason: `${label}: larger than ${MAX_EDIT_BYTES} bytes` };
     if (payload.includes('\0')) return { ok: false, reason: `${label}: contains a NUL byte` };
 
     if ('content' in edit) {
@@ -101,7 +110,11 @@ export async function validateEdits(input: ValidateInput): Promise<ProposalCheck
     } else {
       const n = occurrences(state.after, edit.search);
       if (n === 0) return { ok: false, reason: `${label}: the search text was not found in ${file}` };
-      if (n > 1) return { ok: false, reason: `${label}: the search text occurs more than once in ${file}; include more context` };
+      if (n > 1)
+        return {
+          ok: false,
+          reason: `${label}: the search text occurs more than once in ${file}; include more context`,
+        };
       const at = state.after.indexOf(edit.search);
       state.after = state.after.slice(0, at) + edit.replace + state.after.slice(at + edit.search.length);
     }
@@ -112,8 +125,10 @@ export async function validateEdits(input: ValidateInput): Promise<ProposalCheck
   for (const [file, { before, after }] of contents) {
     if (before === after) continue;
     const test = isTestFile(file, input.analyzer);
-    if (test && policy.editable === 'source') return { ok: false, reason: `${file} is a test and heal.editable is "source"` };
-    if (!test && policy.editable === 'tests') return { ok: false, reason: `${file} is not a test and heal.editable is "tests"` };
+    if (test && policy.editable === 'source')
+      return { ok: false, reason: `${file} is a test and heal.editable is "source"` };
+    if (!test && policy.editable === 'tests')
+      return { ok: false, reason: `${file} is not a test and heal.editable is "tests"` };
     const syntax = input.analyzer?.checkSyntax?.(file, after);
     if (syntax) return { ok: false, reason: `${file} would not parse: ${syntax}` };
     if (test) {

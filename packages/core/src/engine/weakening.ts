@@ -1,7 +1,9 @@
 /** Guard against proposals that make tests pass by testing less (DESIGN invariant 6). */
 
-const ASSERTION = /^\s*assert\b|\bself\.assert\w*\s*\(|\bpytest\.raises\s*\(|\bexpect\s*\(|\bassert(?:\.\w+)?\s*\(|\b(?:EXPECT|ASSERT)_[A-Z_]+\s*\(|\bTEST_ASSERT\w*\s*\(|\bCHECK\w*\s*\(|\bREQUIRE\w*\s*\(/;
-const SKIP = /\bpytest\.skip\s*\(|@pytest\.mark\.(?:skip|skipif|xfail)\b|\bunittest\.skip|\.skip\s*\(|\.skipIf\s*\(|\bx(?:it|test|describe)\s*\(|\.todo\s*\(|\bDISABLED_|\bGTEST_SKIP\b|\bTEST_IGNORE\b|\breturn\s*;\s*\/\/\s*skip/;
+const ASSERTION =
+  /^\s*assert\b|\bself\.assert\w*\s*\(|\bpytest\.raises\s*\(|\bexpect\s*\(|\bassert(?:\.\w+)?\s*\(|\b(?:EXPECT|ASSERT)_[A-Z_]+\s*\(|\bTEST_ASSERT\w*\s*\(|\bCHECK\w*\s*\(|\bREQUIRE\w*\s*\(/;
+const SKIP =
+  /\bpytest\.skip\s*\(|@pytest\.mark\.(?:skip|skipif|xfail)\b|\bunittest\.skip|\.skip\s*\(|\.skipIf\s*\(|\bx(?:it|test|describe)\s*\(|\.todo\s*\(|\bDISABLED_|\bGTEST_SKIP\b|\bTEST_IGNORE\b|\breturn\s*;\s*\/\/\s*skip/;
 const TEST_DEF = [
   /^\s*(?:async\s+)?def\s+(test\w*)\s*\(/gm,
   /\b(?:it|test)(?:\.each\s*\([^)]*\)\s*)?\s*\(\s*(['"`])((?:\\.|(?!\1).)*)\1/g,
@@ -19,7 +21,9 @@ function lines(text: string): string[] {
 }
 
 function assertionLines(text: string): string[] {
-  return lines(text).filter((l) => ASSERTION.test(l)).map((l) => l.trim());
+  return lines(text)
+    .filter((l) => ASSERTION.test(l))
+    .map((l) => l.trim());
 }
 
 function count(re: RegExp, text: string): number {
@@ -29,7 +33,14 @@ function count(re: RegExp, text: string): number {
 function testNames(text: string): Set<string> {
   const names = new Set<string>();
   for (const re of TEST_DEF) {
-    for (const m of text.matchAll(re)) names.add(m.slice(1).filter(Boolean).filter((g) => !/^['"`]$/.test(g)).join('.'));
+    for (const m of text.matchAll(re))
+      names.add(
+        m
+          .slice(1)
+          .filter(Boolean)
+          .filter((g) => !/^['"`]$/.test(g))
+          .join('.'),
+      );
   }
   return names;
 }
@@ -46,20 +57,27 @@ export interface WeakeningVerdict {
 }
 
 /** Compares a test file before and after a proposal. */
-export function checkTestWeakening(file: string, before: string | undefined, after: string): WeakeningVerdict {
+export function checkTestWeakening(
+  file: string,
+  before: string | undefined,
+  after: string,
+): WeakeningVerdict {
   const old = before ?? '';
   const reasons: string[] = [];
   const oldAsserts = assertionLines(old);
   const newAsserts = assertionLines(after);
-  if (newAsserts.length < oldAsserts.length) reasons.push(`removes ${oldAsserts.length - newAsserts.length} assertion(s)`);
+  if (newAsserts.length < oldAsserts.length)
+    reasons.push(`removes ${oldAsserts.length - newAsserts.length} assertion(s)`);
   const addedSkips = count(SKIP, after) - count(SKIP, old);
   if (addedSkips > 0) reasons.push('adds a skip, xfail, todo or DISABLED_ marker');
   const oldTests = testNames(old);
   const newTests = testNames(after);
   const deleted = [...oldTests].filter((t) => !newTests.has(t));
   if (deleted.length > 0) reasons.push(`deletes or renames test(s) ${deleted.slice(0, 5).join(', ')}`);
-  if (swallowCount(after) > swallowCount(old)) reasons.push('wraps an assertion in a try block that swallows its failure');
-  if (reasons.length > 0) return { weakening: `test-weakening edit to ${file}: ${reasons.join('; ')}`, expectationChanged: false };
+  if (swallowCount(after) > swallowCount(old))
+    reasons.push('wraps an assertion in a try block that swallows its failure');
+  if (reasons.length > 0)
+    return { weakening: `test-weakening edit to ${file}: ${reasons.join('; ')}`, expectationChanged: false };
   // Assertions did not decrease; if an old one is gone, it was rewritten (an expected value changed).
   const newSet = new Set(newAsserts);
   const expectationChanged = oldAsserts.some((l) => !newSet.has(l));

@@ -3,7 +3,8 @@ import type { z } from 'zod';
 /** `projects[1].runner` from a zod issue path. */
 export function keyPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
-  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
+  for (const part of path)
+    out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
   return out || '(root)';
 }
 
@@ -23,7 +24,11 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 }
 
 /** One readable line per zod issue: where, what was expected, what was found. */
-export function formatIssues(error: z.ZodError, input: unknown, validKeys?: (path: ReadonlyArray<PropertyKey>) => string[] | undefined): string[] {
+export function formatIssues(
+  error: z.ZodError,
+  input: unknown,
+  validKeys?: (path: ReadonlyArray<PropertyKey>) => string[] | undefined,
+): string[] {
   return error.issues.map((issue) => {
     const where = keyPath(issue.path);
     if (issue.code === 'unrecognized_keys') {
@@ -32,7 +37,8 @@ export function formatIssues(error: z.ZodError, input: unknown, validKeys?: (pat
       return `${where}: unknown key ${keys}${valid ? `; valid keys are ${valid.map((k) => `"${k}"`).join(', ')}` : ''}`;
     }
     const found = describeValue(valueAt(input, issue.path));
-    if (issue.code === 'invalid_union') return `${where}: expected a plugin name or [name, options], found ${found}`;
+    if (issue.code === 'invalid_union')
+      return `${where}: expected a plugin name or [name, options], found ${found}`;
     return `${where}: ${issue.message} (found ${found})`;
   });
 }

@@ -24,7 +24,13 @@ export interface GateRequest {
   signal?: AbortSignal;
 }
 
-export async function loadReporter(spec: PluginSpec, keyPath: string, loaded: LoadedConfig, output: BuiltinReporterContext, logger: Logger): Promise<Reporter> {
+export async function loadReporter(
+  spec: PluginSpec,
+  keyPath: string,
+  loaded: LoadedConfig,
+  output: BuiltinReporterContext,
+  logger: Logger,
+): Promise<Reporter> {
   const ref = splitSpec(spec, { configFile: loaded.display, keyPath });
   try {
     const builtin = createBuiltinReporter(ref.spec, ref.options, output);
@@ -45,13 +51,21 @@ export async function createGateOptions(loaded: LoadedConfig, request: GateReque
   const { config } = loaded;
   const names = config.projects.map((p) => p.name);
   for (const wanted of request.projects ?? []) {
-    if (!names.includes(wanted)) throw new ConfigError(`unknown project "${wanted}"; ${loaded.display} defines: ${names.join(', ')}`, loaded.file);
+    if (!names.includes(wanted))
+      throw new ConfigError(
+        `unknown project "${wanted}"; ${loaded.display} defines: ${names.join(', ')}`,
+        loaded.file,
+      );
   }
   const projects: GateProject[] = [];
   for (const [i, p] of config.projects.entries()) {
     if (request.projects?.length && !request.projects.includes(p.name)) continue;
     const runnerRef = splitSpec(p.runner, { configFile: loaded.display, keyPath: `projects[${i}].runner` });
-    const runner = wrapRunner(await loadPlugin('runner', runnerRef, loaded.dir), runnerRef.origin, request.logger);
+    const runner = wrapRunner(
+      await loadPlugin('runner', runnerRef, loaded.dir),
+      runnerRef.origin,
+      request.logger,
+    );
     let analyzer;
     if (p.analyzer) {
       const ref = splitSpec(p.analyzer, { configFile: loaded.display, keyPath: `projects[${i}].analyzer` });
@@ -59,11 +73,22 @@ export async function createGateOptions(loaded: LoadedConfig, request: GateReque
     } else if (runner.analyzer) {
       analyzer = runner.analyzer();
     } else {
-      throw new PluginError(runnerRef.spec, runnerRef.origin, 'this runner brings no analyzer; name one with "analyzer" in the project entry');
+      throw new PluginError(
+        runnerRef.spec,
+        runnerRef.origin,
+        'this runner brings no analyzer; name one with "analyzer" in the project entry',
+      );
     }
     const heal = projectHeal(config, i);
     if (request.maxAttempts) heal.maxAttempts = request.maxAttempts;
-    projects.push({ name: p.name, root: resolve(loaded.dir, p.root), runner, analyzer, timeoutMs: p.timeoutMs ?? config.timeoutMs, heal });
+    projects.push({
+      name: p.name,
+      root: resolve(loaded.dir, p.root),
+      runner,
+      analyzer,
+      timeoutMs: p.timeoutMs ?? config.timeoutMs,
+      heal,
+    });
   }
 
   const fixers: Fixer[] = [];
@@ -77,14 +102,19 @@ export async function createGateOptions(loaded: LoadedConfig, request: GateReque
   if (request.fixers?.length) {
     ladder = fixers.filter((f, i) => request.fixers!.some((w) => matchesFixer(refs[i]!, f, w)));
     const missing = request.fixers.filter((w) => !fixers.some((f, i) => matchesFixer(refs[i]!, f, w)));
-    if (missing.length) throw new ConfigError(`--fixer ${missing.join(', ')}: not in ${loaded.display}#fixers (configured: ${refs.map((r) => r.spec).join(', ') || 'none'})`, loaded.file);
+    if (missing.length)
+      throw new ConfigError(
+        `--fixer ${missing.join(', ')}: not in ${loaded.display}#fixers (configured: ${refs.map((r) => r.spec).join(', ') || 'none'})`,
+        loaded.file,
+      );
   }
 
   const reporterSpecs: Array<[PluginSpec, string]> = request.reporters?.length
     ? request.reporters.map((r) => [r, `--reporter ${r}`])
     : config.reporters.map((r, i) => [r, `reporters[${i}]`]);
   const reporters: Reporter[] = [];
-  for (const [spec, keyPath] of reporterSpecs) reporters.push(await loadReporter(spec, keyPath, loaded, request.output, request.logger));
+  for (const [spec, keyPath] of reporterSpecs)
+    reporters.push(await loadReporter(spec, keyPath, loaded, request.output, request.logger));
 
   return {
     root: loaded.dir,

@@ -9,7 +9,9 @@ describe('config.schema.json', () => {
   });
   it('describes the keys users write', () => {
     const schema = JSON.parse(configJsonSchemaText());
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['projects', 'fixers', 'heal', 'reporters']));
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(['projects', 'fixers', 'heal', 'reporters']),
+    );
     expect(schema.required).toEqual(['projects']);
     expect(schema.additionalProperties).toBe(false);
   });

@@ -21,7 +21,10 @@ const output = { stream: { write: () => true }, env: {} };
 
 describe('loadConfig', () => {
   it('loads JSON found by walking up, with defaults', async () => {
-    await write('suture.config.json', JSON.stringify({ projects: [{ name: 'py', root: 'py', runner: 'pytest' }] }));
+    await write(
+      'suture.config.json',
+      JSON.stringify({ projects: [{ name: 'py', root: 'py', runner: 'pytest' }] }),
+    );
     const loaded = await loadConfig({ cwd: join(dir, 'py') });
     expect(loaded.dir).toBe(dir);
     expect(loaded.config.fixers).toEqual(['@suture/fixer-hints']);
@@ -29,31 +32,66 @@ describe('loadConfig', () => {
   });
 
   it('loads YAML, .mjs and .ts (defineConfig) configs', async () => {
-    await write('a.yaml', 'projects:\n  - name: py\n    root: py\n    runner: [pytest, { python: python3 }]\nheal:\n  maxAttempts: 2\n');
+    await write(
+      'a.yaml',
+      'projects:\n  - name: py\n    root: py\n    runner: [pytest, { python: python3 }]\nheal:\n  maxAttempts: 2\n',
+    );
     expect((await loadConfig({ cwd: dir, file: 'a.yaml' })).config.heal.maxAttempts).toBe(2);
-    await write('b.mjs', "export default { projects: [{ name: 'py', root: 'py', runner: 'pytest' }], concurrency: 4 };\n");
+    await write(
+      'b.mjs',
+      "export default { projects: [{ name: 'py', root: 'py', runner: 'pytest' }], concurrency: 4 };\n",
+    );
     expect((await loadConfig({ cwd: dir, file: 'b.mjs' })).config.concurrency).toBe(4);
-    await write('c.ts', "const config: { projects: Array<{ name: string; root: string; runner: string }> } = { projects: [{ name: 'py', root: 'py', runner: 'pytest' }] };\nexport default config;\n");
+    await write(
+      'c.ts',
+      "const config: { projects: Array<{ name: string; root: string; runner: string }> } = { projects: [{ name: 'py', root: 'py', runner: 'pytest' }] };\nexport default config;\n",
+    );
     expect((await loadConfig({ cwd: dir, file: 'c.ts' })).config.projects[0]!.name).toBe('py');
   });
 
   it('names the file, the key path, the expectation and the valid keys', async () => {
-    await write('suture.config.json', JSON.stringify({ projects: [{ name: 'py', root: 'py', runner: 'pytest' }, { name: 'x', root: 'py', runner: 42 }], heal: { maxAtempts: 2 } }));
+    await write(
+      'suture.config.json',
+      JSON.stringify({
+        projects: [
+          { name: 'py', root: 'py', runner: 'pytest' },
+          { name: 'x', root: 'py', runner: 42 },
+        ],
+        heal: { maxAtempts: 2 },
+      }),
+    );
     const error = await loadConfig({ cwd: dir }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;
     expect(message).toMatch(/^suture\.config\.json|suture\.config\.json: invalid config/);
-    expect(message).toMatch(/projects\[1\]\.runner: expected a plugin name or \[name, options\], found number 42/);
+    expect(message).toMatch(
+      /projects\[1\]\.runner: expected a plugin name or \[name, options\], found number 42/,
+    );
     expect(message).toMatch(/heal: unknown key "maxAtempts"; valid keys are .*"maxAttempts"/);
   });
 
   it('reports JSON syntax errors with a position, missing roots and duplicate names', async () => {
     await write('suture.config.json', '{ "projects": [ }');
     await expect(loadConfig({ cwd: dir })).rejects.toThrow(/invalid JSON/);
-    await write('suture.config.json', JSON.stringify({ projects: [{ name: 'py', root: 'nope', runner: 'pytest' }] }));
-    await expect(loadConfig({ cwd: dir })).rejects.toThrow(/projects\[0\]\.root: folder "nope" does not exist/);
-    await write('suture.config.json', JSON.stringify({ projects: [{ name: 'py', root: 'py', runner: 'pytest' }, { name: 'py', root: 'py', runner: 'pytest' }] }));
-    await expect(loadConfig({ cwd: dir })).rejects.toThrow(/projects\[1\]\.name: duplicate project name "py"/);
+    await write(
+      'suture.config.json',
+      JSON.stringify({ projects: [{ name: 'py', root: 'nope', runner: 'pytest' }] }),
+    );
+    await expect(loadConfig({ cwd: dir })).rejects.toThrow(
+      /projects\[0\]\.root: folder "nope" does not exist/,
+    );
+    await write(
+      'suture.config.json',
+      JSON.stringify({
+        projects: [
+          { name: 'py', root: 'py', runner: 'pytest' },
+          { name: 'py', root: 'py', runner: 'pytest' },
+        ],
+      }),
+    );
+    await expect(loadConfig({ cwd: dir })).rejects.toThrow(
+      /projects\[1\]\.name: duplicate project name "py"/,
+    );
   });
 
   it('says how to create a config when there is none', async () => {
@@ -63,20 +101,31 @@ describe('loadConfig', () => {
 
 describe('plugin loading', () => {
   const plugin = (body: string): Promise<void> => write('plugin.mjs', body);
-  const config = async (runner: unknown, extra: object = {}): Promise<void> => write('suture.config.json', JSON.stringify({ projects: [{ name: 'py', root: 'py', runner }], fixers: [], reporters: [], ...extra }));
-  const gateOptions = async () => createGateOptions(await loadConfig({ cwd: dir }), { mode: 'check', logger: silentLogger, output });
+  const config = async (runner: unknown, extra: object = {}): Promise<void> =>
+    write(
+      'suture.config.json',
+      JSON.stringify({ projects: [{ name: 'py', root: 'py', runner }], fixers: [], reporters: [], ...extra }),
+    );
+  const gateOptions = async () =>
+    createGateOptions(await loadConfig({ cwd: dir }), { mode: 'check', logger: silentLogger, output });
 
   it('prints the install command for a missing package, naming the config entry', async () => {
     await config('@acme/suture-runner-nope');
-    await expect(gateOptions()).rejects.toThrow(/^@acme\/suture-runner-nope \(suture\.config\.json#projects\[0\]\.runner\): cannot find package "@acme\/suture-runner-nope"; install it with `npm install -D @acme\/suture-runner-nope`/);
+    await expect(gateOptions()).rejects.toThrow(
+      /^@acme\/suture-runner-nope \(suture\.config\.json#projects\[0\]\.runner\): cannot find package "@acme\/suture-runner-nope"; install it with `npm install -D @acme\/suture-runner-nope`/,
+    );
   });
 
   it('suggests the alias a misspelled plugin name was meant to be, instead of installing a stranger package', async () => {
     await config('pytst');
-    await expect(gateOptions()).rejects.toThrow(/^pytst \(suture\.config\.json#projects\[0\]\.runner\): unknown plugin "pytst"; did you mean "pytest" \(@suture\/runner-pytest\)\?$/);
+    await expect(gateOptions()).rejects.toThrow(
+      /^pytst \(suture\.config\.json#projects\[0\]\.runner\): unknown plugin "pytst"; did you mean "pytest" \(@suture\/runner-pytest\)\?$/,
+    );
     // Aliases match exactly; a name that differs only in case is one too.
     await config('PyTest');
-    await expect(gateOptions()).rejects.toThrow(/^PyTest \(suture\.config\.json#projects\[0\]\.runner\): unknown plugin "PyTest"; did you mean "pytest" \(@suture\/runner-pytest\)\?$/);
+    await expect(gateOptions()).rejects.toThrow(
+      /^PyTest \(suture\.config\.json#projects\[0\]\.runner\): unknown plugin "PyTest"; did you mean "pytest" \(@suture\/runner-pytest\)\?$/,
+    );
   });
 
   it('passes the config folder to a factory, so option paths resolve from the config file', async () => {
@@ -102,32 +151,49 @@ describe('plugin loading', () => {
     expect(runner.name).toBe('local-runner');
     const error = await runner.run({} as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PluginError);
-    expect((error as Error).message).toBe('local-runner (suture.config.json#projects[0].runner): toolchain missing: install foo');
+    expect((error as Error).message).toBe(
+      'local-runner (suture.config.json#projects[0].runner): toolchain missing: install foo',
+    );
     await config(['./plugin.mjs', {}]);
-    await expect(gateOptions()).rejects.toThrow(/\.\/plugin\.mjs \(suture\.config\.json#projects\[0\]\.runner\): option "label" is required/);
+    await expect(gateOptions()).rejects.toThrow(
+      /\.\/plugin\.mjs \(suture\.config\.json#projects\[0\]\.runner\): option "label" is required/,
+    );
   });
 
   it('refuses a wrong shape and a wrong apiVersion, saying what was expected', async () => {
     await plugin("export default { name: 'r', apiVersion: 1, language: 'x' };");
     await config('./plugin.mjs');
     await expect(gateOptions()).rejects.toThrow(/a runner plugin must have a "run" function/);
-    await write('plugin7.mjs', "export default { name: 'r', apiVersion: 7, language: 'x', supportsSelection: true, run() {} };");
+    await write(
+      'plugin7.mjs',
+      "export default { name: 'r', apiVersion: 7, language: 'x', supportsSelection: true, run() {} };",
+    );
     await config('./plugin7.mjs');
-    await expect(gateOptions()).rejects.toThrow(/declares apiVersion 7, but this @suture\/core speaks apiVersion 1/);
+    await expect(gateOptions()).rejects.toThrow(
+      /declares apiVersion 7, but this @suture\/core speaks apiVersion 1/,
+    );
   });
 
   it('turns zod option errors into readable lines', async () => {
     await plugin(`import { z } from '${new URL('../../dist/index.js', import.meta.url).href}';
       export default function (options) { z.object({ depth: z.number() }).strict().parse(options); return {}; }`);
     await config(['./plugin.mjs', { depth: 'deep' }]);
-    await expect(gateOptions()).rejects.toThrow(/invalid options:\n  - depth: Invalid input: expected number, received string \(found "deep"\)/);
+    await expect(gateOptions()).rejects.toThrow(
+      /invalid options:\n  - depth: Invalid input: expected number, received string \(found "deep"\)/,
+    );
   });
 
   it('rejects an unknown project and a fixer that is not configured', async () => {
-    await plugin("export default () => ({ name: 'r', apiVersion: 1, language: 'x', supportsSelection: true, run() {}, analyzer: () => ({ name: 'a', apiVersion: 1, analyze() {}, scope() {} }) });");
+    await plugin(
+      "export default () => ({ name: 'r', apiVersion: 1, language: 'x', supportsSelection: true, run() {}, analyzer: () => ({ name: 'a', apiVersion: 1, analyze() {}, scope() {} }) });",
+    );
     await config('./plugin.mjs');
     const loaded = await loadConfig({ cwd: dir });
-    await expect(createGateOptions(loaded, { mode: 'check', logger: silentLogger, output, projects: ['web'] })).rejects.toThrow(/unknown project "web"; suture\.config\.json defines: py/);
-    await expect(createGateOptions(loaded, { mode: 'check', logger: silentLogger, output, fixers: ['claude'] })).rejects.toThrow(/--fixer claude: not in suture\.config\.json#fixers/);
+    await expect(
+      createGateOptions(loaded, { mode: 'check', logger: silentLogger, output, projects: ['web'] }),
+    ).rejects.toThrow(/unknown project "web"; suture\.config\.json defines: py/);
+    await expect(
+      createGateOptions(loaded, { mode: 'check', logger: silentLogger, output, fixers: ['claude'] }),
+    ).rejects.toThrow(/--fixer claude: not in suture\.config\.json#fixers/);
   });
 });

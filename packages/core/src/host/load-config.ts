@@ -4,7 +4,13 @@ import { pathToFileURL } from 'node:url';
 import { createJiti } from 'jiti';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { ConfigSchema, HealConfigSchema, ProjectConfigSchema, type Config, type HealConfig } from '../api/contracts/config.js';
+import {
+  ConfigSchema,
+  HealConfigSchema,
+  ProjectConfigSchema,
+  type Config,
+  type HealConfig,
+} from '../api/contracts/config.js';
 import { ConfigError } from '../api/errors.js';
 import { findConfigFile } from './find-config.js';
 import { formatIssues } from './format-issues.js';
@@ -37,19 +43,27 @@ async function readRaw(file: string, shown: string): Promise<unknown> {
       return JSON.parse(text);
     } catch (error) {
       const pos = /position (\d+)/.exec((error as Error).message);
-      throw new ConfigError(`${shown}: invalid JSON${pos ? ` at ${lineCol(text, Number(pos[1]))}` : ''}: ${(error as Error).message}`, file);
+      throw new ConfigError(
+        `${shown}: invalid JSON${pos ? ` at ${lineCol(text, Number(pos[1]))}` : ''}: ${(error as Error).message}`,
+        file,
+      );
     }
   }
   if (ext === '.yaml' || ext === '.yml') {
     const doc = parseDocument(await readFile(file, 'utf8'));
     const err = doc.errors[0];
-    if (err) throw new ConfigError(`${shown}: invalid YAML at line ${err.linePos?.[0]?.line ?? '?'}, column ${err.linePos?.[0]?.col ?? '?'}: ${err.message.split('\n')[0]}`, file);
+    if (err)
+      throw new ConfigError(
+        `${shown}: invalid YAML at line ${err.linePos?.[0]?.line ?? '?'}, column ${err.linePos?.[0]?.col ?? '?'}: ${err.message.split('\n')[0]}`,
+        file,
+      );
     return doc.toJS();
   }
   try {
-    const mod = ext === '.ts' || ext === '.mts'
-      ? await createJiti(pathToFileURL(file).href, { moduleCache: false }).import(file)
-      : await import(`${pathToFileURL(file).href}?t=${Date.now()}`);
+    const mod =
+      ext === '.ts' || ext === '.mts'
+        ? await createJiti(pathToFileURL(file).href, { moduleCache: false }).import(file)
+        : await import(`${pathToFileURL(file).href}?t=${Date.now()}`);
     const value = (mod as { default?: unknown }).default ?? mod;
     return typeof value === 'function' ? await (value as () => unknown)() : value;
   } catch (error) {
@@ -58,7 +72,8 @@ async function readRaw(file: string, shown: string): Promise<unknown> {
 }
 
 function validKeysAt(path: ReadonlyArray<PropertyKey>): string[] | undefined {
-  const shape = (s: z.ZodType): string[] => Object.keys((s as unknown as { shape: Record<string, unknown> }).shape);
+  const shape = (s: z.ZodType): string[] =>
+    Object.keys((s as unknown as { shape: Record<string, unknown> }).shape);
   if (path.length === 0) return shape(ConfigSchema);
   if (path[0] === 'heal' && path.length === 1) return shape(HealConfigSchema);
   if (path[0] === 'projects' && path.length === 2) return shape(ProjectConfigSchema);
@@ -68,16 +83,26 @@ function validKeysAt(path: ReadonlyArray<PropertyKey>): string[] | undefined {
 
 /** Validates a raw config value; errors name the file, the key path, what was expected and found. */
 export function parseConfig(raw: unknown, shown: string): Config {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`${shown}: the config must be an object with a "projects" list`, shown);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ConfigError(`${shown}: the config must be an object with a "projects" list`, shown);
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = formatIssues(parsed.error, raw, validKeysAt);
     const first = parsed.error.issues[0];
-    throw new ConfigError(`${shown}: invalid config\n${lines.map((l) => `  - ${l}`).join('\n')}`, shown, first ? first.path.map(String).join('.') : undefined);
+    throw new ConfigError(
+      `${shown}: invalid config\n${lines.map((l) => `  - ${l}`).join('\n')}`,
+      shown,
+      first ? first.path.map(String).join('.') : undefined,
+    );
   }
   const seen = new Set<string>();
   for (const [i, p] of parsed.data.projects.entries()) {
-    if (seen.has(p.name)) throw new ConfigError(`${shown}: projects[${i}].name: duplicate project name "${p.name}"`, shown, `projects[${i}].name`);
+    if (seen.has(p.name))
+      throw new ConfigError(
+        `${shown}: projects[${i}].name: duplicate project name "${p.name}"`,
+        shown,
+        `projects[${i}].name`,
+      );
     seen.add(p.name);
   }
   return parsed.data;
@@ -87,7 +112,9 @@ export function parseConfig(raw: unknown, shown: string): Config {
 export async function loadConfig(options: { cwd: string; file?: string }): Promise<LoadedConfig> {
   const file = options.file ? resolve(options.cwd, options.file) : await findConfigFile(options.cwd);
   if (!file) {
-    throw new ConfigError(`no suture.config.{json,yaml,mjs,ts} found in ${options.cwd} or any parent folder; run \`suture init\` to create one, or pass --config FILE`);
+    throw new ConfigError(
+      `no suture.config.{json,yaml,mjs,ts} found in ${options.cwd} or any parent folder; run \`suture init\` to create one, or pass --config FILE`,
+    );
   }
   try {
     await stat(file);
@@ -100,7 +127,12 @@ export async function loadConfig(options: { cwd: string; file?: string }): Promi
   for (const [i, p] of config.projects.entries()) {
     const root = resolve(dir, p.root);
     const st = await stat(root).catch(() => undefined);
-    if (!st?.isDirectory()) throw new ConfigError(`${shown}: projects[${i}].root: folder "${p.root}" does not exist (resolved to ${root})`, shown, `projects[${i}].root`);
+    if (!st?.isDirectory())
+      throw new ConfigError(
+        `${shown}: projects[${i}].root: folder "${p.root}" does not exist (resolved to ${root})`,
+        shown,
+        `projects[${i}].root`,
+      );
   }
   return { file, dir, display: shown || basename(file), config };
 }

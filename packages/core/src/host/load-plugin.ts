@@ -38,23 +38,38 @@ export async function importPlugin(ref: PluginRef, fromDir: string): Promise<unk
   if (isPathSpec(ref.id)) {
     file = resolve(fromDir, ref.id);
     if (!(await stat(file).catch(() => undefined))) {
-      throw new PluginError(ref.spec, ref.origin, `file ${file} does not exist; check the path (it is relative to the config file)`);
+      throw new PluginError(
+        ref.spec,
+        ref.origin,
+        `file ${file} does not exist; check the path (it is relative to the config file)`,
+      );
     }
   } else {
     file = await resolvePackageEntry(ref.id, fromDir);
     if (!file) {
       const alias = ref.id === ref.spec ? nearAlias(ref.spec) : undefined;
       if (alias) {
-        throw new PluginError(ref.spec, ref.origin, `unknown plugin "${ref.spec}"; did you mean "${alias}" (${PLUGIN_ALIASES[alias]})?`);
+        throw new PluginError(
+          ref.spec,
+          ref.origin,
+          `unknown plugin "${ref.spec}"; did you mean "${alias}" (${PLUGIN_ALIASES[alias]})?`,
+        );
       }
-      throw new PluginError(ref.spec, ref.origin, `cannot find package "${ref.id}"; install it with \`npm install -D ${ref.id}\``);
+      throw new PluginError(
+        ref.spec,
+        ref.origin,
+        `cannot find package "${ref.id}"; install it with \`npm install -D ${ref.id}\``,
+      );
     }
   }
   try {
-    if (extname(file) === '.ts' || extname(file) === '.mts') return await createJiti(pathToFileURL(fromDir).href + '/').import(file);
+    if (extname(file) === '.ts' || extname(file) === '.mts')
+      return await createJiti(pathToFileURL(fromDir).href + '/').import(file);
     return await import(pathToFileURL(file).href);
   } catch (error) {
-    throw new PluginError(ref.spec, ref.origin, `cannot load ${file}: ${errorMessage(error)}`, { cause: error });
+    throw new PluginError(ref.spec, ref.origin, `cannot load ${file}: ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -79,21 +94,33 @@ export function checkShape(value: unknown, kind: PluginKind, ref: PluginRef): vo
   const fail = (detail: string): never => {
     throw new PluginError(ref.spec, ref.origin, detail);
   };
-  if (!value || typeof value !== 'object') fail(`expected a ${kind} plugin object (or a factory returning one), got ${value === null ? 'null' : typeof value}`);
+  if (!value || typeof value !== 'object')
+    fail(
+      `expected a ${kind} plugin object (or a factory returning one), got ${value === null ? 'null' : typeof value}`,
+    );
   const plugin = value as Record<string, unknown>;
-  if (typeof plugin.name !== 'string' || plugin.name.length === 0) fail(`a ${kind} plugin must have a string "name"`);
+  if (typeof plugin.name !== 'string' || plugin.name.length === 0)
+    fail(`a ${kind} plugin must have a string "name"`);
   if (plugin.apiVersion !== API_VERSION) {
-    fail(`declares apiVersion ${String(plugin.apiVersion)}, but this @suture/core speaks apiVersion ${API_VERSION}; install a version of the plugin made for it`);
+    fail(
+      `declares apiVersion ${String(plugin.apiVersion)}, but this @suture/core speaks apiVersion ${API_VERSION}; install a version of the plugin made for it`,
+    );
   }
   for (const method of REQUIRED[kind]) {
     if (typeof plugin[method] !== 'function') fail(`a ${kind} plugin must have a "${method}" function`);
   }
   if (kind === 'runner') {
     if (typeof plugin.language !== 'string') fail('a runner must declare its "language"');
-    if (typeof plugin.supportsSelection !== 'boolean') fail('a runner must declare "supportsSelection" (true or false)');
+    if (typeof plugin.supportsSelection !== 'boolean')
+      fail('a runner must declare "supportsSelection" (true or false)');
   }
-  if (kind === 'reporter' && !Object.keys(plugin).some((k) => k.startsWith('on') && typeof plugin[k] === 'function')) {
-    fail('a reporter must implement at least one hook (onRunStart, onTestResult, onAttemptEnd, onProjectEnd, onRunEnd, ...)');
+  if (
+    kind === 'reporter' &&
+    !Object.keys(plugin).some((k) => k.startsWith('on') && typeof plugin[k] === 'function')
+  ) {
+    fail(
+      'a reporter must implement at least one hook (onRunStart, onTestResult, onAttemptEnd, onProjectEnd, onRunEnd, ...)',
+    );
   }
 }
 
@@ -104,10 +131,19 @@ export function instantiate(mod: unknown, ref: PluginRef, context: PluginFactory
   const exported = m.default ?? m.plugin ?? mod;
   if (typeof exported !== 'function') return exported;
   try {
-    return (exported as (options: Record<string, unknown>, context: PluginFactoryContext) => unknown)(ref.options, context);
+    return (exported as (options: Record<string, unknown>, context: PluginFactoryContext) => unknown)(
+      ref.options,
+      context,
+    );
   } catch (error) {
     if (error instanceof ZodError) {
-      throw new PluginError(ref.spec, ref.origin, `invalid options:\n${formatIssues(error, ref.options).map((l) => `  - ${l}`).join('\n')}`);
+      throw new PluginError(
+        ref.spec,
+        ref.origin,
+        `invalid options:\n${formatIssues(error, ref.options)
+          .map((l) => `  - ${l}`)
+          .join('\n')}`,
+      );
     }
     throw new PluginError(ref.spec, ref.origin, errorMessage(error), { cause: error });
   }

@@ -35,7 +35,9 @@ function pickExport(exp: Exports): string | undefined {
 export async function resolvePackageEntry(name: string, fromDir: string): Promise<string | undefined> {
   const [scopeOrName, maybeName, ...sub] = name.split('/');
   const pkgName = scopeOrName!.startsWith('@') ? `${scopeOrName}/${maybeName}` : scopeOrName!;
-  const subpath = scopeOrName!.startsWith('@') ? sub.join('/') : [maybeName, ...sub].filter(Boolean).join('/');
+  const subpath = scopeOrName!.startsWith('@')
+    ? sub.join('/')
+    : [maybeName, ...sub].filter(Boolean).join('/');
   let dir = resolve(fromDir);
   for (;;) {
     const pkgDir = join(dir, 'node_modules', pkgName);
@@ -43,7 +45,10 @@ export async function resolvePackageEntry(name: string, fromDir: string): Promis
     if (pkgJson) {
       const pkg = JSON.parse(pkgJson) as { exports?: Exports; module?: string; main?: string };
       if (subpath) {
-        const exp = pkg.exports && typeof pkg.exports === 'object' ? pickExport((pkg.exports as Record<string, Exports>)[`./${subpath}`]) : undefined;
+        const exp =
+          pkg.exports && typeof pkg.exports === 'object'
+            ? pickExport((pkg.exports as Record<string, Exports>)[`./${subpath}`])
+            : undefined;
         return join(pkgDir, exp ?? subpath);
       }
       const entry = pickExport(pkg.exports) ?? pkg.module ?? pkg.main ?? 'index.js';

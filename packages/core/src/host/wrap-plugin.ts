@@ -5,7 +5,13 @@ import type { Analyzer, Fixer, Logger, Reporter, Runner } from '../api/plugin.js
  * Core never calls a raw plugin method: each call is timed and a throw becomes a PluginError that
  * names the plugin and its config entry (Nx's loaded-plugin adapter is the model).
  */
-function guard<A extends unknown[], R>(name: string, origin: PluginOrigin | undefined, method: string, logger: Logger, fn: (...args: A) => Promise<R> | R): (...args: A) => Promise<R> {
+function guard<A extends unknown[], R>(
+  name: string,
+  origin: PluginOrigin | undefined,
+  method: string,
+  logger: Logger,
+  fn: (...args: A) => Promise<R> | R,
+): (...args: A) => Promise<R> {
   return async (...args: A): Promise<R> => {
     const started = Date.now();
     try {
@@ -20,7 +26,8 @@ function guard<A extends unknown[], R>(name: string, origin: PluginOrigin | unde
 }
 
 export function wrapRunner(runner: Runner, origin: PluginOrigin | undefined, logger: Logger): Runner {
-  const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) => guard(runner.name, origin, m, logger, fn);
+  const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) =>
+    guard(runner.name, origin, m, logger, fn);
   return {
     name: runner.name,
     apiVersion: runner.apiVersion,
@@ -34,15 +41,23 @@ export function wrapRunner(runner: Runner, origin: PluginOrigin | undefined, log
 }
 
 export function wrapAnalyzer(analyzer: Analyzer, origin: PluginOrigin | undefined, logger: Logger): Analyzer {
-  const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) => guard(analyzer.name, origin, m, logger, fn);
+  const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) =>
+    guard(analyzer.name, origin, m, logger, fn);
   return {
     name: analyzer.name,
     apiVersion: analyzer.apiVersion,
     analyze: g('analyze', analyzer.analyze.bind(analyzer)),
     scope: g('scope', analyzer.scope.bind(analyzer)),
     // synchronous hooks: a throw means "cannot tell", never a crash of the gate
-    ...(analyzer.isTestFile ? { isTestFile: (file: string) => safe(() => analyzer.isTestFile!(file), false) } : {}),
-    ...(analyzer.checkSyntax ? { checkSyntax: (file: string, content: string) => safe(() => analyzer.checkSyntax!(file, content), undefined) } : {}),
+    ...(analyzer.isTestFile
+      ? { isTestFile: (file: string) => safe(() => analyzer.isTestFile!(file), false) }
+      : {}),
+    ...(analyzer.checkSyntax
+      ? {
+          checkSyntax: (file: string, content: string) =>
+            safe(() => analyzer.checkSyntax!(file, content), undefined),
+        }
+      : {}),
   };
 }
 
@@ -55,7 +70,8 @@ function safe<T>(fn: () => T, fallback: T): T {
 }
 
 export function wrapFixer(fixer: Fixer, origin: PluginOrigin | undefined, logger: Logger): Fixer {
-  const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) => guard(fixer.name, origin, m, logger, fn);
+  const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) =>
+    guard(fixer.name, origin, m, logger, fn);
   return {
     name: fixer.name,
     apiVersion: fixer.apiVersion,
@@ -67,9 +83,25 @@ export function wrapFixer(fixer: Fixer, origin: PluginOrigin | undefined, logger
 
 export function wrapReporter(reporter: Reporter, origin: PluginOrigin | undefined, logger: Logger): Reporter {
   const wrapped: Reporter = { name: reporter.name, apiVersion: reporter.apiVersion };
-  for (const key of ['onRunStart', 'onProjectStart', 'onTestResult', 'onRoundEnd', 'onAttemptStart', 'onAttemptEnd', 'onProjectEnd', 'onRunEnd'] as const) {
+  for (const key of [
+    'onRunStart',
+    'onProjectStart',
+    'onTestResult',
+    'onRoundEnd',
+    'onAttemptStart',
+    'onAttemptEnd',
+    'onProjectEnd',
+    'onRunEnd',
+  ] as const) {
     const fn = reporter[key] as ((...a: unknown[]) => unknown) | undefined;
-    if (fn) (wrapped as unknown as Record<string, unknown>)[key] = guard(reporter.name, origin, key, logger, fn.bind(reporter));
+    if (fn)
+      (wrapped as unknown as Record<string, unknown>)[key] = guard(
+        reporter.name,
+        origin,
+        key,
+        logger,
+        fn.bind(reporter),
+      );
   }
   return wrapped;
 }

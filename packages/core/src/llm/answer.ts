@@ -15,9 +15,14 @@ export const LlmEditSchema = z
     search: z
       .string()
       .nullable()
-      .describe('Exact text to replace, copied from the file, occurring exactly once in it (include enough surrounding lines); null for a whole-file replacement'),
+      .describe(
+        'Exact text to replace, copied from the file, occurring exactly once in it (include enough surrounding lines); null for a whole-file replacement',
+      ),
     replace: z.string().nullable().describe('Text that replaces `search`; null for a whole-file replacement'),
-    content: z.string().nullable().describe('The whole new content of the file, only when search is null; otherwise null'),
+    content: z
+      .string()
+      .nullable()
+      .describe('The whole new content of the file, only when search is null; otherwise null'),
   })
   .strict();
 
@@ -36,11 +41,18 @@ export const LlmAnswerSchema = z
   .object({
     verdict: z
       .enum(['edits', 'product-bug', 'unfixable'])
-      .describe('edits: a patch that makes the failing tests pass; product-bug: the test is right, the code under test is wrong and may not be edited; unfixable: no patch within the scope and policy'),
-    rationale: z.string().describe('Why this is the root cause and why the patch fixes it (two or three sentences)'),
+      .describe(
+        'edits: a patch that makes the failing tests pass; product-bug: the test is right, the code under test is wrong and may not be edited; unfixable: no patch within the scope and policy',
+      ),
+    rationale: z
+      .string()
+      .describe('Why this is the root cause and why the patch fixes it (two or three sentences)'),
     edits: z.array(LlmEditSchema).describe('The patch when verdict is edits; otherwise an empty list'),
     bug: LlmBugSchema.nullable().describe('The bug report when verdict is product-bug; otherwise null'),
-    diagnosis: z.string().nullable().describe('Why no patch is possible when verdict is unfixable; otherwise null'),
+    diagnosis: z
+      .string()
+      .nullable()
+      .describe('Why no patch is possible when verdict is unfixable; otherwise null'),
   })
   .strict();
 export type LlmAnswer = z.infer<typeof LlmAnswerSchema>;
@@ -56,7 +68,10 @@ export const ANSWER_TOOL_DESCRIPTION =
  * objects are closed, so it is valid for OpenAI's strict mode as it is.
  */
 export function llmAnswerJsonSchema(): Record<string, unknown> {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(LlmAnswerSchema, { target: 'draft-7' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(LlmAnswerSchema, { target: 'draft-7' }) as Record<
+    string,
+    unknown
+  >;
   return schema;
 }
 
@@ -65,13 +80,22 @@ export type ParsedAnswer = { ok: true; proposal: FixProposalInput } | { ok: fals
 /** Fields models tend to leave out when they are null; filled in before validation. */
 function withNulls(value: unknown): unknown {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
-  const answer: Record<string, unknown> = { edits: [], bug: null, diagnosis: null, rationale: '', ...(value as Record<string, unknown>) };
+  const answer: Record<string, unknown> = {
+    edits: [],
+    bug: null,
+    diagnosis: null,
+    rationale: '',
+    ...(value as Record<string, unknown>),
+  };
   if (Array.isArray(answer.edits)) {
     answer.edits = answer.edits.map((e: unknown) =>
-      e && typeof e === 'object' && !Array.isArray(e) ? { search: null, replace: null, content: null, ...(e as Record<string, unknown>) } : e,
+      e && typeof e === 'object' && !Array.isArray(e)
+        ? { search: null, replace: null, content: null, ...(e as Record<string, unknown>) }
+        : e,
     );
   }
-  if (answer.bug && typeof answer.bug === 'object') answer.bug = { file: null, symbol: null, ...(answer.bug as Record<string, unknown>) };
+  if (answer.bug && typeof answer.bug === 'object')
+    answer.bug = { file: null, symbol: null, ...(answer.bug as Record<string, unknown>) };
   return answer;
 }
 
@@ -97,26 +121,44 @@ export function answerToProposal(raw: unknown, usage?: Usage): ParsedAnswer {
     }
   }
   const parsed = LlmAnswerSchema.safeParse(withNulls(value));
-  if (!parsed.success) return { ok: false, reason: `the model's answer does not match the proposal schema: ${describeIssues(parsed.error)}` };
+  if (!parsed.success)
+    return {
+      ok: false,
+      reason: `the model's answer does not match the proposal schema: ${describeIssues(parsed.error)}`,
+    };
   const answer = parsed.data;
   const withUsage = usage ? { usage } : {};
   if (answer.verdict === 'unfixable') {
-    return { ok: true, proposal: { verdict: 'unfixable', diagnosis: answer.diagnosis ?? answer.rationale, ...withUsage } };
+    return {
+      ok: true,
+      proposal: { verdict: 'unfixable', diagnosis: answer.diagnosis ?? answer.rationale, ...withUsage },
+    };
   }
   if (answer.verdict === 'product-bug') {
     if (!answer.bug) return { ok: false, reason: 'the model answered product-bug without a bug report' };
     const { file, symbol, ...bug } = answer.bug;
     return {
       ok: true,
-      proposal: { verdict: 'product-bug', rationale: answer.rationale, bug: { ...bug, ...(file ? { file } : {}), ...(symbol ? { symbol } : {}) }, ...withUsage },
+      proposal: {
+        verdict: 'product-bug',
+        rationale: answer.rationale,
+        bug: { ...bug, ...(file ? { file } : {}), ...(symbol ? { symbol } : {}) },
+        ...withUsage,
+      },
     };
   }
   if (answer.edits.length === 0) return { ok: false, reason: 'the model answered "edits" with no edit' };
-  const edits: Array<{ file: string; search: string; replace: string } | { file: string; content: string }> = [];
+  const edits: Array<{ file: string; search: string; replace: string } | { file: string; content: string }> =
+    [];
   for (const [i, e] of answer.edits.entries()) {
-    if (e.search !== null && e.search !== '') edits.push({ file: e.file, search: e.search, replace: e.replace ?? '' });
+    if (e.search !== null && e.search !== '')
+      edits.push({ file: e.file, search: e.search, replace: e.replace ?? '' });
     else if (e.content !== null) edits.push({ file: e.file, content: e.content });
-    else return { ok: false, reason: `edits.${i} (${e.file}) has neither a search text nor a whole-file content` };
+    else
+      return {
+        ok: false,
+        reason: `edits.${i} (${e.file}) has neither a search text nor a whole-file content`,
+      };
   }
   return { ok: true, proposal: { verdict: 'edits', edits, rationale: answer.rationale, ...withUsage } };
 }
@@ -129,7 +171,11 @@ export function answerToProposal(raw: unknown, usage?: Usage): ParsedAnswer {
 export function redactProposal(proposal: FixProposalInput, redact: Redactor): FixProposalInput {
   if (proposal.verdict === 'unfixable') return { ...proposal, diagnosis: redact(proposal.diagnosis) };
   if (proposal.verdict === 'product-bug') {
-    return { ...proposal, bug: redactDeep(proposal.bug, redact), ...(proposal.rationale !== undefined ? { rationale: redact(proposal.rationale) } : {}) };
+    return {
+      ...proposal,
+      bug: redactDeep(proposal.bug, redact),
+      ...(proposal.rationale !== undefined ? { rationale: redact(proposal.rationale) } : {}),
+    };
   }
   return { ...proposal, rationale: redact(proposal.rationale) };
 }

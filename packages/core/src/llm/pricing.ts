@@ -44,17 +44,27 @@ export function costOf(price: ModelPrice | undefined, tokens: Tokens): number {
 /** Adds two usages (several calls for one attempt: retries, a resumed session). */
 export function addUsage(a: Usage, b: Usage): Usage {
   return {
-    ...(b.model ?? a.model ? { model: b.model ?? a.model } : {}),
+    ...((b.model ?? a.model) ? { model: b.model ?? a.model } : {}),
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
     cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
     costUsd: Math.round((a.costUsd + b.costUsd) * 1e8) / 1e8,
     calls: a.calls + b.calls,
-    ...(a.durationMs !== undefined || b.durationMs !== undefined ? { durationMs: (a.durationMs ?? 0) + (b.durationMs ?? 0) } : {}),
+    ...(a.durationMs !== undefined || b.durationMs !== undefined
+      ? { durationMs: (a.durationMs ?? 0) + (b.durationMs ?? 0) }
+      : {}),
   };
 }
 
 export function emptyUsage(model?: string): Usage {
-  return { ...(model ? { model } : {}), inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, calls: 0 };
+  return {
+    ...(model ? { model } : {}),
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costUsd: 0,
+    calls: 0,
+  };
 }

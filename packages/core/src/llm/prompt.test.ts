@@ -20,13 +20,60 @@ function request(over: Partial<FixRequest> = {}): FixRequest {
       evidence: 'E   assert 11 == 10\n```inner fence```',
       fingerprint: 'abc',
       repairable: true,
-      diagnostics: [{ source: 'gcc', severity: 'error', message: "'string' is not a member of 'std'", file: 'src/f.cpp', line: 2, column: 8, notes: [{ message: "did you forget to '#include <string>'?" }], fixIts: [{ file: 'src/f.cpp', line: 1, column: 1, endLine: 1, endColumn: 1, replacement: '#include <string>\n' }], tests: [] }],
+      diagnostics: [
+        {
+          source: 'gcc',
+          severity: 'error',
+          message: "'string' is not a member of 'std'",
+          file: 'src/f.cpp',
+          line: 2,
+          column: 8,
+          notes: [{ message: "did you forget to '#include <string>'?" }],
+          fixIts: [
+            {
+              file: 'src/f.cpp',
+              line: 1,
+              column: 1,
+              endLine: 1,
+              endColumn: 1,
+              replacement: '#include <string>\n',
+            },
+          ],
+          tests: [],
+        },
+      ],
       details: { expected: 10, actual: 11 },
     },
-    scope: { entries: [{ file: 'shop/pricing.py', symbols: ['bulk_discount'], role: 'source', reasons: ['called by test_bulk (depth 1)'], depth: 1 }], excluded: [{ file: 'vendor/x.py', reason: 'denied by vendor/**' }] },
-    sources: [{ file: 'shop/pricing.py', startLine: 1, endLine: 5, text: 'def bulk_discount(n):\n    return n > 10\n', reason: 'called by test_bulk (depth 1)' }],
+    scope: {
+      entries: [
+        {
+          file: 'shop/pricing.py',
+          symbols: ['bulk_discount'],
+          role: 'source',
+          reasons: ['called by test_bulk (depth 1)'],
+          depth: 1,
+        },
+      ],
+      excluded: [{ file: 'vendor/x.py', reason: 'denied by vendor/**' }],
+    },
+    sources: [
+      {
+        file: 'shop/pricing.py',
+        startLine: 1,
+        endLine: 5,
+        text: 'def bulk_discount(n):\n    return n > 10\n',
+        reason: 'called by test_bulk (depth 1)',
+      },
+    ],
     history: [],
-    policy: { editable: 'both', allowedPaths: ['**'], deniedPaths: ['vendor/**'], allowTestWeakening: false, allowNewFiles: false, maxFilesPerAttempt: 5 },
+    policy: {
+      editable: 'both',
+      allowedPaths: ['**'],
+      deniedPaths: ['vendor/**'],
+      allowTestWeakening: false,
+      allowNewFiles: false,
+      maxFilesPerAttempt: 5,
+    },
     attempt: 1,
     maxAttempts: 3,
     tokenBudget: 12000,
@@ -46,9 +93,17 @@ describe('renderFixPrompt', () => {
   const templates = loadPromptTemplates();
 
   it('picks the build template for build-level kinds and the logic template for the rest', () => {
-    expect(['build', 'collection', 'syntax', 'import', 'assertion', 'exception', 'timeout', 'crash'].map((k) => promptKindFor(k as never))).toEqual(['build', 'build', 'build', 'build', 'logic', 'logic', 'logic', 'logic']);
-    expect(renderFixPrompt(request(), { templates }).user).toContain('Decide whether the test or the code under test is wrong');
-    const build = renderFixPrompt(request({ failure: { ...request().failure, kind: 'build' } }), { templates });
+    expect(
+      ['build', 'collection', 'syntax', 'import', 'assertion', 'exception', 'timeout', 'crash'].map((k) =>
+        promptKindFor(k as never),
+      ),
+    ).toEqual(['build', 'build', 'build', 'build', 'logic', 'logic', 'logic', 'logic']);
+    expect(renderFixPrompt(request(), { templates }).user).toContain(
+      'Decide whether the test or the code under test is wrong',
+    );
+    const build = renderFixPrompt(request({ failure: { ...request().failure, kind: 'build' } }), {
+      templates,
+    });
     expect(build.kind).toBe('build');
     expect(build.user).toContain('stopped at a build- or syntax-level failure');
   });
@@ -57,7 +112,9 @@ describe('renderFixPrompt', () => {
     const { user, system } = renderFixPrompt(request(), { templates, answer: 'Call propose_fix once.' });
     expect(system).toContain('You never edit files yourself');
     expect(system).toContain('You cannot open files');
-    expect(renderFixPrompt(request(), { templates, readsFiles: true }).system).toMatch(/You may read and search files of the project[^\n]*; you cannot write them\.$/);
+    expect(renderFixPrompt(request(), { templates, readsFiles: true }).system).toMatch(
+      /You may read and search files of the project[^\n]*; you cannot write them\.$/,
+    );
     expect(user).toContain('E   assert 11 == 10');
     expect(user).toContain("'''inner fence'''");
     expect(user).toContain('`shop/pricing.py` (source; bulk_discount): called by test_bulk (depth 1)');
@@ -73,12 +130,25 @@ describe('renderFixPrompt', () => {
   });
 
   it('tells the model to answer product-bug when only tests may be edited', () => {
-    const { user } = renderFixPrompt(request({ policy: { ...request().policy, editable: 'tests' } }), { templates });
-    expect(user).toContain('You may edit only test files, not the code under test. If the code under test is wrong, answer `product-bug`.');
+    const { user } = renderFixPrompt(request({ policy: { ...request().policy, editable: 'tests' } }), {
+      templates,
+    });
+    expect(user).toContain(
+      'You may edit only test files, not the code under test. If the code under test is wrong, answer `product-bug`.',
+    );
   });
 
   it('shows earlier attempts with their patch and the new errors they caused', () => {
-    const history = [{ attempt: 1, fixer: '@suture/llm-claude-cli', verdict: 'failed-validation', rationale: 'off by one', diff: '--- a/shop/pricing.py\n+++ b/shop/pricing.py\n-    return n > 10\n+    return n > 9\n', outcome: 'assertion: assert 9 == 10' }];
+    const history = [
+      {
+        attempt: 1,
+        fixer: '@suture/llm-claude-cli',
+        verdict: 'failed-validation',
+        rationale: 'off by one',
+        diff: '--- a/shop/pricing.py\n+++ b/shop/pricing.py\n-    return n > 10\n+    return n > 9\n',
+        outcome: 'assertion: assert 9 == 10',
+      },
+    ];
     const { user } = renderFixPrompt(request({ history, attempt: 2 }), { templates });
     expect(user).toContain('### Attempt 1 (@suture/llm-claude-cli): failed-validation');
     expect(user).toContain('+    return n > 9');
@@ -101,15 +171,23 @@ describe('loadPromptTemplates', () => {
   it('reads overrides relative to the config folder', async () => {
     await writeFile(join(dir, 'logic.md'), 'Custom for {{language}}: {{failure}}\n{{answer}}');
     const t = loadPromptTemplates({ logic: 'logic.md' }, dir);
-    expect(renderFixPrompt(request(), { templates: t, answer: 'A' }).user).toMatch(/^Custom for python: - kind: assertion[\s\S]*\nA$/);
+    expect(renderFixPrompt(request(), { templates: t, answer: 'A' }).user).toMatch(
+      /^Custom for python: - kind: assertion[\s\S]*\nA$/,
+    );
     expect(t.build).toContain('does not compile');
   });
 
   it('names the file and the fix for a missing file, an unknown placeholder and a template without the failure', async () => {
-    expect(() => loadPromptTemplates({ build: 'nope.md' }, dir)).toThrow(/cannot read the build prompt template .*nope\.md \(option prompts\.build; paths are relative to the config file\)/);
+    expect(() => loadPromptTemplates({ build: 'nope.md' }, dir)).toThrow(
+      /cannot read the build prompt template .*nope\.md \(option prompts\.build; paths are relative to the config file\)/,
+    );
     await writeFile(join(dir, 'typo.md'), '{{evidense}}');
-    expect(() => loadPromptTemplates({ logic: 'typo.md' }, dir)).toThrow(/typo\.md uses \{\{evidense\}\}, which is not a placeholder; use one of .*\{\{evidence\}\}/);
+    expect(() => loadPromptTemplates({ logic: 'typo.md' }, dir)).toThrow(
+      /typo\.md uses \{\{evidense\}\}, which is not a placeholder; use one of .*\{\{evidence\}\}/,
+    );
     await writeFile(join(dir, 'blind.md'), 'fix it {{answer}}');
-    expect(() => loadPromptTemplates({ logic: 'blind.md' }, dir)).toThrow(/has neither \{\{failure\}\} nor \{\{evidence\}\}/);
+    expect(() => loadPromptTemplates({ logic: 'blind.md' }, dir)).toThrow(
+      /has neither \{\{failure\}\} nor \{\{evidence\}\}/,
+    );
   });
 });

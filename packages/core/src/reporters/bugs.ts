@@ -43,7 +43,10 @@ export function bugsReporter(options: Record<string, unknown> = {}): Reporter {
     async onRunEnd(report, { runDir }) {
       const bugs = collectBugs(report);
       if (bugs.length === 0) return;
-      await writeOutput(outputPath(runDir, file), `${JSON.stringify({ runId: report.runId, bugs }, null, 2)}\n`);
+      await writeOutput(
+        outputPath(runDir, file),
+        `${JSON.stringify({ runId: report.runId, bugs }, null, 2)}\n`,
+      );
     },
   };
 }

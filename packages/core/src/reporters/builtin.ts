@@ -19,7 +19,11 @@ export interface BuiltinReporterContext {
  * Creates a built-in reporter by name (`console`, `json`, ... or `suture:json`); undefined when
  * the name is not a built-in. Options are validated by each reporter (a ZodError on bad options).
  */
-export function createBuiltinReporter(name: string, options: Record<string, unknown>, context: BuiltinReporterContext): Reporter | undefined {
+export function createBuiltinReporter(
+  name: string,
+  options: Record<string, unknown>,
+  context: BuiltinReporterContext,
+): Reporter | undefined {
   switch (name.replace(/^suture:/, '')) {
     case 'console':
       return consoleReporter(options, context.stream, context.env);

@@ -16,7 +16,8 @@ function roundSummary(round: Round): string {
   const counts = new Map<string, number>();
   for (const t of round.tests) counts.set(t.status, (counts.get(t.status) ?? 0) + 1);
   const parts = [...counts].map(([status, n]) => `${n} ${status}`);
-  if (round.diagnostics.some((d) => d.severity === 'error')) parts.push(`${round.diagnostics.filter((d) => d.severity === 'error').length} build/collection error(s)`);
+  if (round.diagnostics.some((d) => d.severity === 'error'))
+    parts.push(`${round.diagnostics.filter((d) => d.severity === 'error').length} build/collection error(s)`);
   if (round.error) parts.push(`error: ${round.error.split('\n')[0]}`);
   return `${parts.join(', ') || 'no tests'} (${(round.durationMs / 1000).toFixed(1)}s)`;
 }
@@ -25,7 +26,11 @@ function roundSummary(round: Round): string {
  * Progress for humans. On a TTY, a live status line per event stream (tests counted as they
  * finish); elsewhere (CI, pipes) plain lines only, so logs stay readable.
  */
-export function consoleReporter(options: Record<string, unknown> = {}, stream: ConsoleStream = process.stderr, env: NodeJS.ProcessEnv = process.env): Reporter {
+export function consoleReporter(
+  options: Record<string, unknown> = {},
+  stream: ConsoleStream = process.stderr,
+  env: NodeJS.ProcessEnv = process.env,
+): Reporter {
   const { verbose } = ConsoleOptionsSchema.parse(options);
   const live = Boolean(stream.isTTY) && !env.CI;
   const tally = new Map<string, { passed: number; failed: number }>();
@@ -44,7 +49,9 @@ export function consoleReporter(options: Record<string, unknown> = {}, stream: C
     name: 'suture:console',
     apiVersion: API_VERSION,
     onRunStart(e) {
-      line(`suture ${e.mode === 'fix' ? 'run --fix' : e.mode === 'no-heal' ? 'run --no-heal' : 'run'}: ${e.projects.length} project(s) [${e.projects.join(', ')}]`);
+      line(
+        `suture ${e.mode === 'fix' ? 'run --fix' : e.mode === 'no-heal' ? 'run --no-heal' : 'run'}: ${e.projects.length} project(s) [${e.projects.join(', ')}]`,
+      );
     },
     onProjectStart(e) {
       tally.set(e.project, { passed: 0, failed: 0 });
@@ -55,7 +62,8 @@ export function consoleReporter(options: Record<string, unknown> = {}, stream: C
       if (e.test.status === 'passed') t.passed++;
       else if (e.test.status !== 'skipped') t.failed++;
       tally.set(e.project, t);
-      if (e.test.status !== 'passed' && e.test.status !== 'skipped' && verbose) line(`  ✗ ${e.project} ${e.test.id}`);
+      if (e.test.status !== 'passed' && e.test.status !== 'skipped' && verbose)
+        line(`  ✗ ${e.project} ${e.test.id}`);
       if (live) {
         const text = [...tally].map(([p, c]) => `${p}: ${c.passed} passed, ${c.failed} failed`).join(' | ');
         stream.write(`\r\x1b[2K${text.slice(0, 200)}`);
@@ -76,22 +84,33 @@ export function consoleReporter(options: Record<string, unknown> = {}, stream: C
     },
     onProjectEnd(e) {
       const p = e.project;
-      const detail = p.error ? `: ${p.error.split('\n')[0]}` : ` (${p.totals.healed} healed, ${p.totals.stillFailing} still failing, ${p.totals.bugs} bug(s), ${p.totals.flaky} flaky)`;
+      const detail = p.error
+        ? `: ${p.error.split('\n')[0]}`
+        : ` (${p.totals.healed} healed, ${p.totals.stillFailing} still failing, ${p.totals.bugs} bug(s), ${p.totals.flaky} flaky)`;
       line(`■ ${p.name}: ${p.status}${detail}`);
       for (const f of p.failures) {
-        const where = f.failure.location ? ` [${f.failure.location.file}${f.failure.location.line ? `:${f.failure.location.line}` : ''}]` : '';
-        line(`    ${f.outcome.padEnd(11)} ${f.failure.kind.padEnd(10)} ${f.failure.title}${where}${f.reason && f.outcome !== 'healed' ? ` — ${f.reason.split('\n')[0]}` : ''}`);
+        const where = f.failure.location
+          ? ` [${f.failure.location.file}${f.failure.location.line ? `:${f.failure.location.line}` : ''}]`
+          : '';
+        line(
+          `    ${f.outcome.padEnd(11)} ${f.failure.kind.padEnd(10)} ${f.failure.title}${where}${f.reason && f.outcome !== 'healed' ? ` — ${f.reason.split('\n')[0]}` : ''}`,
+        );
       }
     },
     onRunEnd(report, { runDir, root }) {
       const t = report.totals;
       line('');
-      line(`${report.exitCode === 0 ? 'green' : 'failures remain'}: ${t.tests} tests, ${t.failures} failure group(s), ${t.healed} healed, ${t.stillFailing} still failing, ${t.bugs} bug(s), ${t.flaky} flaky`);
+      line(
+        `${report.exitCode === 0 ? 'green' : 'failures remain'}: ${t.tests} tests, ${t.failures} failure group(s), ${t.healed} healed, ${t.stillFailing} still failing, ${t.bugs} bug(s), ${t.flaky} flaky`,
+      );
       if (t.llmCalls > 0) line(`LLM: ${usageLine(t)}`);
       for (const c of report.conflicts) line(`conflict: ${c.file}: ${c.reason}`);
       const shown = relative(process.cwd(), runDir) || runDir;
       line(`reports: ${shown.startsWith('..') ? runDir : shown}`);
-      if (report.patch && report.mode === 'check') line(`validated heals were not applied (check mode): ${gitApplyCommand(root, join(runDir, 'fixes.patch'))}, or run with --fix`);
+      if (report.patch && report.mode === 'check')
+        line(
+          `validated heals were not applied (check mode): ${gitApplyCommand(root, join(runDir, 'fixes.patch'))}, or run with --fix`,
+        );
     },
   };
 }

@@ -1,4 +1,9 @@
-export { BUILTIN_REPORTERS, createBuiltinReporter, type BuiltinReporterContext, type BuiltinReporterName } from './builtin.js';
+export {
+  BUILTIN_REPORTERS,
+  createBuiltinReporter,
+  type BuiltinReporterContext,
+  type BuiltinReporterName,
+} from './builtin.js';
 export { consoleReporter, type ConsoleStream } from './console.js';
 export { jsonReporter } from './json.js';
 export { junitReporter, renderJunit } from './junit.js';

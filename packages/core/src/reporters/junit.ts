@@ -24,7 +24,10 @@ function testcase(project: string, test: TestResult, healed: boolean): XmlNode {
   };
   if (test.file) node['@_file'] = test.file;
   if (test.line) node['@_line'] = String(test.line);
-  const body = { '@_message': clean((test.message ?? test.status).slice(0, 1000)), '#text': clean(test.trace ?? test.message ?? '') };
+  const body = {
+    '@_message': clean((test.message ?? test.status).slice(0, 1000)),
+    '#text': clean(test.trace ?? test.message ?? ''),
+  };
   switch (test.status) {
     case 'failed':
       node.failure = { ...body, '@_type': 'failure' };
@@ -57,11 +60,20 @@ function suite(project: ProjectReport): XmlNode {
       '@_classname': project.name,
       '@_name': `suture: ${f.failure.title}`,
       '@_time': '0',
-      error: { '@_message': clean(f.failure.title.slice(0, 1000)), '@_type': f.failure.kind, '#text': clean(f.failure.evidence) },
+      error: {
+        '@_message': clean(f.failure.title.slice(0, 1000)),
+        '@_type': f.failure.kind,
+        '#text': clean(f.failure.evidence),
+      },
     });
   }
   if (project.error && cases.length === 0) {
-    cases.push({ '@_classname': project.name, '@_name': 'suture: run', '@_time': '0', error: { '@_message': clean(project.error), '@_type': 'error' } });
+    cases.push({
+      '@_classname': project.name,
+      '@_name': 'suture: run',
+      '@_time': '0',
+      error: { '@_message': clean(project.error), '@_type': 'error' },
+    });
   }
   const count = (key: string): number => cases.filter((c) => key in c).length;
   return {

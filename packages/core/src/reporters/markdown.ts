@@ -24,27 +24,56 @@ function cell(text: string): string {
 
 function attemptRow(a: Attempt): string {
   const flag = a.expectationChanged ? ' ⚠️ expectation changed' : '';
-  const reason = a.reason ?? a.validation?.error ?? (a.validation && !a.validation.passed ? `${a.validation.stillFailing.length} test(s) still failing` : '');
+  const reason =
+    a.reason ??
+    a.validation?.error ??
+    (a.validation && !a.validation.passed ? `${a.validation.stillFailing.length} test(s) still failing` : '');
   const cost = a.usage && a.usage.costUsd > 0 ? `$${a.usage.costUsd.toFixed(4)}` : '';
   return `| ${a.attempt} | ${cell(a.fixer)} | ${a.verdict}${flag} | ${cell(reason)} | ${cost} |`;
 }
 
 function failureSection(f: FailureReport): string[] {
-  const where = f.failure.location ? ` at \`${f.failure.location.file}${f.failure.location.line ? `:${f.failure.location.line}` : ''}\`` : '';
-  const lines = [`#### ${f.outcome}: ${cell(f.failure.title)}`, '', `Kind \`${f.failure.kind}\`${where}; ${f.failure.tests.length} test(s).`];
+  const where = f.failure.location
+    ? ` at \`${f.failure.location.file}${f.failure.location.line ? `:${f.failure.location.line}` : ''}\``
+    : '';
+  const lines = [
+    `#### ${f.outcome}: ${cell(f.failure.title)}`,
+    '',
+    `Kind \`${f.failure.kind}\`${where}; ${f.failure.tests.length} test(s).`,
+  ];
   if (f.reason) lines.push('', `Reason: ${f.reason}`);
   if (f.reverted) lines.push('', 'The heal was reverted: the regression run showed it broke other tests.');
   if (f.attempts.some((a) => a.expectationChanged && a.verdict === 'healed')) {
     lines.push('', '> ⚠️ **Expectation changed**: the heal edits an expected value in a test. Review it.');
   }
   if (f.bug) {
-    lines.push('', `**Product bug**: ${f.bug.summary}`, '', `- expected: ${cell(f.bug.expected)}`, `- actual: ${cell(f.bug.actual)}`);
+    lines.push(
+      '',
+      `**Product bug**: ${f.bug.summary}`,
+      '',
+      `- expected: ${cell(f.bug.expected)}`,
+      `- actual: ${cell(f.bug.actual)}`,
+    );
   }
   if (f.attempts.length > 0) {
-    lines.push('', '| # | fixer | verdict | reason | cost |', '|---|---|---|---|---|', ...f.attempts.map(attemptRow));
+    lines.push(
+      '',
+      '| # | fixer | verdict | reason | cost |',
+      '|---|---|---|---|---|',
+      ...f.attempts.map(attemptRow),
+    );
     const healed = f.attempts.find((a) => a.verdict === 'healed' && a.diff);
     if (healed?.diff) {
-      lines.push('', '<details><summary>Patch</summary>', '', '```diff', healed.diff.trimEnd(), '```', '', '</details>');
+      lines.push(
+        '',
+        '<details><summary>Patch</summary>',
+        '',
+        '```diff',
+        healed.diff.trimEnd(),
+        '```',
+        '',
+        '</details>',
+      );
     }
   }
   return [...lines, ''];
@@ -76,14 +105,22 @@ export function renderMarkdown(report: GateReport): string {
     lines.push('### Conflicts', '', ...report.conflicts.map((c) => `- \`${c.file}\`: ${c.reason}`), '');
   }
   if (report.patch && report.mode === 'check') {
-    const command = report.runDir ? gitApplyCommand(report.root, join(report.runDir, 'fixes.patch'), report.root) : 'git apply .suture/runs/<id>/fixes.patch';
-    lines.push(`The validated heals were not applied (check mode). Apply them from \`${basename(report.root)}/\` with \`${command}\`, or run with \`--fix\`.`, '');
+    const command = report.runDir
+      ? gitApplyCommand(report.root, join(report.runDir, 'fixes.patch'), report.root)
+      : 'git apply .suture/runs/<id>/fixes.patch';
+    lines.push(
+      `The validated heals were not applied (check mode). Apply them from \`${basename(report.root)}/\` with \`${command}\`, or run with \`--fix\`.`,
+      '',
+    );
   }
   return lines.join('\n');
 }
 
 /** Writes `summary.md`, and appends it to `$GITHUB_STEP_SUMMARY` when that is set. */
-export function markdownReporter(options: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = process.env): Reporter {
+export function markdownReporter(
+  options: Record<string, unknown> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Reporter {
   const { file, githubStepSummary } = MarkdownOptionsSchema.parse(options);
   return {
     name: 'suture:markdown',

@@ -40,14 +40,19 @@ describe('json reporter', () => {
 describe('junit reporter', () => {
   it('merges projects into one file with per-project suites and counts', () => {
     const xml = renderJunit(sampleReport());
-    const doc = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testsuite' || name === 'testcase' }).parse(xml);
+    const doc = new XMLParser({
+      ignoreAttributes: false,
+      isArray: (name) => name === 'testsuite' || name === 'testcase',
+    }).parse(xml);
     const suites = doc.testsuites.testsuite;
     expect(suites.map((s: Record<string, string>) => s['@_name'])).toEqual(['py', 'cpp']);
     const py = suites[0];
     expect(py['@_tests']).toBe('4');
     expect(py['@_failures']).toBe('2');
     expect(py['@_skipped']).toBe('1');
-    const typo = py.testcase.find((c: Record<string, string>) => c['@_name'] === 'tests/test_a.py::test_typo');
+    const typo = py.testcase.find(
+      (c: Record<string, string>) => c['@_name'] === 'tests/test_a.py::test_typo',
+    );
     expect(typo['@_file']).toBe('tests/test_a.py');
     expect(typo['@_line']).toBe('7');
     expect(typo['system-out']).toMatch(/healed by suture/);
@@ -93,7 +98,13 @@ describe('patch and bugs reporters', () => {
     expect(await readFile(join(runDir, 'fixes.patch'), 'utf8')).toBe(report.patch);
     const bugs = JSON.parse(await readFile(join(runDir, 'bug_report.json'), 'utf8'));
     expect(bugs.bugs).toHaveLength(1);
-    expect(bugs.bugs[0]).toMatchObject({ project: 'py', expected: '10', actual: '9', fixer: '@suture/llm-claude-cli', tests: ['tests/test_a.py::test_logic'] });
+    expect(bugs.bugs[0]).toMatchObject({
+      project: 'py',
+      expected: '10',
+      actual: '9',
+      fixer: '@suture/llm-claude-cli',
+      tests: ['tests/test_a.py::test_logic'],
+    });
   });
   it('writes no bug_report.json when there is no product bug', async () => {
     const report = sampleReport();
@@ -117,7 +128,9 @@ describe('console reporter', () => {
     r.onProjectEnd!({ project: report.projects[0]! });
     await r.onRunEnd!(report, ctx());
     expect(out.text()).not.toContain('\x1b');
-    expect(out.text()).toMatch(/■ py: failed_after_repair \(1 healed, 1 still failing, 1 bug\(s\), 0 flaky\)/);
+    expect(out.text()).toMatch(
+      /■ py: failed_after_repair \(1 healed, 1 still failing, 1 bug\(s\), 0 flaky\)/,
+    );
     expect(out.text()).toMatch(/product-bug assertion/);
     expect(out.text()).toContain('LLM: 2 call(s), 1200 in / 300 out tokens, 5000 read from cache, $0.0123');
     expect(out.text()).not.toContain('written to cache');

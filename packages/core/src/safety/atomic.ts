@@ -25,7 +25,10 @@ async function fsyncDir(dir: string): Promise<void> {
  * in the same folder, fsync, chmod, rename over the target, fsync the folder.
  */
 export async function atomicWrite(path: string, data: Buffer | string, mode?: number): Promise<void> {
-  const tmp = join(dirname(path), `.${basename(path)}.suture-tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const tmp = join(
+    dirname(path),
+    `.${basename(path)}.suture-tmp-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
   const handle = await open(tmp, 'w', mode ?? 0o644);
   try {
     await handle.writeFile(data);

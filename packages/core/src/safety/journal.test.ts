@@ -53,7 +53,9 @@ describe('Journal', () => {
     await rm(join(root, 'src/no-eol.py'));
     const outcome = await journal.restore();
     expect(outcome.conflicts.map((c) => c.file).sort()).toEqual(['src/crlf.py', 'src/no-eol.py']);
-    expect(outcome.conflicts.find((c) => c.file === 'src/crlf.py')!.reason).toContain('your version was kept');
+    expect(outcome.conflicts.find((c) => c.file === 'src/crlf.py')!.reason).toContain(
+      'your version was kept',
+    );
     expect(await readFile(join(root, 'src/crlf.py'), 'utf8')).toBe('the user typed this\n');
     await expect(stat(join(root, 'src/no-eol.py'))).rejects.toThrow(/ENOENT/);
   });
@@ -66,7 +68,12 @@ describe('Journal', () => {
     await journal.write('added.txt', 'new\n');
     await expect(Journal.create(root, 'r2')).rejects.toThrow(/suture recover/);
     const outcome = await recover(root);
-    expect(outcome).toMatchObject({ found: true, runId: 'r1', restored: ['src/crlf.py'], deleted: ['added.txt'] });
+    expect(outcome).toMatchObject({
+      found: true,
+      runId: 'r1',
+      restored: ['src/crlf.py'],
+      deleted: ['added.txt'],
+    });
     expect(await snapshot(root, skipSuture)).toEqual(before);
     expect(await recover(root)).toMatchObject({ found: false });
   });
@@ -93,7 +100,10 @@ describe('Journal', () => {
     expect(await journal.putBack('src/pkg/sub/new.py', 'n = 1\n', undefined)).toBeUndefined();
     await expect(stat(join(root, 'src/pkg'))).rejects.toThrow(/ENOENT/);
     await writeFile(join(root, 'src/crlf.py'), 'mine\n');
-    expect(await journal.putBack('src/crlf.py', 'first heal\n', 'a = 1\r\nb = 2\r\n')).toEqual({ file: 'src/crlf.py', reason: expect.stringContaining('your version was kept') });
+    expect(await journal.putBack('src/crlf.py', 'first heal\n', 'a = 1\r\nb = 2\r\n')).toEqual({
+      file: 'src/crlf.py',
+      reason: expect.stringContaining('your version was kept'),
+    });
     expect(await readFile(join(root, 'src/crlf.py'), 'utf8')).toBe('mine\n');
   });
 });
@@ -118,10 +128,17 @@ describe('repository lock', () => {
     const pid = child.pid!;
     await new Promise((resolve) => child.on('exit', resolve));
     await mkdir(join(root, '.suture'), { recursive: true });
-    await writeFile(join(root, '.suture/lock'), JSON.stringify({ pid, hostname: hostname(), startedAt: '2026-01-01T00:00:00.000Z', runId: 'old' }));
+    await writeFile(
+      join(root, '.suture/lock'),
+      JSON.stringify({ pid, hostname: hostname(), startedAt: '2026-01-01T00:00:00.000Z', runId: 'old' }),
+    );
     const lock = await acquireLock(root, 'new');
     expect(lock.staleFrom?.pid).toBe(pid);
-    const held = JSON.parse(await readFile(join(root, '.suture/lock'), 'utf8')) as { pid: number; hostname: string; startedAt: string };
+    const held = JSON.parse(await readFile(join(root, '.suture/lock'), 'utf8')) as {
+      pid: number;
+      hostname: string;
+      startedAt: string;
+    };
     expect(held.pid).toBe(process.pid);
     expect(held.hostname).toBe(hostname());
     expect(Date.parse(held.startedAt)).not.toBeNaN();
@@ -134,7 +151,15 @@ describe('repository lock', () => {
     const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     try {
       await mkdir(join(root, '.suture'), { recursive: true });
-      await writeFile(join(root, '.suture/lock'), JSON.stringify({ pid: sleeper.pid, hostname: hostname(), startedAt: new Date().toISOString(), runId: 'other' }));
+      await writeFile(
+        join(root, '.suture/lock'),
+        JSON.stringify({
+          pid: sleeper.pid,
+          hostname: hostname(),
+          startedAt: new Date().toISOString(),
+          runId: 'other',
+        }),
+      );
       await expect(acquireLock(root, 'mine')).rejects.toThrow(new RegExp(`pid ${sleeper.pid}`));
     } finally {
       sleeper.kill('SIGKILL');
@@ -148,7 +173,9 @@ describe('recover with a damaged journal', () => {
     const journal = await Journal.create(root, 'r1');
     await journal.write('src/crlf.py', 'changed\n');
     await writeFile(join(root, '.suture/journal/manifest.json'), '{"version": 1, "entr');
-    await expect(recover(root)).rejects.toThrow(/manifest\.json is unreadable.*\.suture\/journal\/files.*copy them back/);
+    await expect(recover(root)).rejects.toThrow(
+      /manifest\.json is unreadable.*\.suture\/journal\/files.*copy them back/,
+    );
     expect(await hasJournal(root)).toBe(true);
     expect(await readFile(join(root, '.suture/journal/files/0'), 'utf8')).toBe('a = 1\r\nb = 2\r\n');
   });
@@ -161,7 +188,9 @@ describe('recover with a damaged journal', () => {
     await rm(join(root, '.suture/journal/files/0'));
     const outcome = await recover(root);
     expect(outcome.restored).toEqual(['src/no-eol.py']);
-    expect(outcome.conflicts).toEqual([{ file: 'src/crlf.py', reason: expect.stringContaining('missing from the journal') }]);
+    expect(outcome.conflicts).toEqual([
+      { file: 'src/crlf.py', reason: expect.stringContaining('missing from the journal') },
+    ]);
     expect(await readFile(join(root, 'src/no-eol.py'), 'utf8')).toBe('x = 1');
   });
 });
@@ -176,7 +205,10 @@ describe('repository lock without readable content', () => {
     await writeFile(join(root, '.suture/lock'), '{garbage');
     await utimes(join(root, '.suture/lock'), old, old);
     const lock = await acquireLock(root, 'y');
-    expect(JSON.parse(await readFile(join(root, '.suture/lock'), 'utf8'))).toMatchObject({ pid: process.pid, runId: 'y' });
+    expect(JSON.parse(await readFile(join(root, '.suture/lock'), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      runId: 'y',
+    });
     await lock.release();
   });
 });

@@ -60,7 +60,8 @@ export async function readManifest(root: string): Promise<JournalManifest> {
   const path = join(journalDir(root), MANIFEST);
   try {
     const manifest = JSON.parse(await readFile(path, 'utf8')) as JournalManifest;
-    if (manifest.version !== 1 || !Array.isArray(manifest.entries)) throw new Error('not a version 1 journal manifest');
+    if (manifest.version !== 1 || !Array.isArray(manifest.entries))
+      throw new Error('not a version 1 journal manifest');
     return manifest;
   } catch (error) {
     throw new Error(
@@ -131,10 +132,18 @@ export class Journal {
 
   static async create(root: string, runId: string): Promise<Journal> {
     if (await hasJournal(root)) {
-      throw new Error(`an unrecovered journal exists in ${journalDir(root)}: run \`suture recover\` to restore the files of the interrupted run`);
+      throw new Error(
+        `an unrecovered journal exists in ${journalDir(root)}: run \`suture recover\` to restore the files of the interrupted run`,
+      );
     }
     await mkdir(journalDir(root), { recursive: true });
-    const journal = new Journal(root, { version: 1, runId, pid: process.pid, startedAt: new Date().toISOString(), entries: [] });
+    const journal = new Journal(root, {
+      version: 1,
+      runId,
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      entries: [],
+    });
     await journal.flush();
     phase('journal:created');
     return journal;
@@ -198,7 +207,11 @@ export class Journal {
    * still holds `expected`, what suture wrote. Earlier writes to the same file (another
    * failure's heal) survive, unlike `restore`. Returns a conflict when someone else changed it.
    */
-  putBack(file: string, expected: Buffer | string, previous: Buffer | string | undefined): Promise<{ file: string; reason: string } | undefined> {
+  putBack(
+    file: string,
+    expected: Buffer | string,
+    previous: Buffer | string | undefined,
+  ): Promise<{ file: string; reason: string } | undefined> {
     return this.serial(async () => {
       phase('restore:putback');
       try {
@@ -209,7 +222,11 @@ export class Journal {
     });
   }
 
-  private async putBackNow(file: string, expected: Buffer | string, previous: Buffer | string | undefined): Promise<{ file: string; reason: string } | undefined> {
+  private async putBackNow(
+    file: string,
+    expected: Buffer | string,
+    previous: Buffer | string | undefined,
+  ): Promise<{ file: string; reason: string } | undefined> {
     const current = await this.read(file);
     if (!current || sha256(current) !== sha256(expected)) {
       return { file, reason: 'changed by someone else while suture ran: your version was kept' };
@@ -255,11 +272,17 @@ export class Journal {
       }
       if (current === undefined) {
         // Suture's writes are renames over the file, so it is never missing after one: someone deleted it.
-        outcome.conflicts.push({ file: entry.file, reason: 'deleted by someone else while suture ran: left deleted' });
+        outcome.conflicts.push({
+          file: entry.file,
+          reason: 'deleted by someone else while suture ran: left deleted',
+        });
         continue;
       }
       if (currentHash !== undefined && !entry.written.includes(currentHash)) {
-        outcome.conflicts.push({ file: entry.file, reason: 'changed by someone else while suture ran: your version was kept' });
+        outcome.conflicts.push({
+          file: entry.file,
+          reason: 'changed by someone else while suture ran: your version was kept',
+        });
         continue;
       }
       if (!entry.existed) {
@@ -270,7 +293,10 @@ export class Journal {
       }
       const original = await readOptional(join(journalDir(this.root), entry.backup ?? ''));
       if (!original) {
-        outcome.conflicts.push({ file: entry.file, reason: `its backup ${entry.backup} is missing from the journal: left as it is` });
+        outcome.conflicts.push({
+          file: entry.file,
+          reason: `its backup ${entry.backup} is missing from the journal: left as it is`,
+        });
         continue;
       }
       await atomicWrite(abs, original, entry.mode);
@@ -314,7 +340,11 @@ export class Journal {
  * It takes the repository lock, so it refuses (LockError) while a live run owns the journal, and
  * takes over the stale lock of the run that died; it kills the test processes that run left.
  */
-export async function recover(root: string): Promise<RestoreOutcome & { runId?: string; found: boolean; stopped?: Array<{ pgid: number; command: string }> }> {
+export async function recover(
+  root: string,
+): Promise<
+  RestoreOutcome & { runId?: string; found: boolean; stopped?: Array<{ pgid: number; command: string }> }
+> {
   if (!(await hasJournal(root))) return { found: false, restored: [], deleted: [], conflicts: [] };
   const lock = await acquireLock(root, 'recover');
   try {

@@ -23,7 +23,11 @@ function holdAt(root: string, point: string): Promise<{ pid: number; kill: () =>
   const lockModule = pathToFileURL(join(import.meta.dirname, 'lock.ts')).href;
   const log = join(root, `${point.replace(/\W/g, '_')}.log`);
   const script = `const { createJiti } = await import('jiti'); const { acquireLock } = await createJiti(import.meta.url).import(${JSON.stringify(lockModule)}); await acquireLock(process.argv[1], 'held'); setInterval(() => {}, 1000);`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script, root], { cwd: import.meta.dirname, stdio: 'inherit', env: { ...process.env, SUTURE_PHASE_LOG: log, SUTURE_PHASE_HOLD: `${point}=60000` } });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script, root], {
+    cwd: import.meta.dirname,
+    stdio: 'inherit',
+    env: { ...process.env, SUTURE_PHASE_LOG: log, SUTURE_PHASE_HOLD: `${point}=60000` },
+  });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
@@ -42,7 +46,10 @@ describe('the repository lock under SIGKILL', () => {
     const held = await holdAt(root, 'lock:created');
     await held.kill();
     // Never an empty lock that makes the next run wait for it to age.
-    expect(JSON.parse(await readFile(join(root, '.suture/lock'), 'utf8'))).toMatchObject({ pid: held.pid, runId: 'held' });
+    expect(JSON.parse(await readFile(join(root, '.suture/lock'), 'utf8'))).toMatchObject({
+      pid: held.pid,
+      runId: 'held',
+    });
     const lock = await acquireLock(root, 'next');
     expect(lock.staleFrom?.pid).toBe(held.pid);
     await lock.release();

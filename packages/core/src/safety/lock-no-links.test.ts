@@ -22,7 +22,10 @@ describe('the repository lock on a filesystem without hard links', () => {
     const root = await mkdtemp(join(tmpdir(), 'suture-lock-nolink-'));
     dirs.push(root);
     const lock = await acquireLock(root, 'first');
-    expect(JSON.parse(await readFile(join(root, '.suture/lock'), 'utf8'))).toMatchObject({ pid: process.pid, runId: 'first' });
+    expect(JSON.parse(await readFile(join(root, '.suture/lock'), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      runId: 'first',
+    });
     expect(await readdir(join(root, '.suture'))).toEqual(['lock']);
     await expect(acquireLock(root, 'second')).rejects.toThrow(LockError);
     await lock.release();

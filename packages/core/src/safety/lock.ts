@@ -39,7 +39,8 @@ async function removeLeftovers(root: string): Promise<void> {
   const dir = join(root, SUTURE_DIR);
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const pid = /^lock\.(\d+)-[0-9a-f]{8}$/.exec(name)?.[1];
-    if (pid && Number(pid) !== process.pid && !processAlive(Number(pid))) await rm(join(dir, name), { force: true });
+    if (pid && Number(pid) !== process.pid && !processAlive(Number(pid)))
+      await rm(join(dir, name), { force: true });
   }
 }
 
@@ -60,7 +61,12 @@ export async function acquireLock(root: string, runId: string): Promise<RepoLock
   let staleFrom: LockInfo | undefined;
   for (let tries = 0; tries < 3; tries++) {
     try {
-      const info: LockInfo = { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString(), runId };
+      const info: LockInfo = {
+        pid: process.pid,
+        hostname: hostname(),
+        startedAt: new Date().toISOString(),
+        runId,
+      };
       // Written in full under another name, then linked into place (link fails if the lock
       // exists): the lock never exists without its holder, so a run killed while taking it
       // leaves a lock that the next run sees is stale, not an empty one it must wait out.
@@ -97,8 +103,12 @@ export async function acquireLock(root: string, runId: string): Promise<RepoLock
     } catch {
       // Empty or unparsable: either another run created it this instant and is writing it, or it
       // is garbage from a crash. Only an old one is taken over.
-      const age = await stat(path).then((st) => Date.now() - st.mtimeMs, () => Infinity);
-      if (age < FRESH_MS) throw new LockError(`another suture run is starting and holds ${path}; wait for it to finish`);
+      const age = await stat(path).then(
+        (st) => Date.now() - st.mtimeMs,
+        () => Infinity,
+      );
+      if (age < FRESH_MS)
+        throw new LockError(`another suture run is starting and holds ${path}; wait for it to finish`);
       holder = undefined;
     }
     if (holder && holder.hostname === hostname() && processAlive(holder.pid)) {
@@ -107,7 +117,9 @@ export async function acquireLock(root: string, runId: string): Promise<RepoLock
       );
     }
     if (holder && holder.hostname !== hostname()) {
-      throw new LockError(`${path} is held by a run on host ${holder.hostname} (pid ${holder.pid}); delete the file if that run is gone`);
+      throw new LockError(
+        `${path} is held by a run on host ${holder.hostname} (pid ${holder.pid}); delete the file if that run is gone`,
+      );
     }
     staleFrom = holder;
     await rm(path, { force: true });

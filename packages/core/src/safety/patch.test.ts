@@ -25,20 +25,24 @@ async function setup(gitInit: boolean): Promise<{ root: string; patch: string }>
   return { root, patch };
 }
 
-const apply = (command: string, cwd: string): void => void execFileSync('sh', ['-c', command], { cwd, stdio: 'pipe' });
+const apply = (command: string, cwd: string): void =>
+  void execFileSync('sh', ['-c', command], { cwd, stdio: 'pipe' });
 
 describe('gitApplyCommand', () => {
   it.each([
     ['the top level', ''],
     ['the suture root', 'examples/app'],
     ['a folder outside the root', 'examples'],
-  ])('prints a command that applies the patch when typed in %s of a repository whose root is a subfolder', async (_name, from) => {
-    const { root, patch } = await setup(true);
-    const cwd = join(top, from);
-    const command = gitApplyCommand(root, patch, cwd);
-    apply(command, cwd);
-    expect(await readFile(join(root, 'src/a.py'), 'utf8')).toBe('x = 2\n');
-  });
+  ])(
+    'prints a command that applies the patch when typed in %s of a repository whose root is a subfolder',
+    async (_name, from) => {
+      const { root, patch } = await setup(true);
+      const cwd = join(top, from);
+      const command = gitApplyCommand(root, patch, cwd);
+      apply(command, cwd);
+      expect(await readFile(join(root, 'src/a.py'), 'utf8')).toBe('x = 2\n');
+    },
+  );
 
   it('is a plain git apply from a root that is the top level, and works outside any repository', async () => {
     const { root, patch } = await setup(false);
@@ -50,6 +54,8 @@ describe('gitApplyCommand', () => {
 
   it('names the subfolder with --directory', async () => {
     const { root, patch } = await setup(true);
-    expect(gitApplyCommand(root, patch, top)).toBe('git apply --directory=examples/app examples/app/.suture/runs/r1/fixes.patch');
+    expect(gitApplyCommand(root, patch, top)).toBe(
+      'git apply --directory=examples/app examples/app/.suture/runs/r1/fixes.patch',
+    );
   });
 });

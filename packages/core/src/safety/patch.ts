@@ -12,7 +12,9 @@ export function fileDiff(file: string, before: string | undefined, after: string
   if (before === after) return '';
   const oldName = before === undefined ? '/dev/null' : `a/${file}`;
   const newName = after === undefined ? '/dev/null' : `b/${file}`;
-  const body = createTwoFilesPatch(oldName, newName, before ?? '', after ?? '', undefined, undefined, { context: 3 });
+  const body = createTwoFilesPatch(oldName, newName, before ?? '', after ?? '', undefined, undefined, {
+    context: 3,
+  });
   // jsdiff starts with an "Index:"/"====" preamble; git wants "diff --git" headers instead.
   const lines = body.split('\n');
   const start = lines.findIndex((l) => l.startsWith('--- '));

@@ -27,11 +27,14 @@ export function normalizeEditPath(path: string): { ok: true; path: string } | { 
   if (path.length === 0) return { ok: false, reason: 'empty path' };
   if (path.includes('\0')) return { ok: false, reason: 'path contains a NUL byte' };
   if (path.length > 1024) return { ok: false, reason: 'path longer than 1024 characters' };
-  if (isAbsolute(path) || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\')) return { ok: false, reason: `absolute path ${JSON.stringify(path)}` };
+  if (isAbsolute(path) || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\'))
+    return { ok: false, reason: `absolute path ${JSON.stringify(path)}` };
   const slashed = path.replace(/\\/g, '/');
-  if (slashed.split('/').includes('..')) return { ok: false, reason: `path ${JSON.stringify(path)} climbs out with ".."` };
+  if (slashed.split('/').includes('..'))
+    return { ok: false, reason: `path ${JSON.stringify(path)} climbs out with ".."` };
   const normalized = posix.normalize(slashed).replace(/^\.\//, '');
-  if (normalized === '.' || normalized.endsWith('/')) return { ok: false, reason: `path ${JSON.stringify(path)} is a folder` };
+  if (normalized === '.' || normalized.endsWith('/'))
+    return { ok: false, reason: `path ${JSON.stringify(path)} is a folder` };
   return { ok: true, path: normalized };
 }
 
@@ -55,7 +58,10 @@ export function deniedBy(path: string, denied: readonly string[]): string | unde
  * is itself a symlink (writing through it would change its target), and a path below a dangling
  * symlink (its folders could not be made, or would be made wherever the link points).
  */
-export async function resolveRealPath(root: string, rel: string): Promise<{ ok: true; path: string } | { ok: false; reason: string }> {
+export async function resolveRealPath(
+  root: string,
+  rel: string,
+): Promise<{ ok: true; path: string } | { ok: false; reason: string }> {
   const realRoot = await realpath(root);
   const abs = join(root, rel);
   try {
@@ -70,12 +76,22 @@ export async function resolveRealPath(root: string, rel: string): Promise<{ ok: 
     try {
       const real = await realpath(probe);
       const inside = relative(realRoot, real);
-      if (inside.startsWith('..') || isAbsolute(inside)) return { ok: false, reason: `${rel} resolves outside the project root (through a symbolic link)` };
+      if (inside.startsWith('..') || isAbsolute(inside))
+        return { ok: false, reason: `${rel} resolves outside the project root (through a symbolic link)` };
       return { ok: true, path: toPosix(join(inside, relative(probe, abs))) };
     } catch {
       // Missing is fine (a new file or folder); present but unresolvable is a symbolic link to
       // nowhere (or a loop), which creating the folders of a new file would have to go through.
-      if (await lstat(probe).then(() => true, () => false)) return { ok: false, reason: `${toPosix(relative(root, probe)) || rel} is a symbolic link that does not resolve` };
+      if (
+        await lstat(probe).then(
+          () => true,
+          () => false,
+        )
+      )
+        return {
+          ok: false,
+          reason: `${toPosix(relative(root, probe)) || rel} is a symbolic link that does not resolve`,
+        };
       const parent = dirname(probe);
       if (parent === probe) return { ok: false, reason: `${rel} cannot be resolved` };
       probe = parent;

@@ -29,7 +29,13 @@ export const PLANTED_INLINE: string[] = [
 
 describe('secret redaction', () => {
   it('collects values of variables named like keys, tokens, secrets and passwords', () => {
-    const values = secretValues({ ...PLANTED_ENV, HOME: '/root', PATH: '/usr/bin', SHORT_TOKEN: 'abc', KEYBOARD: 'us-international' });
+    const values = secretValues({
+      ...PLANTED_ENV,
+      HOME: '/root',
+      PATH: '/usr/bin',
+      SHORT_TOKEN: 'abc',
+      KEYBOARD: 'us-international',
+    });
     for (const v of Object.values(PLANTED_ENV)) expect(values).toContain(v);
     expect(values).not.toContain('/root');
     expect(values).not.toContain('abc');
@@ -37,10 +43,13 @@ describe('secret redaction', () => {
 
   it('removes all twenty planted kinds from text', () => {
     const redact = createRedactor(PLANTED_ENV);
-    const text = [...Object.values(PLANTED_ENV), ...PLANTED_INLINE].map((s, i) => `line ${i}: value=${s} end`).join('\n');
+    const text = [...Object.values(PLANTED_ENV), ...PLANTED_INLINE]
+      .map((s, i) => `line ${i}: value=${s} end`)
+      .join('\n');
     const out = redact(text);
     for (const s of [...Object.values(PLANTED_ENV), ...PLANTED_INLINE]) {
-      for (const fragment of s.split('\n')) if (fragment.includes('planted') || fragment.includes('PLANTED')) expect(out).not.toContain(fragment);
+      for (const fragment of s.split('\n'))
+        if (fragment.includes('planted') || fragment.includes('PLANTED')) expect(out).not.toContain(fragment);
     }
     expect(out.split(REDACTED).length - 1).toBeGreaterThanOrEqual(20);
     expect(out).toContain('line 0: value=');

@@ -1,5 +1,6 @@
 /** Environment variable names whose values are secrets. */
-const SECRET_NAME = /(^|_)(KEY|PASS|PWD|CREDENTIALS?|AUTH)($|_)|TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE/i;
+const SECRET_NAME =
+  /(^|_)(KEY|PASS|PWD|CREDENTIALS?|AUTH)($|_)|TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE/i;
 /** Names that match the pattern but hold no secret (the shell's working directories). */
 const NOT_SECRET_NAME = new Set(['PWD', 'OLDPWD']);
 
@@ -44,8 +45,13 @@ export interface Redactor {
 }
 
 /** A redactor for the given environment plus extra known secrets (an API key from a config file). */
-export function createRedactor(env: NodeJS.ProcessEnv = process.env, extra: readonly string[] = []): Redactor {
-  const values = [...new Set([...secretValues(env), ...extra.filter((v) => v.length >= 6)])].sort((a, b) => b.length - a.length);
+export function createRedactor(
+  env: NodeJS.ProcessEnv = process.env,
+  extra: readonly string[] = [],
+): Redactor {
+  const values = [...new Set([...secretValues(env), ...extra.filter((v) => v.length >= 6)])].sort(
+    (a, b) => b.length - a.length,
+  );
   return (text: string): string => {
     let out = text;
     for (const value of values) {

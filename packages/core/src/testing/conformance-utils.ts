@@ -16,7 +16,10 @@ export function check(condition: unknown, message: string): asserts condition {
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** Copies a fixture project into a fresh folder (under `parent`, default the OS temp dir). */
-export async function copyFixture(fixture: string, parent = tmpdir()): Promise<{ root: string; dispose: () => Promise<void> }> {
+export async function copyFixture(
+  fixture: string,
+  parent = tmpdir(),
+): Promise<{ root: string; dispose: () => Promise<void> }> {
   const base = await mkdtemp(join(parent, 'suture-conformance-'));
   const root = join(base, 'project');
   await cp(fixture, root, { recursive: true });
@@ -33,7 +36,13 @@ export async function snapshotTree(root: string, ignore: readonly string[]): Pro
       const rel = relative(root, abs).split('\\').join('/');
       if (isIgnored(rel) || isIgnored(`${rel}/`)) continue;
       if (entry.isDirectory()) await walk(abs);
-      else if (entry.isFile()) files.set(rel, createHash('sha1').update(await readFile(abs)).digest('hex'));
+      else if (entry.isFile())
+        files.set(
+          rel,
+          createHash('sha1')
+            .update(await readFile(abs))
+            .digest('hex'),
+        );
     }
   };
   await walk(root);
@@ -42,7 +51,8 @@ export async function snapshotTree(root: string, ignore: readonly string[]): Pro
 
 export function diffSnapshots(before: Map<string, string>, after: Map<string, string>): string[] {
   const changed: string[] = [];
-  for (const [file, hash] of after) if (before.get(file) !== hash) changed.push(before.has(file) ? `modified ${file}` : `created ${file}`);
+  for (const [file, hash] of after)
+    if (before.get(file) !== hash) changed.push(before.has(file) ? `modified ${file}` : `created ${file}`);
   for (const file of before.keys()) if (!after.has(file)) changed.push(`deleted ${file}`);
   return changed;
 }

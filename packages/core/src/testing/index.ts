@@ -1,5 +1,22 @@
-export { registerRunnerConformance, runnerConformanceCases, type RunnerFixture, type ConformanceCase, type TestApi } from './runner-conformance.js';
-export { ConformanceError, copyFixture, snapshotTree, diffSnapshots, silentLogger } from './conformance-utils.js';
-export { scriptedFixer, type ScriptedFixer, type ScriptedProposal, type ScriptedStep } from './scripted-fixer.js';
+export {
+  registerRunnerConformance,
+  runnerConformanceCases,
+  type RunnerFixture,
+  type ConformanceCase,
+  type TestApi,
+} from './runner-conformance.js';
+export {
+  ConformanceError,
+  copyFixture,
+  snapshotTree,
+  diffSnapshots,
+  silentLogger,
+} from './conformance-utils.js';
+export {
+  scriptedFixer,
+  type ScriptedFixer,
+  type ScriptedProposal,
+  type ScriptedStep,
+} from './scripted-fixer.js';
 export { scriptRunner, scriptAnalyzer, projectFrames, type ScriptRunnerOptions } from './script-runner.js';
 export { sampleFixRequest, sampleFixerContext } from './sample-fix-request.js';

@@ -36,7 +36,10 @@ interface Shared {
  * test framework (`registerRunnerConformance`) or runs them directly. They use the real toolchain
  * on a real copy of the fixture.
  */
-export function runnerConformanceCases(runner: Runner, fixture: RunnerFixture): { cases: ConformanceCase[]; setup: () => Promise<void>; teardown: () => Promise<void> } {
+export function runnerConformanceCases(
+  runner: Runner,
+  fixture: RunnerFixture,
+): { cases: ConformanceCase[]; setup: () => Promise<void>; teardown: () => Promise<void> } {
   let shared: Shared | undefined;
   let dispose: (() => Promise<void>) | undefined;
   let before: Map<string, string> | undefined;
@@ -60,18 +63,32 @@ export function runnerConformanceCases(runner: Runner, fixture: RunnerFixture): 
     }
   };
   const analyzer = (): Analyzer => {
-    check(typeof runner.analyzer === 'function', 'runner.analyzer() is missing: a runner must say which analyzer fits its results');
+    check(
+      typeof runner.analyzer === 'function',
+      'runner.analyzer() is missing: a runner must say which analyzer fits its results',
+    );
     return runner.analyzer!();
   };
-  const project = (): ProjectInfo => ({ name: 'conformance', root: shared!.root, scopeDepth: 3, logger: silentLogger });
+  const project = (): ProjectInfo => ({
+    name: 'conformance',
+    root: shared!.root,
+    scopeDepth: 3,
+    logger: silentLogger,
+  });
 
   const cases: ConformanceCase[] = [
     {
       name: 'has the plugin shape',
       run: async () => {
         check(typeof runner.name === 'string' && runner.name.length > 0, 'name must be a non-empty string');
-        check(runner.apiVersion === API_VERSION, `apiVersion must be ${API_VERSION}, got ${String(runner.apiVersion)}`);
-        check(typeof runner.language === 'string' && runner.language.length > 0, 'language must be a non-empty string');
+        check(
+          runner.apiVersion === API_VERSION,
+          `apiVersion must be ${API_VERSION}, got ${String(runner.apiVersion)}`,
+        );
+        check(
+          typeof runner.language === 'string' && runner.language.length > 0,
+          'language must be a non-empty string',
+        );
         check(typeof runner.supportsSelection === 'boolean', 'supportsSelection must be a boolean');
         check(typeof runner.run === 'function', 'run must be a function');
       },
@@ -80,15 +97,22 @@ export function runnerConformanceCases(runner: Runner, fixture: RunnerFixture): 
       name: 'reports every test of a full run with a valid RunResult',
       run: async () => {
         const { full } = shared!;
-        check(full.status === 'failed', `a suite with failing tests must have status "failed", got "${full.status}"${full.error ? `: ${full.error}` : ''}`);
+        check(
+          full.status === 'failed',
+          `a suite with failing tests must have status "failed", got "${full.status}"${full.error ? `: ${full.error}` : ''}`,
+        );
         const byId = new Map(full.tests.map((t) => [t.id, t]));
         check(byId.size === full.tests.length, 'test ids must be unique within a run');
         for (const id of fixture.failing) {
           const t = byId.get(id);
-          check(t, `failing test "${id}" missing from the results; got: ${[...byId.keys()].slice(0, 20).join(', ')}`);
+          check(
+            t,
+            `failing test "${id}" missing from the results; got: ${[...byId.keys()].slice(0, 20).join(', ')}`,
+          );
           check(t.status !== 'passed' && t.status !== 'skipped', `"${id}" must not pass, got ${t.status}`);
         }
-        for (const id of fixture.passing) check(byId.get(id)?.status === 'passed', `passing test "${id}" must be reported as passed`);
+        for (const id of fixture.passing)
+          check(byId.get(id)?.status === 'passed', `passing test "${id}" must be reported as passed`);
         check(typeof full.command === 'string' && full.command.length > 0, 'command must say what ran');
       },
     },
@@ -96,7 +120,11 @@ export function runnerConformanceCases(runner: Runner, fixture: RunnerFixture): 
       name: 'gives project-relative files and 1-based lines',
       run: async () => {
         for (const t of shared!.full.tests) {
-          if (t.file !== undefined) check(!isAbsolute(t.file) && !t.file.startsWith('..'), `test "${t.id}" file must be relative to the project root, got ${t.file}`);
+          if (t.file !== undefined)
+            check(
+              !isAbsolute(t.file) && !t.file.startsWith('..'),
+              `test "${t.id}" file must be relative to the project root, got ${t.file}`,
+            );
           if (t.line !== undefined) check(t.line >= 1, `test "${t.id}" line must be 1-based`);
         }
         const located = shared!.full.tests.filter((t) => t.file && t.line);
@@ -111,12 +139,18 @@ export function runnerConformanceCases(runner: Runner, fixture: RunnerFixture): 
         const result = await run({ selection: [target] });
         check(result.selected, 'a run with a selection must set selected: true');
         const ran = result.tests.filter((t) => t.status !== 'skipped');
-        check(ran.some((t) => t.id === target && t.status !== 'passed'), `the selected failing test "${target}" must run and fail`);
+        check(
+          ran.some((t) => t.id === target && t.status !== 'passed'),
+          `the selected failing test "${target}" must run and fail`,
+        );
         const others = ran.filter((t) => t.id !== target).map((t) => t.id);
         check(others.length === 0, `only "${target}" should run, but these ran too: ${others.join(', ')}`);
         const pass = fixture.passing[0]!;
         const passing = await run({ selection: [pass] });
-        check(passing.status === 'passed', `selecting the passing test "${pass}" must give status passed, got ${passing.status}${passing.error ? `: ${passing.error}` : ''}`);
+        check(
+          passing.status === 'passed',
+          `selecting the passing test "${pass}" must give status passed, got ${passing.status}${passing.error ? `: ${passing.error}` : ''}`,
+        );
       },
     },
     {
@@ -133,7 +167,10 @@ export function runnerConformanceCases(runner: Runner, fixture: RunnerFixture): 
       run: async () => {
         const after = await snapshotTree(shared!.root, ignore);
         const changes = diffSnapshots(before!, after);
-        check(changes.length === 0, `the runner changed project files: ${changes.join(', ')} (declare build folders in fixture.writes)`);
+        check(
+          changes.length === 0,
+          `the runner changed project files: ${changes.join(', ')} (declare build folders in fixture.writes)`,
+        );
       },
     },
     {
@@ -159,10 +196,17 @@ export function runnerConformanceCases(runner: Runner, fixture: RunnerFixture): 
           );
         }
         const fingerprints = new Set(failures.map((f) => f.fingerprint));
-        check(fingerprints.size === failures.length, 'failures with the same fingerprint must be grouped into one');
+        check(
+          fingerprints.size === failures.length,
+          'failures with the same fingerprint must be grouped into one',
+        );
         const scope = ScopeSchema.parse(await a.scope(failures[0]!, project()));
         check(scope.entries.length > 0, 'scope() of a failure must not be empty');
-        for (const e of scope.entries) check(!isAbsolute(e.file) && !e.file.startsWith('..'), `scope file must be project-relative: ${e.file}`);
+        for (const e of scope.entries)
+          check(
+            !isAbsolute(e.file) && !e.file.startsWith('..'),
+            `scope file must be project-relative: ${e.file}`,
+          );
       },
     },
   ];
@@ -173,7 +217,16 @@ export function runnerConformanceCases(runner: Runner, fixture: RunnerFixture): 
       const copy = await copyFixture(fixture.path, fixture.tempParent);
       dispose = copy.dispose;
       before = await snapshotTree(copy.root, ignore);
-      shared = { root: copy.root, full: RunResultSchema.parse({ status: 'error', tests: [], exitCode: null, command: 'not run', durationMs: 0 }) };
+      shared = {
+        root: copy.root,
+        full: RunResultSchema.parse({
+          status: 'error',
+          tests: [],
+          exitCode: null,
+          command: 'not run',
+          durationMs: 0,
+        }),
+      };
       const context = await ctx(copy.root);
       try {
         shared.full = RunResultSchema.parse(await runner.run(context));

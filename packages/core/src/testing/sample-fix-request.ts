@@ -21,14 +21,39 @@ export function sampleFixRequest(over: Partial<FixRequestInput> = {}): FixReques
       tests: ['tests/test_pricing.py::test_discount_at_ten_units'],
       location: { file: 'tests/test_pricing.py', line: 5, symbol: 'test_discount_at_ten_units' },
       frames: [{ file: 'shop/pricing.py', line: 3, symbol: 'discount' }],
-      evidence: '>       assert discount(10) == 0.1\nE       assert 0 == 0.1\n\ntests/test_pricing.py:5: AssertionError',
+      evidence:
+        '>       assert discount(10) == 0.1\nE       assert 0 == 0.1\n\ntests/test_pricing.py:5: AssertionError',
       fingerprint: 'f1',
       repairable: true,
     },
-    scope: { entries: [{ file: 'shop/pricing.py', symbols: ['discount'], role: 'source', reasons: ['called by the test (depth 1)'] }] },
-    sources: [{ file: 'shop/pricing.py', startLine: 1, endLine: 4, text: 'def discount(units):\n    if units > 10:\n        return 0.1\n    return 0\n', reason: 'called by the test' }],
+    scope: {
+      entries: [
+        {
+          file: 'shop/pricing.py',
+          symbols: ['discount'],
+          role: 'source',
+          reasons: ['called by the test (depth 1)'],
+        },
+      ],
+    },
+    sources: [
+      {
+        file: 'shop/pricing.py',
+        startLine: 1,
+        endLine: 4,
+        text: 'def discount(units):\n    if units > 10:\n        return 0.1\n    return 0\n',
+        reason: 'called by the test',
+      },
+    ],
     history: [],
-    policy: { editable: 'both', allowedPaths: ['**'], deniedPaths: [], allowTestWeakening: false, allowNewFiles: false, maxFilesPerAttempt: 5 },
+    policy: {
+      editable: 'both',
+      allowedPaths: ['**'],
+      deniedPaths: [],
+      allowTestWeakening: false,
+      allowNewFiles: false,
+      maxFilesPerAttempt: 5,
+    },
     attempt: 1,
     maxAttempts: 3,
     tokenBudget: 12000,

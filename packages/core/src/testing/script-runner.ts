@@ -32,7 +32,10 @@ async function listTests(root: string, testDir: string): Promise<string[]> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  return names.filter((n) => n.endsWith(TEST_SUFFIX)).sort().map((n) => posix.join(testDir, n));
+  return names
+    .filter((n) => n.endsWith(TEST_SUFFIX))
+    .sort()
+    .map((n) => posix.join(testDir, n));
 }
 
 /** `at fn (file:///x/y.mjs:3:9)` or `at /x/y.mjs:3:9` → project-relative locations, innermost first. */
@@ -44,7 +47,12 @@ export function projectFrames(root: string, text: string): Location[] {
     const rel = relative(root, path);
     if (rel.startsWith('..') || isAbsolute(rel) || rel.split(/[\\/]/).includes('node_modules')) continue;
     const symbol = m[1] && !m[1].startsWith('file://') ? m[1].replace(/^async /, '') : undefined;
-    frames.push({ file: rel.split('\\').join('/'), line: Number(m[3]), column: Number(m[4]), ...(symbol ? { symbol } : {}) });
+    frames.push({
+      file: rel.split('\\').join('/'),
+      line: Number(m[3]),
+      column: Number(m[4]),
+      ...(symbol ? { symbol } : {}),
+    });
   }
   return frames;
 }
@@ -92,8 +100,23 @@ export function scriptRunner(options: ScriptRunnerOptions = {}): Runner {
           tailBytes: TAIL,
         });
         output = `${output}$ node ${file}\n${proc.output}`.slice(-TAIL);
-        const test: TestResult = { id: file, name: file, file, line: 1, status: 'passed', durationMs: proc.durationMs };
-        if (proc.spawnError) return { status: 'error', tests, exitCode: null, command: `node ${testDir}/*${TEST_SUFFIX}`, durationMs: Date.now() - started, error: `could not start node: ${proc.spawnError}` };
+        const test: TestResult = {
+          id: file,
+          name: file,
+          file,
+          line: 1,
+          status: 'passed',
+          durationMs: proc.durationMs,
+        };
+        if (proc.spawnError)
+          return {
+            status: 'error',
+            tests,
+            exitCode: null,
+            command: `node ${testDir}/*${TEST_SUFFIX}`,
+            durationMs: Date.now() - started,
+            error: `could not start node: ${proc.spawnError}`,
+          };
         if (proc.timedOut) {
           test.status = 'timeout';
           test.message = `${file} did not finish within the time limit`;
@@ -104,11 +127,16 @@ export function scriptRunner(options: ScriptRunnerOptions = {}): Runner {
         } else if (proc.exitCode !== 0) {
           test.status = 'failed';
           const head = errorHeadline(proc.output);
-          test.message = head ? `${head.type}: ${head.message}` : (proc.output.trim().split('\n').pop() ?? `exit code ${proc.exitCode}`);
+          test.message = head
+            ? `${head.type}: ${head.message}`
+            : (proc.output.trim().split('\n').pop() ?? `exit code ${proc.exitCode}`);
           test.trace = proc.output.slice(-8000);
           const frame = projectFrames(ctx.root, proc.output).find((f) => f.file === file);
           if (frame?.line) test.line = frame.line;
-          test.details = { ...(head ? { errorType: head.type } : {}), ...(proc.output.includes(INFRA_MARK) ? { infra: true } : {}) };
+          test.details = {
+            ...(head ? { errorType: head.type } : {}),
+            ...(proc.output.includes(INFRA_MARK) ? { infra: true } : {}),
+          };
         }
         if (proc.aborted) {
           status = 'error';
@@ -158,7 +186,9 @@ async function relativeImports(root: string, file: string): Promise<string[]> {
     return [];
   }
   const found: string[] = [];
-  for (const m of text.matchAll(/\bfrom\s+['"](\.\.?\/[^'"]+)['"]|\bimport\s*\(\s*['"](\.\.?\/[^'"]+)['"]\s*\)/g)) {
+  for (const m of text.matchAll(
+    /\bfrom\s+['"](\.\.?\/[^'"]+)['"]|\bimport\s*\(\s*['"](\.\.?\/[^'"]+)['"]\s*\)/g,
+  )) {
     const spec = m[1] ?? m[2]!;
     found.push(posix.normalize(posix.join(posix.dirname(file), spec)));
   }
@@ -198,9 +228,18 @@ export function scriptAnalyzer(options: { testDir?: string } = {}): Analyzer {
       return failures;
     },
     async scope(failure: Failure, project: ProjectInfo): Promise<ScopeInput> {
-      const entries = new Map<string, { file: string; role: 'test' | 'source'; reasons: string[]; depth: number; symbols: string[] }>();
+      const entries = new Map<
+        string,
+        { file: string; role: 'test' | 'source'; reasons: string[]; depth: number; symbols: string[] }
+      >();
       const add = (file: string, reason: string, depth: number, symbol?: string): void => {
-        const entry = entries.get(file) ?? { file, role: isTest(file) ? 'test' : 'source', reasons: [], depth, symbols: [] };
+        const entry = entries.get(file) ?? {
+          file,
+          role: isTest(file) ? 'test' : 'source',
+          reasons: [],
+          depth,
+          symbols: [],
+        };
         if (!entry.reasons.includes(reason)) entry.reasons.push(reason);
         if (symbol && !entry.symbols.includes(symbol)) entry.symbols.push(symbol);
         entry.depth = Math.min(entry.depth, depth);

@@ -1,12 +1,17 @@
 import type { FixProposalInput, FixRequest } from '../api/contracts/fix.js';
 import { API_VERSION, type Fixer, type FixerContext } from '../api/plugin.js';
 
-type Literal<T> = T extends readonly (infer U)[] ? readonly Literal<U>[] : T extends object ? { readonly [K in keyof T]: Literal<T[K]> } : T;
+type Literal<T> = T extends readonly (infer U)[]
+  ? readonly Literal<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: Literal<T[K]> }
+    : T;
 
 /** A proposal as a test writes it: `as const` literals are welcome. */
 export type ScriptedProposal = Literal<FixProposalInput>;
 
-export type ScriptedStep = ScriptedProposal | Error | ((request: FixRequest) => ScriptedProposal | Promise<ScriptedProposal>);
+export type ScriptedStep =
+  ScriptedProposal | Error | ((request: FixRequest) => ScriptedProposal | Promise<ScriptedProposal>);
 
 export interface ScriptedFixer extends Fixer {
   /** Every request the fixer received, in order (for assertions). */

@@ -15,7 +15,8 @@ import { prng, snapshot } from './tree.mjs';
 const APP = 'def total(items):\n    return sum(items) - 1\n\n\nx = 1\nx = 1\n';
 const UTIL = 'def helper():\n    return 42\n';
 const CRLF = 'def f():\r\n    return 1\r\n\r\nvalue = f()';
-const TEST = 'from src.app import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n\n\ndef test_empty():\n    assert total([]) == 0\n';
+const TEST =
+  'from src.app import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n\n\ndef test_empty():\n    assert total([]) == 0\n';
 
 /**
  * The world: base/sibling (outside the repository, the target of symlinks) and base/repo (the
@@ -55,7 +56,23 @@ async function buildWorld(base) {
 }
 
 /** The scope an analyzer hands over: sane entries plus entries a hostile or buggy analyzer could produce. */
-const SCOPE_FILES = ['gitlink/config', 'modlink/pkg/index.js', 'src/app.py', 'src/util.py', 'src/crlf.py', 'tests/test_app.py', 'data.bin', 'src/evil.py', 'src/dangling.py', 'link-out/target.py', 'inner/app.py', 'src/vendor/lib.py', '.git/config', '../sibling/target.py', 'README.md'];
+const SCOPE_FILES = [
+  'gitlink/config',
+  'modlink/pkg/index.js',
+  'src/app.py',
+  'src/util.py',
+  'src/crlf.py',
+  'tests/test_app.py',
+  'data.bin',
+  'src/evil.py',
+  'src/dangling.py',
+  'link-out/target.py',
+  'inner/app.py',
+  'src/vendor/lib.py',
+  '.git/config',
+  '../sibling/target.py',
+  'README.md',
+];
 /** Existing real files a patch may legitimately change (before the edit policy's side is applied). */
 const WRITABLE = ['src/app.py', 'src/util.py', 'src/crlf.py', 'tests/test_app.py', 'README.md'];
 const DENIED_DIRS = ['.git', '.suture', 'node_modules', '.venv', 'venv', '__pycache__', 'build-suture'];
@@ -83,7 +100,9 @@ const world = (base) => snapshot(base, (rel) => RUN_STATE.includes(rel));
 
 function changes(before, after) {
   const out = [];
-  for (const [p, v] of after) if (before.get(p) !== v) out.push({ path: p, existed: before.has(p) && !before.get(p).startsWith('dir') });
+  for (const [p, v] of after)
+    if (before.get(p) !== v)
+      out.push({ path: p, existed: before.has(p) && !before.get(p).startsWith('dir') });
   for (const p of before.keys()) if (!after.has(p)) out.push({ path: p, existed: true, deleted: true });
   return out;
 }
@@ -93,19 +112,104 @@ function changes(before, after) {
 
 const HUGE = 'y'.repeat(1024 * 1024 + 10);
 
-const SANE = ['src/app.py', 'src/util.py', 'src/crlf.py', 'tests/test_app.py', 'src/new_module.py', 'inner/app.py', './src/app.py', 'src//app.py', 'src/./app.py'];
+const SANE = [
+  'src/app.py',
+  'src/util.py',
+  'src/crlf.py',
+  'tests/test_app.py',
+  'src/new_module.py',
+  'inner/app.py',
+  './src/app.py',
+  'src//app.py',
+  'src/./app.py',
+];
 
 /** Hostile paths by kind; a kind is drawn first so that each guard is exercised often. */
 const HOSTILE = (base) => [
-  ['/etc/passwd', `${base}/sibling/target.py`, `${base}/repo/src/app.py`, 'C:\\Windows\\win.ini', 'c:/x.py', '\\\\server\\share\\x.py', '\\src\\app.py', '~/.bashrc'],
-  ['../sibling/target.py', 'src/../../sibling/target.py', '..', 'src/..\\..\\sibling\\target.py', 'src/../src/app.py', '../repo/src/app.py', './../sibling/secret.txt', 'tests/../../x.py'],
-  ['link-out/target.py', 'link-out/new.py', 'link-out/sub/new.py', 'src/evil.py', 'src/dangling.py', 'dlink/new.py', 'dlink/x/new.py', 'inner/new.py', 'inner', 'LINK-OUT/target.py'],
-  ['src/vendor/lib.py', 'src/vendor/new.py', 'node_modules/pkg/index.js', 'node_modules/new.js', '.venv/lib.py', 'src/__pycache__/app.cpython-311.pyc', 'src/VENDOR/lib.py', 'NODE_MODULES/pkg/index.js'],
-  ['.git/config', '.git/HEAD', '.git/hooks/pre-commit', 'src/.git/config', '.GIT/config', '.Git/HEAD', '.git/new-object', 'gitlink/config', 'gitlink/hooks/post-checkout', 'modlink/pkg/index.js', 'modlink/new.js'],
+  [
+    '/etc/passwd',
+    `${base}/sibling/target.py`,
+    `${base}/repo/src/app.py`,
+    'C:\\Windows\\win.ini',
+    'c:/x.py',
+    '\\\\server\\share\\x.py',
+    '\\src\\app.py',
+    '~/.bashrc',
+  ],
+  [
+    '../sibling/target.py',
+    'src/../../sibling/target.py',
+    '..',
+    'src/..\\..\\sibling\\target.py',
+    'src/../src/app.py',
+    '../repo/src/app.py',
+    './../sibling/secret.txt',
+    'tests/../../x.py',
+  ],
+  [
+    'link-out/target.py',
+    'link-out/new.py',
+    'link-out/sub/new.py',
+    'src/evil.py',
+    'src/dangling.py',
+    'dlink/new.py',
+    'dlink/x/new.py',
+    'inner/new.py',
+    'inner',
+    'LINK-OUT/target.py',
+  ],
+  [
+    'src/vendor/lib.py',
+    'src/vendor/new.py',
+    'node_modules/pkg/index.js',
+    'node_modules/new.js',
+    '.venv/lib.py',
+    'src/__pycache__/app.cpython-311.pyc',
+    'src/VENDOR/lib.py',
+    'NODE_MODULES/pkg/index.js',
+  ],
+  [
+    '.git/config',
+    '.git/HEAD',
+    '.git/hooks/pre-commit',
+    'src/.git/config',
+    '.GIT/config',
+    '.Git/HEAD',
+    '.git/new-object',
+    'gitlink/config',
+    'gitlink/hooks/post-checkout',
+    'modlink/pkg/index.js',
+    'modlink/new.js',
+  ],
   // one file under two names in one proposal
   ['inner/app.py', 'src/app.py', 'inner/util.py', 'src/util.py'],
-  ['.suture/journal/manifest.json', '.suture/lock', '.suture/keep.txt', '.suture/journal/files/0', '.suture/runs/x/report.json', '.SUTURE/lock', '.Suture/keep.txt'],
-  ['src/app.py\0.txt', 'src\0/app.py', '\0', '', '.', './', 'src/', 'src', '//', 'x'.repeat(2000), 'src/аpp.py', 'tests/test_app.py ', ' src/app.py', 'SRC/APP.PY', 'Src/app.py', 'Tests/test_app.py'],
+  [
+    '.suture/journal/manifest.json',
+    '.suture/lock',
+    '.suture/keep.txt',
+    '.suture/journal/files/0',
+    '.suture/runs/x/report.json',
+    '.SUTURE/lock',
+    '.Suture/keep.txt',
+  ],
+  [
+    'src/app.py\0.txt',
+    'src\0/app.py',
+    '\0',
+    '',
+    '.',
+    './',
+    'src/',
+    'src',
+    '//',
+    'x'.repeat(2000),
+    'src/аpp.py',
+    'tests/test_app.py ',
+    ' src/app.py',
+    'SRC/APP.PY',
+    'Src/app.py',
+    'Tests/test_app.py',
+  ],
   ['README.md', 'data.bin', 'src/deep/er/new.py', 'tests/test_new.py', 'new_top.py'],
 ];
 
@@ -117,22 +221,42 @@ function pathCase(rng, base) {
 function editCase(rng, file) {
   const kind = rng.chance(0.25) ? 6 : rng.int(16);
   switch (kind) {
-    case 0: return { file, search: 'return sum(items) - 1', replace: 'return sum(items)' };
-    case 1: return { file, search: 'x = 1', replace: 'x = 2' }; // occurs twice in app.py
-    case 2: return { file, search: 'no such text anywhere', replace: 'z' };
-    case 3: return { file, search: '', replace: 'prefix' };
-    case 4: return { file, search: 'return 42', replace: 'return 43' };
-    case 5: return { file, search: 'return 1\r\n', replace: 'return 2\r\n' };
-    case 6: return { file, content: '# rewritten\n' };
-    case 7: return { file, content: rng.chance(0.5) ? HUGE : 'a\0b' };
-    case 8: return { file, search: 'return sum(items) - 1', replace: rng.chance(0.5) ? HUGE : 'x\0y' };
-    case 9: return { file, content: '' };
-    case 10: return { file, search: '    assert total([1, 2]) == 3\n', replace: '    pass\n' }; // removes an assertion
-    case 11: return { file, search: 'def test_total():', replace: '@pytest.mark.skip\ndef test_total():' };
-    case 12: return { file, search: '    assert total([1, 2]) == 3\n', replace: '    try:\n        assert total([1, 2]) == 3\n    except AssertionError:\n        pass\n' };
-    case 13: return { file, search: 'def test_empty():\n    assert total([]) == 0\n', replace: '' }; // deletes a test
-    case 14: return { file, search: 'total([1, 2]) == 3', replace: 'total([1, 2]) == 2' }; // expectation changed
-    default: return { file, content: `VALUE = ${rng.int(1000)}\n` };
+    case 0:
+      return { file, search: 'return sum(items) - 1', replace: 'return sum(items)' };
+    case 1:
+      return { file, search: 'x = 1', replace: 'x = 2' }; // occurs twice in app.py
+    case 2:
+      return { file, search: 'no such text anywhere', replace: 'z' };
+    case 3:
+      return { file, search: '', replace: 'prefix' };
+    case 4:
+      return { file, search: 'return 42', replace: 'return 43' };
+    case 5:
+      return { file, search: 'return 1\r\n', replace: 'return 2\r\n' };
+    case 6:
+      return { file, content: '# rewritten\n' };
+    case 7:
+      return { file, content: rng.chance(0.5) ? HUGE : 'a\0b' };
+    case 8:
+      return { file, search: 'return sum(items) - 1', replace: rng.chance(0.5) ? HUGE : 'x\0y' };
+    case 9:
+      return { file, content: '' };
+    case 10:
+      return { file, search: '    assert total([1, 2]) == 3\n', replace: '    pass\n' }; // removes an assertion
+    case 11:
+      return { file, search: 'def test_total():', replace: '@pytest.mark.skip\ndef test_total():' };
+    case 12:
+      return {
+        file,
+        search: '    assert total([1, 2]) == 3\n',
+        replace: '    try:\n        assert total([1, 2]) == 3\n    except AssertionError:\n        pass\n',
+      };
+    case 13:
+      return { file, search: 'def test_empty():\n    assert total([]) == 0\n', replace: '' }; // deletes a test
+    case 14:
+      return { file, search: 'total([1, 2]) == 3', replace: 'total([1, 2]) == 2' }; // expectation changed
+    default:
+      return { file, content: `VALUE = ${rng.int(1000)}\n` };
   }
 }
 
@@ -141,7 +265,12 @@ export function generateProposal(rng, base) {
   const r = rng.int(40);
   if (r === 0) return { verdict: 'edits', rationale: 'no edits', edits: [] };
   if (r === 1) return { verdict: 'edits', edits: [{ file: 7, search: 1 }] };
-  if (r === 2) return { verdict: 'edits', rationale: 'x', edits: [{ file: 'src/app.py', search: 'a', replace: 'b', content: 'c' }] };
+  if (r === 2)
+    return {
+      verdict: 'edits',
+      rationale: 'x',
+      edits: [{ file: 'src/app.py', search: 'a', replace: 'b', content: 'c' }],
+    };
   if (r === 3) return null;
   if (r === 4) return { verdict: 'launch-missiles' };
   if (r === 5) return new Error('the fixer crashed');
@@ -193,7 +322,9 @@ export async function runProposalFuzz({ proposals, seed, onGate = () => undefine
       execFileSync('cp', ['-a', pristine, work]);
       const repo = join(work, 'repo');
       const before = await world(work);
-      const linkPaths = [...before].filter(([, v]) => v.startsWith('link')).map(([p]) => p.replace(/^repo\//, ''));
+      const linkPaths = [...before]
+        .filter(([, v]) => v.startsWith('link'))
+        .map(([p]) => p.replace(/^repo\//, ''));
       const heal = HealConfigSchema.parse({
         maxAttempts: 1 + rng.int(8),
         editable: rng.pick(['both', 'both', 'source', 'tests']),
@@ -212,10 +343,24 @@ export async function runProposalFuzz({ proposals, seed, onGate = () => undefine
         const changed = changes(before, now);
         const rel = (c) => (c.path.startsWith('repo/') ? c.path.slice(5) : undefined);
         const isDir = (c) => now.get(c.path)?.startsWith('dir');
-        const allowedFiles = changed.filter((c) => !isDir(c) && rel(c) !== undefined && !c.deleted && mayChange(rel(c), c.existed, heal, linkPaths)).map(rel);
+        const allowedFiles = changed
+          .filter(
+            (c) =>
+              !isDir(c) &&
+              rel(c) !== undefined &&
+              !c.deleted &&
+              mayChange(rel(c), c.existed, heal, linkPaths),
+          )
+          .map(rel);
         for (const c of changed) {
           // A folder made for an allowed new file is part of that write.
-          if (isDir(c) && !c.existed && rel(c) !== undefined && allowedFiles.some((f) => f.startsWith(`${rel(c)}/`))) continue;
+          if (
+            isDir(c) &&
+            !c.existed &&
+            rel(c) !== undefined &&
+            allowedFiles.some((f) => f.startsWith(`${rel(c)}/`))
+          )
+            continue;
           if (!allowedFiles.includes(rel(c)) || c.deleted) {
             summary.writesOutsideScope++;
             violation(`write outside the scope ${when}: ${c.path}`, { heal, mode, asked: asked.slice(-3) });
@@ -234,9 +379,24 @@ export async function runProposalFuzz({ proposals, seed, onGate = () => undefine
           if (ctx.selection) {
             await checkNow('after a patch was applied');
             const pass = rng.chance(0.25);
-            return { status: pass ? 'passed' : 'failed', tests: ctx.selection.map((id) => ({ id, name: id, status: pass ? 'passed' : 'failed', message: 'fuzz' })), exitCode: pass ? 0 : 1, command: 'fuzz', durationMs: 1, selected: true };
+            return {
+              status: pass ? 'passed' : 'failed',
+              tests: ctx.selection.map((id) => ({
+                id,
+                name: id,
+                status: pass ? 'passed' : 'failed',
+                message: 'fuzz',
+              })),
+              exitCode: pass ? 0 : 1,
+              command: 'fuzz',
+              durationMs: 1,
+              selected: true,
+            };
           }
-          const tests = [...ids.map((id) => ({ id, name: id, status: 'failed', message: 'boom' })), { id: 'tests/test_app.py::test_ok', name: 'ok', status: 'passed' }];
+          const tests = [
+            ...ids.map((id) => ({ id, name: id, status: 'failed', message: 'boom' })),
+            { id: 'tests/test_app.py::test_ok', name: 'ok', status: 'passed' },
+          ];
           return { status: 'failed', tests, exitCode: 1, command: 'fuzz', durationMs: 1 };
         },
       };
@@ -245,12 +405,29 @@ export async function runProposalFuzz({ proposals, seed, onGate = () => undefine
         apiVersion: 1,
         async analyze(result) {
           // a new fingerprint every run: the engine never stops a failure early for repeating itself
-          return result.tests.filter((t) => t.status === 'failed').map((t) => ({
-            id: t.id, kind: 'assertion', title: t.id, tests: [t.id], evidence: 'boom', fingerprint: `${t.id}#${runs}`, repairable: true,
-          }));
+          return result.tests
+            .filter((t) => t.status === 'failed')
+            .map((t) => ({
+              id: t.id,
+              kind: 'assertion',
+              title: t.id,
+              tests: [t.id],
+              evidence: 'boom',
+              fingerprint: `${t.id}#${runs}`,
+              repairable: true,
+            }));
         },
         async scope() {
-          return { entries: SCOPE_FILES.map((file) => ({ file, role: file.startsWith('tests/') ? 'test' : 'source', reasons: ['fuzz'], depth: 0, symbols: [] })), excluded: [] };
+          return {
+            entries: SCOPE_FILES.map((file) => ({
+              file,
+              role: file.startsWith('tests/') ? 'test' : 'source',
+              reasons: ['fuzz'],
+              depth: 0,
+              symbols: [],
+            })),
+            excluded: [],
+          };
         },
       };
       const fixer = (name) => ({
@@ -259,7 +436,13 @@ export async function runProposalFuzz({ proposals, seed, onGate = () => undefine
         async propose() {
           summary.proposals++;
           const p = generateProposal(rng, work);
-          asked.push(p instanceof Error ? String(p) : JSON.stringify(p, (k, v) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 40)}...(${v.length})` : v)));
+          asked.push(
+            p instanceof Error
+              ? String(p)
+              : JSON.stringify(p, (k, v) =>
+                  typeof v === 'string' && v.length > 200 ? `${v.slice(0, 40)}...(${v.length})` : v,
+                ),
+          );
           if (p instanceof Error) throw p;
           return p;
         },
@@ -289,7 +472,10 @@ export async function runProposalFuzz({ proposals, seed, onGate = () => undefine
               summary.refusalsWithoutReason++;
               violation('a refusal without a reason', { attempt: a });
             } else {
-              const key = a.reason.replace(/^edit \d+: /, '').replace(/"[^"]*"|\S*\/\S*|\d+/g, '…').slice(0, 70);
+              const key = a.reason
+                .replace(/^edit \d+: /, '')
+                .replace(/"[^"]*"|\S*\/\S*|\d+/g, '…')
+                .slice(0, 70);
               summary.reasons.set(key, (summary.reasons.get(key) ?? 0) + 1);
             }
           }
@@ -300,7 +486,10 @@ export async function runProposalFuzz({ proposals, seed, onGate = () => undefine
         const left = changes(before, after);
         if (left.length > 0) {
           summary.treeNotRestored++;
-          violation(`check mode left changes: ${left.map((c) => c.path).join(', ')}`, { heal, asked: asked.slice(-3) });
+          violation(`check mode left changes: ${left.map((c) => c.path).join(', ')}`, {
+            heal,
+            asked: asked.slice(-3),
+          });
         }
       }
       await checkNow('after the gate');

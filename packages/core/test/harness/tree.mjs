@@ -31,7 +31,13 @@ export async function snapshot(root, skip = () => false) {
       else if (st.isDirectory()) {
         out.set(rel, `dir ${mode}`);
         await walk(rel);
-      } else out.set(rel, `file ${mode} ${createHash('sha256').update(await readFile(abs)).digest('hex')}`);
+      } else
+        out.set(
+          rel,
+          `file ${mode} ${createHash('sha256')
+            .update(await readFile(abs))
+            .digest('hex')}`,
+        );
     }
   };
   await walk('');

@@ -19,12 +19,21 @@ describe('includeInsertLine', () => {
   });
 
   it('ignores includes inside #if blocks, and an #ifndef/#define pair that closes before the code', () => {
-    expect(includeInsertLine('#include <cstdio>\n#ifdef WIN\n#include <windows.h>\n#endif\nint x;\n', '<vector>')).toBe(1);
-    expect(includeInsertLine('#ifndef NDEBUG\n#define NDEBUG\n#endif\n#include <cstdio>\nint x;\n', '<vector>')).toBe(4);
+    expect(
+      includeInsertLine('#include <cstdio>\n#ifdef WIN\n#include <windows.h>\n#endif\nint x;\n', '<vector>'),
+    ).toBe(1);
+    expect(
+      includeInsertLine('#ifndef NDEBUG\n#define NDEBUG\n#endif\n#include <cstdio>\nint x;\n', '<vector>'),
+    ).toBe(4);
   });
 
   it('skips comments in the leading block and stops at the first declaration', () => {
-    expect(includeInsertLine('/* license\n * text\n */\n#include <cstdio>  // printf\nint x;\n#include <vector>\n', '<map>')).toBe(4);
+    expect(
+      includeInsertLine(
+        '/* license\n * text\n */\n#include <cstdio>  // printf\nint x;\n#include <vector>\n',
+        '<map>',
+      ),
+    ).toBe(4);
   });
 
   it('declines when the header is already included unconditionally', () => {

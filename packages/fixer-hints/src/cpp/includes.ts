@@ -31,13 +31,22 @@ function leadingIncludes(lines: readonly string[]): { includes: Include[]; after
       inComment = true;
       continue;
     }
-    line = line.replace(/\/\*.*?\*\//g, '').replace(/\/\/.*$/, '').trim();
+    line = line
+      .replace(/\/\*.*?\*\//g, '')
+      .replace(/\/\/.*$/, '')
+      .trim();
     if (line === '') continue;
     const directive = /^#\s*(\w+)\s*(.*)$/.exec(line);
     if (!directive) break; // the first declaration ends the leading block
     const [, word, rest] = directive as unknown as [string, string, string];
     if (!seenDirective && word === 'ifndef') guard = rest.trim();
-    else if (guard !== undefined && depth === 1 && base === 0 && word === 'define' && rest.trim().split(/\s/)[0] === guard) {
+    else if (
+      guard !== undefined &&
+      depth === 1 &&
+      base === 0 &&
+      word === 'define' &&
+      rest.trim().split(/\s/)[0] === guard
+    ) {
       base = 1;
       afterGuard = i + 1;
     } else if (word === 'pragma' && rest.trim() === 'once') afterPragma = i + 1;
@@ -52,7 +61,10 @@ function leadingIncludes(lines: readonly string[]): { includes: Include[]; after
     const inc = word === 'include' ? /^([<"])([^>"]+)[>"]/.exec(rest) : null;
     if (inc) includes.push({ line: i, name: inc[2]!, angle: inc[1] === '<', depth });
   }
-  return { includes: includes.filter((inc) => inc.depth === base), afterGuard: Math.max(base === 1 ? afterGuard : 0, afterPragma) };
+  return {
+    includes: includes.filter((inc) => inc.depth === base),
+    afterGuard: Math.max(base === 1 ? afterGuard : 0, afterPragma),
+  };
 }
 
 /**

@@ -61,7 +61,11 @@ export function tokenBefore(text: string, offset: number): Token | undefined {
       const close = text.indexOf(`)${raw[1]}"`, i + raw[0].length);
       if (close < 0) return undefined;
       i = close + raw[1]!.length + 2;
-    } else if (c === '"' || c === "'" || (/[uUL]/.test(c) && /^(?:u8|[uUL])["']/.test(text.slice(i, i + 3)))) {
+    } else if (
+      c === '"' ||
+      c === "'" ||
+      (/[uUL]/.test(c) && /^(?:u8|[uUL])["']/.test(text.slice(i, i + 3)))
+    ) {
       const quote = text.slice(i, i + 3).match(/["']/)![0];
       i = text.indexOf(quote, i) + 1;
       while (i < text.length && text[i] !== quote) {
@@ -73,11 +77,20 @@ export function tokenBefore(text: string, offset: number): Token | undefined {
     } else if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(text[i + 1] ?? ''))) {
       // pp-number: digits, letters, dots, digit separators and signed exponents
       i++;
-      while (i < text.length && (/[\w.]/.test(text[i]!) || (text[i] === "'" && /\w/.test(text[i + 1] ?? '')) || (/[+-]/.test(text[i]!) && /[eEpP]/.test(text[i - 1]!)))) i++;
+      while (
+        i < text.length &&
+        (/[\w.]/.test(text[i]!) ||
+          (text[i] === "'" && /\w/.test(text[i + 1] ?? '')) ||
+          (/[+-]/.test(text[i]!) && /[eEpP]/.test(text[i - 1]!)))
+      )
+        i++;
     } else if (/[A-Za-z_$]/.test(c)) {
       while (i < text.length && /[\w$]/.test(text[i]!)) i++;
     } else {
-      const punct = /^(?:->\*|<=>|<<=|>>=|\.\.\.|::|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^!=<>]=|[\s\S])/.exec(text.slice(i, i + 3))![0];
+      const punct =
+        /^(?:->\*|<=>|<<=|>>=|\.\.\.|::|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^!=<>]=|[\s\S])/.exec(
+          text.slice(i, i + 3),
+        )![0];
       i += punct.length;
     }
     last = { start, end: i };

@@ -8,7 +8,13 @@ export async function projectPython(root: string, configured?: string): Promise<
   if (configured) return configured;
   for (const venv of ['.venv', 'venv', 'env']) {
     const candidate = join(root, venv, 'bin', 'python');
-    if (await access(candidate).then(() => true, () => false)) return candidate;
+    if (
+      await access(candidate).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
   }
   return 'python3';
 }
@@ -19,7 +25,11 @@ async function ask<T>(python: string, root: string, code: string): Promise<T | u
   if (!cache.has(key)) {
     cache.set(
       key,
-      runProcess(python, ['-c', code], { cwd: root, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' }, timeoutMs: 20_000 }).then((r) => {
+      runProcess(python, ['-c', code], {
+        cwd: root,
+        env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+        timeoutMs: 20_000,
+      }).then((r) => {
         if (r.exitCode !== 0) return undefined;
         try {
           return JSON.parse(r.output);
@@ -38,11 +48,22 @@ export interface PythonFacts {
 }
 
 export function pythonFacts(python: string, root: string): Promise<PythonFacts | undefined> {
-  return ask<PythonFacts>(python, root, 'import builtins, json, sys; print(json.dumps({"builtins": dir(builtins), "stdlib": sorted(sys.stdlib_module_names)}))');
+  return ask<PythonFacts>(
+    python,
+    root,
+    'import builtins, json, sys; print(json.dumps({"builtins": dir(builtins), "stdlib": sorted(sys.stdlib_module_names)}))',
+  );
 }
 
 /** dir() of a stdlib module or of a builtin type, asked of the project's own interpreter. */
-export function dirOf(python: string, root: string, what: { module: string } | { builtinType: string }): Promise<string[] | undefined> {
-  const expr = 'module' in what ? `importlib.import_module(${JSON.stringify(what.module)})` : `getattr(builtins, ${JSON.stringify(what.builtinType)})`;
+export function dirOf(
+  python: string,
+  root: string,
+  what: { module: string } | { builtinType: string },
+): Promise<string[] | undefined> {
+  const expr =
+    'module' in what
+      ? `importlib.import_module(${JSON.stringify(what.module)})`
+      : `getattr(builtins, ${JSON.stringify(what.builtinType)})`;
   return ask<string[]>(python, root, `import builtins, importlib, json; print(json.dumps(dir(${expr})))`);
 }

@@ -6,18 +6,28 @@ export const pythonCache = new ParseCache(grammar);
 
 function bound(node: SyntaxNode, out: Set<string>): void {
   // names bound by assignment targets, for loops, with-as, function/class definitions, imports, params
-  for (const n of node.descendantsOfType(['assignment', 'augmented_assignment', 'for_statement', 'with_item', 'for_in_clause', 'named_expression'])) {
+  for (const n of node.descendantsOfType([
+    'assignment',
+    'augmented_assignment',
+    'for_statement',
+    'with_item',
+    'for_in_clause',
+    'named_expression',
+  ])) {
     const target = n.childForFieldName('left') ?? n.childForFieldName('name') ?? n.childForFieldName('value');
-    for (const id of target ? [target, ...target.descendantsOfType('identifier')] : []) if (id.type === 'identifier') out.add(id.text);
+    for (const id of target ? [target, ...target.descendantsOfType('identifier')] : [])
+      if (id.type === 'identifier') out.add(id.text);
   }
   for (const n of node.descendantsOfType(['function_definition', 'class_definition'])) {
     const name = n.childForFieldName('name')?.text;
     if (name) out.add(name);
   }
-  for (const n of node.descendantsOfType('parameters')) for (const id of n.descendantsOfType('identifier')) out.add(id.text);
+  for (const n of node.descendantsOfType('parameters'))
+    for (const id of n.descendantsOfType('identifier')) out.add(id.text);
   for (const n of node.descendantsOfType(['import_statement', 'import_from_statement'])) {
     for (const a of n.descendantsOfType('aliased_import')) out.add(a.childForFieldName('alias')!.text);
-    for (const d of n.childrenForFieldName('name')) if (d.type === 'dotted_name') out.add(d.text.split('.')[0]!);
+    for (const d of n.childrenForFieldName('name'))
+      if (d.type === 'dotted_name') out.add(d.text.split('.')[0]!);
   }
 }
 
@@ -25,7 +35,11 @@ function bound(node: SyntaxNode, out: Set<string>): void {
 export function moduleNames(tree: SyntaxTree): Set<string> {
   const out = new Set<string>();
   for (const child of tree.rootNode.namedChildren) {
-    if (child.type === 'function_definition' || child.type === 'class_definition' || child.type === 'decorated_definition') {
+    if (
+      child.type === 'function_definition' ||
+      child.type === 'class_definition' ||
+      child.type === 'decorated_definition'
+    ) {
       const def = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
       const name = def?.childForFieldName('name')?.text;
       if (name) out.add(name);
@@ -49,12 +63,16 @@ export function localNames(tree: SyntaxTree, line: number): Set<string> {
 
 /** Methods and `self.x` attributes of a class defined in the tree. */
 export function classMembers(tree: SyntaxTree, className: string): Set<string> | undefined {
-  const cls = tree.rootNode.descendantsOfType('class_definition').find((c) => c.childForFieldName('name')?.text === className);
+  const cls = tree.rootNode
+    .descendantsOfType('class_definition')
+    .find((c) => c.childForFieldName('name')?.text === className);
   if (!cls) return undefined;
   const out = new Set<string>();
   for (const fn of cls.descendantsOfType('function_definition')) out.add(fn.childForFieldName('name')!.text);
-  for (const attr of cls.descendantsOfType('attribute')) if (attr.childForFieldName('object')?.text === 'self') out.add(attr.childForFieldName('attribute')!.text);
-  for (const a of cls.childForFieldName('body')?.namedChildren ?? []) if (a.type === 'expression_statement') bound(a, out);
+  for (const attr of cls.descendantsOfType('attribute'))
+    if (attr.childForFieldName('object')?.text === 'self') out.add(attr.childForFieldName('attribute')!.text);
+  for (const a of cls.childForFieldName('body')?.namedChildren ?? [])
+    if (a.type === 'expression_statement') bound(a, out);
   return out;
 }
 
@@ -62,8 +80,17 @@ export function classMembers(tree: SyntaxTree, className: string): Set<string> |
 export function importInsertLine(tree: SyntaxTree): number {
   let after = 0;
   for (const child of tree.rootNode.namedChildren) {
-    const isDoc = child.type === 'expression_statement' && child.namedChildren[0]?.type === 'string' && after === child.startPosition.row;
-    if (isDoc || child.type === 'future_import_statement' || child.type === 'import_statement' || child.type === 'import_from_statement' || child.type === 'comment') {
+    const isDoc =
+      child.type === 'expression_statement' &&
+      child.namedChildren[0]?.type === 'string' &&
+      after === child.startPosition.row;
+    if (
+      isDoc ||
+      child.type === 'future_import_statement' ||
+      child.type === 'import_statement' ||
+      child.type === 'import_from_statement' ||
+      child.type === 'comment'
+    ) {
       after = child.endPosition.row + 1;
       continue;
     }

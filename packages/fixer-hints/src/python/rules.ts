@@ -43,19 +43,39 @@ async function nameError(request: FixRequest, python: string): Promise<Result> {
     const at = importInsertLine(tree);
     const lines = text.split('\n');
     const updated = [...lines.slice(0, at), `import ${name}`, ...lines.slice(at)].join('\n');
-    const anchor = lines[at] !== undefined ? lineEdit(loc.file, text, at + 1, `import ${name}\n${lines[at]}`) : { file: loc.file, content: updated };
+    const anchor =
+      lines[at] !== undefined
+        ? lineEdit(loc.file, text, at + 1, `import ${name}\n${lines[at]}`)
+        : { file: loc.file, content: updated };
     if (!anchor) return undefined;
-    return { verdict: 'edits', edits: [anchor], rationale: `"${name}" is a standard-library module used without an import: added \`import ${name}\``, usage };
+    return {
+      verdict: 'edits',
+      edits: [anchor],
+      rationale: `"${name}" is a standard-library module used without an import: added \`import ${name}\``,
+      usage,
+    };
   }
   // CPython looks a name up in this order, and so breaks its own suggestion ties
   const pick = closestInOrder(name, [localNames(tree, loc.line), moduleNames(tree), facts?.builtins ?? []]);
-  if (!pick.ok) return unfixable(pick.candidates.length ? `NameError "${name}": several names are equally close (${pick.candidates.join(', ')}); leaving it to the next fixer` : `NameError "${name}": no visible name is close enough to be a typo`);
+  if (!pick.ok)
+    return unfixable(
+      pick.candidates.length
+        ? `NameError "${name}": several names are equally close (${pick.candidates.join(', ')}); leaving it to the next fixer`
+        : `NameError "${name}": no visible name is close enough to be a typo`,
+    );
   const line = text.split('\n')[loc.line - 1] ?? '';
   const fixed = replaceWord(line, name, pick.best);
   const edit = fixed === undefined ? undefined : lineEdit(loc.file, text, loc.line, fixed);
   if (!edit) return undefined;
-  const tie = pick.over ? ` (as close as ${pick.over.map((o) => `"${o}"`).join(', ')}, which Python looks up later)` : '';
-  return { verdict: 'edits', edits: [edit], rationale: `NameError: "${name}" is not defined; the closest visible name is "${pick.best}"${tie}`, usage };
+  const tie = pick.over
+    ? ` (as close as ${pick.over.map((o) => `"${o}"`).join(', ')}, which Python looks up later)`
+    : '';
+  return {
+    verdict: 'edits',
+    edits: [edit],
+    rationale: `NameError: "${name}" is not defined; the closest visible name is "${pick.best}"${tie}`,
+    usage,
+  };
 }
 
 async function attributeError(request: FixRequest, python: string): Promise<Result> {
@@ -70,7 +90,10 @@ async function attributeError(request: FixRequest, python: string): Promise<Resu
   if (mod) {
     const projectFile = `${mod[1]!.replace(/\./g, '/')}.py`;
     const own = await source(root, projectFile);
-    members = own !== undefined ? moduleNames(pythonCache.parseText(own).tree) : await dirOf(python, root, { module: mod[1]! });
+    members =
+      own !== undefined
+        ? moduleNames(pythonCache.parseText(own).tree)
+        : await dirOf(python, root, { module: mod[1]! });
   } else {
     const type = obj![1]!;
     for (const entry of request.scope.entries) {
@@ -83,15 +106,28 @@ async function attributeError(request: FixRequest, python: string): Promise<Resu
     }
     members ??= await dirOf(python, root, { builtinType: type });
   }
-  if (!members) return unfixable(`AttributeError "${attr}": cannot list the attributes of ${(mod ?? obj)![1]}`);
-  const pick = closest(attr, [...members].filter((m) => !m.startsWith('__')));
-  if (!pick.ok) return unfixable(`AttributeError "${attr}": ${pick.candidates.length ? `ambiguous (${pick.candidates.join(', ')})` : 'no attribute is close enough'}`);
+  if (!members)
+    return unfixable(`AttributeError "${attr}": cannot list the attributes of ${(mod ?? obj)![1]}`);
+  const pick = closest(
+    attr,
+    [...members].filter((m) => !m.startsWith('__')),
+  );
+  if (!pick.ok)
+    return unfixable(
+      `AttributeError "${attr}": ${pick.candidates.length ? `ambiguous (${pick.candidates.join(', ')})` : 'no attribute is close enough'}`,
+    );
   const text = await source(root, loc.file);
   const line = text?.split('\n')[loc.line - 1];
   const fixed = line === undefined ? undefined : replaceAttr(line, attr, pick.best);
-  const edit = fixed === undefined || text === undefined ? undefined : lineEdit(loc.file, text, loc.line, fixed);
+  const edit =
+    fixed === undefined || text === undefined ? undefined : lineEdit(loc.file, text, loc.line, fixed);
   if (!edit) return undefined;
-  return { verdict: 'edits', edits: [edit], rationale: `AttributeError: "${attr}" does not exist; the closest attribute is "${pick.best}"`, usage };
+  return {
+    verdict: 'edits',
+    edits: [edit],
+    rationale: `AttributeError: "${attr}" does not exist; the closest attribute is "${pick.best}"`,
+    usage,
+  };
 }
 
 async function importError(request: FixRequest, python: string): Promise<Result> {
@@ -100,36 +136,67 @@ async function importError(request: FixRequest, python: string): Promise<Result>
   if (!m || !loc?.line) return undefined;
   const [, name, module] = m as unknown as [string, string, string];
   const root = request.project.root;
-  const own = (await source(root, `${module.replace(/\./g, '/')}.py`)) ?? (await source(root, `${module.replace(/\./g, '/')}/__init__.py`));
-  const names = own !== undefined ? moduleNames(pythonCache.parseText(own).tree) : await dirOf(python, root, { module });
+  const own =
+    (await source(root, `${module.replace(/\./g, '/')}.py`)) ??
+    (await source(root, `${module.replace(/\./g, '/')}/__init__.py`));
+  const names =
+    own !== undefined ? moduleNames(pythonCache.parseText(own).tree) : await dirOf(python, root, { module });
   if (!names) return undefined;
-  const pick = closest(name, [...names].filter((n) => !n.startsWith('_')));
-  if (!pick.ok) return unfixable(`ImportError "${name}" from ${module}: ${pick.candidates.length ? `ambiguous (${pick.candidates.join(', ')})` : 'nothing close is exported'}`);
+  const pick = closest(
+    name,
+    [...names].filter((n) => !n.startsWith('_')),
+  );
+  if (!pick.ok)
+    return unfixable(
+      `ImportError "${name}" from ${module}: ${pick.candidates.length ? `ambiguous (${pick.candidates.join(', ')})` : 'nothing close is exported'}`,
+    );
   const text = await source(root, loc.file);
   if (text === undefined) return undefined;
   // the misspelled name is used below the import too: rename every whole-word use in that file
   const renamed = text.replace(new RegExp(`(?<![\\w.])${name}(?!\\w)`, 'g'), pick.best);
   const edit = diffEdit(loc.file, text, renamed);
   if (!edit) return undefined;
-  return { verdict: 'edits', edits: [edit], rationale: `${module} has no "${name}"; the closest exported name is "${pick.best}"`, usage };
+  return {
+    verdict: 'edits',
+    edits: [edit],
+    rationale: `${module} has no "${name}"; the closest exported name is "${pick.best}"`,
+    usage,
+  };
 }
 
 async function missingColon(request: FixRequest): Promise<Result> {
   if (!/SyntaxError: expected ':'/.test(message(request))) return undefined;
   const loc = request.failure.location;
-  const lineNo = (request.failure.details.syntaxLine as number | undefined) ?? Number(/line (\d+)/.exec(request.failure.evidence)?.[1] ?? loc?.line);
+  const lineNo =
+    (request.failure.details.syntaxLine as number | undefined) ??
+    Number(/line (\d+)/.exec(request.failure.evidence)?.[1] ?? loc?.line);
   if (!loc || !lineNo) return undefined;
   const text = await source(request.project.root, loc.file);
   const line = text?.split('\n')[lineNo - 1];
-  if (text === undefined || line === undefined || !/^\s*(if|elif|else|for|while|def|class|try|except|finally|with)\b/.test(line)) return undefined;
+  if (
+    text === undefined ||
+    line === undefined ||
+    !/^\s*(if|elif|else|for|while|def|class|try|except|finally|with)\b/.test(line)
+  )
+    return undefined;
   const [, code, comment] = /^(.*?)(\s+#.*)?$/.exec(line)!;
   const edit = lineEdit(loc.file, text, lineNo, `${code!.trimEnd()}:${comment ?? ''}`);
   if (!edit) return undefined;
-  return { verdict: 'edits', edits: [edit], rationale: "SyntaxError: expected ':' at the end of the statement", usage };
+  return {
+    verdict: 'edits',
+    edits: [edit],
+    rationale: "SyntaxError: expected ':' at the end of the statement",
+    usage,
+  };
 }
 
 /** The Python rules, tried in order; undefined when none applies. */
 export async function pythonProposal(request: FixRequest, configuredPython?: string): Promise<Result> {
   const python = await projectPython(request.project.root, configuredPython);
-  return (await nameError(request, python)) ?? (await attributeError(request, python)) ?? (await importError(request, python)) ?? (await missingColon(request));
+  return (
+    (await nameError(request, python)) ??
+    (await attributeError(request, python)) ??
+    (await importError(request, python)) ??
+    (await missingColon(request))
+  );
 }

@@ -23,7 +23,12 @@ export function projectModuleNamed(file: string, name: string): string | undefin
 export function memberUses(sf: ts.SourceFile, name: string): ts.PropertyAccessExpression[] {
   const out: ts.PropertyAccessExpression[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === name) out.push(node);
+    if (
+      ts.isPropertyAccessExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === name
+    )
+      out.push(node);
     ts.forEachChild(node, visit);
   };
   visit(sf);
@@ -35,7 +40,11 @@ export function memberUses(sf: ts.SourceFile, name: string): ts.PropertyAccessEx
  * its other imports (`require` or `import`, quotes, the `node:` prefix), and where it goes: after
  * the leading imports and requires, else after a shebang and directive prologue, else first.
  */
-export function bindingStatement(sf: ts.SourceFile, name: string, esm: boolean): { at: number; text: string } {
+export function bindingStatement(
+  sf: ts.SourceFile,
+  name: string,
+  esm: boolean,
+): { at: number; text: string } {
   const source = sf.getFullText();
   const firstString = /(['"])(?:\\.|(?!\1)[^\\\n])*\1/.exec(source.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, ''));
   const quote = firstString?.[1] ?? '"';
@@ -43,7 +52,14 @@ export function bindingStatement(sf: ts.SourceFile, name: string, esm: boolean):
   const spec = `${quote}${prefix}${name}${quote}`;
   const statement = esm ? `import * as ${name} from ${spec};` : `const ${name} = require(${spec});`;
   const isRequire = (s: ts.Statement): boolean =>
-    ts.isVariableStatement(s) && s.declarationList.declarations.every((d) => !!d.initializer && ts.isCallExpression(d.initializer) && ts.isIdentifier(d.initializer.expression) && d.initializer.expression.text === 'require');
+    ts.isVariableStatement(s) &&
+    s.declarationList.declarations.every(
+      (d) =>
+        !!d.initializer &&
+        ts.isCallExpression(d.initializer) &&
+        ts.isIdentifier(d.initializer.expression) &&
+        d.initializer.expression.text === 'require',
+    );
   let last: ts.Statement | undefined;
   let prologue: ts.Statement | undefined;
   for (const s of sf.statements) {
@@ -56,4 +72,3 @@ export function bindingStatement(sf: ts.SourceFile, name: string, esm: boolean):
   const shebang = /^#!.*\n/.exec(source)?.[0].length ?? 0;
   return { at: shebang, text: `${statement}\n\n` };
 }
-

@@ -25,7 +25,8 @@ function isEsm(file: string, source: string): boolean {
   if (/^\s*(import\s[^(]|export\s)/m.test(source)) return true;
   for (let dir = dirname(file); ; dir = dirname(dir)) {
     const pkg = join(dir, 'package.json');
-    if (existsSync(pkg)) return (JSON.parse(readFileSync(pkg, 'utf8')) as { type?: string }).type === 'module';
+    if (existsSync(pkg))
+      return (JSON.parse(readFileSync(pkg, 'utf8')) as { type?: string }).type === 'module';
     if (dirname(dir) === dir) return false;
   }
 }
@@ -46,7 +47,18 @@ function languageService(root: string, files: string[], esm: boolean): ScriptSer
       return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
     },
     getCurrentDirectory: () => root,
-    getCompilationSettings: () => ({ allowJs: true, checkJs: true, noEmit: true, target: ts.ScriptTarget.ES2022, ...(esm ? { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext } : { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 }), types: ['node'], typeRoots: nodeTypeRoots(), skipLibCheck: true }),
+    getCompilationSettings: () => ({
+      allowJs: true,
+      checkJs: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      ...(esm
+        ? { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }
+        : { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 }),
+      types: ['node'],
+      typeRoots: nodeTypeRoots(),
+      skipLibCheck: true,
+    }),
     getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
     fileExists: ts.sys.fileExists,
     readFile: ts.sys.readFile,
@@ -54,18 +66,29 @@ function languageService(root: string, files: string[], esm: boolean): ScriptSer
     directoryExists: ts.sys.directoryExists,
     getDirectories: ts.sys.getDirectories,
   };
-  return { service: ts.createLanguageService(host, ts.createDocumentRegistry()), setText: (f, text) => texts.set(f, { text, version: (texts.get(f)?.version ?? 0) + 1 }) };
+  return {
+    service: ts.createLanguageService(host, ts.createDocumentRegistry()),
+    setText: (f, text) => texts.set(f, { text, version: (texts.get(f)?.version ?? 0) + 1 }),
+  };
 }
 
-const unfixable = (diagnosis: string): FixProposalInput => ({ verdict: 'unfixable', diagnosis, usage: { calls: 0, costUsd: 0 } });
+const unfixable = (diagnosis: string): FixProposalInput => ({
+  verdict: 'unfixable',
+  diagnosis,
+  usage: { calls: 0, costUsd: 0 },
+});
 
 /**
  * The modules the language service's import fixes come from. `path`, `path/posix` and `node:path`
  * are one module; two different ones (two project files exporting the name) are a guess.
  */
 function importedModules(fixes: readonly ts.CodeFixAction[]): string[] {
-  const specifiers = fixes.filter((f) => f.fixName === 'import').map((f) => /from (?:module )?"([^"]+)"/.exec(f.description)?.[1] ?? f.description);
-  return [...new Set(specifiers.map((s) => s.replace(/^node:/, '').replace(/^(\w+)\/(?:posix|win32)$/, '$1')))];
+  const specifiers = fixes
+    .filter((f) => f.fixName === 'import')
+    .map((f) => /from (?:module )?"([^"]+)"/.exec(f.description)?.[1] ?? f.description);
+  return [
+    ...new Set(specifiers.map((s) => s.replace(/^node:/, '').replace(/^(\w+)\/(?:posix|win32)$/, '$1'))),
+  ];
 }
 
 /**
@@ -74,10 +97,21 @@ function importedModules(fixes: readonly ts.CodeFixAction[]): string[] {
  * is bound when nothing in the project answers to it too, and only if every `os.<member>` of the
  * file then type-checks against Node's declarations.
  */
-function builtinModuleBinding(c: { root: string; file: string; rel: string; source: string; esm: boolean; name: string; script: ScriptService }): FixProposalInput | undefined {
+function builtinModuleBinding(c: {
+  root: string;
+  file: string;
+  rel: string;
+  source: string;
+  esm: boolean;
+  name: string;
+  script: ScriptService;
+}): FixProposalInput | undefined {
   const { file, source, name } = c;
   const own = projectModuleNamed(file, name);
-  if (own) return unfixable(`"${name}" is not defined; it could be Node's built-in module or the project's ${own.slice(c.root.length + 1)}: needs an LLM fixer`);
+  if (own)
+    return unfixable(
+      `"${name}" is not defined; it could be Node's built-in module or the project's ${own.slice(c.root.length + 1)}: needs an LLM fixer`,
+    );
   const sf = c.script.service.getProgram()?.getSourceFile(file);
   if (!sf) return undefined;
   const uses = memberUses(sf, name);
@@ -87,15 +121,24 @@ function builtinModuleBinding(c: { root: string; file: string; rel: string; sour
   const shifted = (pos: number): number => (pos >= at ? pos + text.length : pos);
   const spans = uses.map((u) => [shifted(u.getStart(sf)), shifted(u.getEnd())] as const);
   c.script.setText(file, after);
-  const wrong = c.script.service.getSemanticDiagnostics(file).filter((d) => d.start !== undefined && spans.some(([s, e]) => d.start! >= s && d.start! < e));
+  const wrong = c.script.service
+    .getSemanticDiagnostics(file)
+    .filter((d) => d.start !== undefined && spans.some(([s, e]) => d.start! >= s && d.start! < e));
   if (wrong.length > 0) {
     const why = ts.flattenDiagnosticMessageText(wrong[0]!.messageText, ' ');
-    return unfixable(`"${name}" is not defined, and Node's "${name}" module does not fit how the file uses it (${why}): needs an LLM fixer`);
+    return unfixable(
+      `"${name}" is not defined, and Node's "${name}" module does not fit how the file uses it (${why}): needs an LLM fixer`,
+    );
   }
   const edit = diffEdit(c.rel, source, after);
   if (!edit) return undefined;
   const members = [...new Set(uses.map((u) => `${name}.${u.name.text}`))].slice(0, 3).join(', ');
-  return { verdict: 'edits', edits: [edit], rationale: `"${name}" is Node's built-in module, used as ${members} without being bound: added \`${text.trim()}\``, usage: { calls: 0, costUsd: 0 } };
+  return {
+    verdict: 'edits',
+    edits: [edit],
+    rationale: `"${name}" is Node's built-in module, used as ${members} without being bound: added \`${text.trim()}\``,
+    usage: { calls: 0, costUsd: 0 },
+  };
 }
 
 /**
@@ -104,38 +147,79 @@ function builtinModuleBinding(c: { root: string; file: string; rel: string; sour
  */
 export async function scriptProposal(request: FixRequest): Promise<FixProposalInput | undefined> {
   const text = `${request.failure.title}\n${request.failure.evidence}`;
-  const name = /ReferenceError: (\w+) is not defined/.exec(text)?.[1] ?? /Cannot find name '(\w+)'/.exec(text)?.[1];
+  const name =
+    /ReferenceError: (\w+) is not defined/.exec(text)?.[1] ?? /Cannot find name '(\w+)'/.exec(text)?.[1];
   const loc = request.failure.location;
   if (!name || !loc) return undefined;
   const root = request.project.root;
   const file = join(root, loc.file);
   if (!existsSync(file)) return undefined;
-  const others = request.scope.entries.map((e) => join(root, e.file)).filter((f) => f !== file && /\.[cm]?[jt]sx?$/.test(f));
+  const others = request.scope.entries
+    .map((e) => join(root, e.file))
+    .filter((f) => f !== file && /\.[cm]?[jt]sx?$/.test(f));
   const source = readFileSync(file, 'utf8');
   const esm = isEsm(file, source);
   const script = languageService(root, [file, ...others], esm);
   const { service } = script;
-  const diagnostics = service.getSemanticDiagnostics(file).filter((d) => d.start !== undefined && FIXABLE_CODES.has(d.code) && source.slice(d.start, d.start + (d.length ?? 0)) === name);
+  const diagnostics = service
+    .getSemanticDiagnostics(file)
+    .filter(
+      (d) =>
+        d.start !== undefined &&
+        FIXABLE_CODES.has(d.code) &&
+        source.slice(d.start, d.start + (d.length ?? 0)) === name,
+    );
   // prefer the occurrence on the failing line
-  const lineStart = loc.line ? source.split('\n').slice(0, loc.line - 1).join('\n').length + (loc.line > 1 ? 1 : 0) : 0;
+  const lineStart = loc.line
+    ? source
+        .split('\n')
+        .slice(0, loc.line - 1)
+        .join('\n').length + (loc.line > 1 ? 1 : 0)
+    : 0;
   diagnostics.sort((a, b) => Math.abs(a.start! - lineStart) - Math.abs(b.start! - lineStart));
   const formatting = ts.getDefaultFormatCodeSettings();
   for (const d of diagnostics) {
-    const fixes = service.getCodeFixesAtPosition(file, d.start!, d.start! + (d.length ?? 0), [d.code], formatting, { quotePreference: 'auto', importModuleSpecifierPreference: 'relative' });
+    const fixes = service.getCodeFixesAtPosition(
+      file,
+      d.start!,
+      d.start! + (d.length ?? 0),
+      [d.code],
+      formatting,
+      { quotePreference: 'auto', importModuleSpecifierPreference: 'relative' },
+    );
     const fix = fixes.find((f) => WANTED_FIXES.has(f.fixName));
     if (!fix) continue;
     const modules = importedModules(fixes);
-    if (modules.length > 1) return unfixable(`"${name}" is not defined and more than one module exports it (${modules.join(', ')}): needs an LLM fixer`);
+    if (modules.length > 1)
+      return unfixable(
+        `"${name}" is not defined and more than one module exports it (${modules.join(', ')}): needs an LLM fixer`,
+      );
     const edits: Edit[] = [];
     for (const change of fix.changes) {
       const before = readFileSync(change.fileName, 'utf8');
-      const after = [...change.textChanges].sort((a, b) => b.span.start - a.span.start).reduce((acc, c) => acc.slice(0, c.span.start) + c.newText + acc.slice(c.span.start + c.span.length), before);
-      const rel = change.fileName.startsWith(`${root}/`) ? change.fileName.slice(root.length + 1) : change.fileName;
+      const after = [...change.textChanges]
+        .sort((a, b) => b.span.start - a.span.start)
+        .reduce(
+          (acc, c) => acc.slice(0, c.span.start) + c.newText + acc.slice(c.span.start + c.span.length),
+          before,
+        );
+      const rel = change.fileName.startsWith(`${root}/`)
+        ? change.fileName.slice(root.length + 1)
+        : change.fileName;
       const edit = diffEdit(rel, before, after);
       if (edit) edits.push(edit);
     }
-    if (edits.length > 0) return { verdict: 'edits', edits, rationale: `TypeScript code fix: ${fix.description}`, usage: { calls: 0, costUsd: 0 } };
+    if (edits.length > 0)
+      return {
+        verdict: 'edits',
+        edits,
+        rationale: `TypeScript code fix: ${fix.description}`,
+        usage: { calls: 0, costUsd: 0 },
+      };
   }
-  if (diagnostics.length > 0 && isBuiltinModuleName(name)) return builtinModuleBinding({ root, file, rel: loc.file, source, esm, name, script });
-  return unfixable(`"${name}" is not defined and the TypeScript language service has no spelling or import fix for it: needs an LLM fixer`);
+  if (diagnostics.length > 0 && isBuiltinModuleName(name))
+    return builtinModuleBinding({ root, file, rel: loc.file, source, esm, name, script });
+  return unfixable(
+    `"${name}" is not defined and the TypeScript language service has no spelling or import fix for it: needs an LLM fixer`,
+  );
 }

@@ -15,10 +15,18 @@ let before: Map<string, string>;
 beforeAll(async () => {
   await mkdir(join(REPO, '.tmp'), { recursive: true });
   dir = await mkdtemp(join(REPO, '.tmp', 'polyglot-'));
-  await cp(join(REPO, 'examples/polyglot'), dir, { recursive: true, filter: (src) => !/\.suture|build-suture|__pycache__/.test(src) });
+  await cp(join(REPO, 'examples/polyglot'), dir, {
+    recursive: true,
+    filter: (src) => !/\.suture|build-suture|__pycache__/.test(src),
+  });
   before = await snapshotTree(dir, ['.suture/**', 'cpp/build-suture/**']);
   const loaded = await loadConfig({ cwd: dir });
-  const options = await createGateOptions(loaded, { mode: 'check', logger: silentLogger, output: { stream: { write: () => true }, env: {} }, reporters: ['json'] });
+  const options = await createGateOptions(loaded, {
+    mode: 'check',
+    logger: silentLogger,
+    output: { stream: { write: () => true }, env: {} },
+    reporters: ['json'],
+  });
   report = await runGate(options);
 }, 600_000);
 

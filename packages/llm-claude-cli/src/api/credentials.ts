@@ -11,7 +11,10 @@ export interface Credentials {
  * The key api mode uses, or undefined. Only the option and the environment count, never the
  * SDK's own lookup of profiles on disk, so doctor and the call agree on what is configured.
  */
-export function apiCredentials(options: Pick<ResolvedOptions, 'apiKey' | 'apiKeyEnv'>, env: NodeJS.ProcessEnv = process.env): Credentials | undefined {
+export function apiCredentials(
+  options: Pick<ResolvedOptions, 'apiKey' | 'apiKeyEnv'>,
+  env: NodeJS.ProcessEnv = process.env,
+): Credentials | undefined {
   if (options.apiKey) return { apiKey: options.apiKey, source: 'the apiKey option' };
   const key = env[options.apiKeyEnv]?.trim();
   if (key) return { apiKey: key, source: `$${options.apiKeyEnv}` };

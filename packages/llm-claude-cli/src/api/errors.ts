@@ -33,9 +33,13 @@ export function describeApiError(error: unknown, ctx: ApiErrorContext): string |
   }
   if (!(error instanceof Anthropic.APIError)) return undefined;
   const status = error.status;
-  if (status === 401) return `the API rejected the key from ${ctx.keySource} (401: ${detail(error)}); set a valid ANTHROPIC_API_KEY`;
-  if (status === 403) return `the API refused access (403: ${detail(error)}); check that the key may use ${ctx.model}`;
-  if (status === 404) return `the API does not know ${ctx.model} at ${ctx.baseURL} (404: ${detail(error)}); check the fixer options "model" and "baseURL"`;
-  if (status === 400 || status === 413 || status === 422) return `the API refused the request (${status}: ${detail(error)})`;
+  if (status === 401)
+    return `the API rejected the key from ${ctx.keySource} (401: ${detail(error)}); set a valid ANTHROPIC_API_KEY`;
+  if (status === 403)
+    return `the API refused access (403: ${detail(error)}); check that the key may use ${ctx.model}`;
+  if (status === 404)
+    return `the API does not know ${ctx.model} at ${ctx.baseURL} (404: ${detail(error)}); check the fixer options "model" and "baseURL"`;
+  if (status === 400 || status === 413 || status === 422)
+    return `the API refused the request (${status}: ${detail(error)})`;
   return statusReason(status, detail(error), ctx.retries);
 }

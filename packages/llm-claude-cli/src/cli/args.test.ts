@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { buildCliArgs, buildCliEnv } from './args.js';
 
 const base = { model: undefined, maxTurns: 12, maxBudgetUsd: undefined, bare: false, resume: true };
-const call = { schema: { type: 'object', properties: { verdict: { type: 'string' } } }, systemPrompt: 'You are the fixer.' };
+const call = {
+  schema: { type: 'object', properties: { verdict: { type: 'string' } } },
+  systemPrompt: 'You are the fixer.',
+};
 
 /** The value that follows a flag, or undefined. */
 function flag(args: string[], name: string): string | undefined {
@@ -27,7 +30,14 @@ describe('buildCliArgs', () => {
   });
 
   it('never puts the prompt in the arguments (it goes to stdin)', () => {
-    expect(buildCliArgs(base, call).filter((a) => !a.startsWith('-'))).toEqual(['json', JSON.stringify(call.schema), 'Read,Grep,Glob', 'Read,Grep,Glob', '12', 'You are the fixer.']);
+    expect(buildCliArgs(base, call).filter((a) => !a.startsWith('-'))).toEqual([
+      'json',
+      JSON.stringify(call.schema),
+      'Read,Grep,Glob',
+      'Read,Grep,Glob',
+      '12',
+      'You are the fixer.',
+    ]);
   });
 
   it('adds the model, the budget and --bare only when configured', () => {
@@ -52,31 +62,62 @@ describe('buildCliArgs', () => {
 });
 
 describe('buildCliEnv', () => {
-  const options = { env: {}, retries: 2, baseURL: undefined, apiKey: undefined, apiKeyEnv: 'ANTHROPIC_API_KEY' };
+  const options = {
+    env: {},
+    retries: 2,
+    baseURL: undefined,
+    apiKey: undefined,
+    apiKeyEnv: 'ANTHROPIC_API_KEY',
+  };
 
   it("keeps the user's environment, with few retries and no auto-update", () => {
     const env = buildCliEnv(options, { PATH: '/bin', HOME: '/home/u', CLAUDE_CODE_MAX_RETRIES: '10' });
-    expect(env).toEqual({ PATH: '/bin', HOME: '/home/u', CLAUDE_CODE_MAX_RETRIES: '2', DISABLE_AUTOUPDATER: '1' });
+    expect(env).toEqual({
+      PATH: '/bin',
+      HOME: '/home/u',
+      CLAUDE_CODE_MAX_RETRIES: '2',
+      DISABLE_AUTOUPDATER: '1',
+    });
   });
 
   it('passes the configured key and base URL as the variables claude reads', () => {
-    const env = buildCliEnv({ ...options, apiKey: 'sk-ant-config', baseURL: 'http://127.0.0.1:9' }, { ANTHROPIC_API_KEY: 'sk-ant-env' });
+    const env = buildCliEnv(
+      { ...options, apiKey: 'sk-ant-config', baseURL: 'http://127.0.0.1:9' },
+      { ANTHROPIC_API_KEY: 'sk-ant-env' },
+    );
     expect(env.ANTHROPIC_API_KEY).toBe('sk-ant-config');
     expect(env.ANTHROPIC_BASE_URL).toBe('http://127.0.0.1:9');
   });
 
   it('reads the key from apiKeyEnv when it names another variable', () => {
-    expect(buildCliEnv({ ...options, apiKeyEnv: 'CI_CLAUDE_KEY' }, { CI_CLAUDE_KEY: 'sk-ant-ci' }).ANTHROPIC_API_KEY).toBe('sk-ant-ci');
+    expect(
+      buildCliEnv({ ...options, apiKeyEnv: 'CI_CLAUDE_KEY' }, { CI_CLAUDE_KEY: 'sk-ant-ci' })
+        .ANTHROPIC_API_KEY,
+    ).toBe('sk-ant-ci');
     expect(buildCliEnv(options, {}).ANTHROPIC_API_KEY).toBeUndefined();
   });
 
   it('prefers the apiKey and baseURL options to the same variables in the env option', () => {
-    const env = buildCliEnv({ ...options, apiKey: 'sk-ant-option', baseURL: 'http://127.0.0.1:1', env: { ANTHROPIC_API_KEY: 'sk-ant-env-option', ANTHROPIC_BASE_URL: 'http://127.0.0.1:2' } }, {});
-    expect(env).toMatchObject({ ANTHROPIC_API_KEY: 'sk-ant-option', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1' });
+    const env = buildCliEnv(
+      {
+        ...options,
+        apiKey: 'sk-ant-option',
+        baseURL: 'http://127.0.0.1:1',
+        env: { ANTHROPIC_API_KEY: 'sk-ant-env-option', ANTHROPIC_BASE_URL: 'http://127.0.0.1:2' },
+      },
+      {},
+    );
+    expect(env).toMatchObject({
+      ANTHROPIC_API_KEY: 'sk-ant-option',
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:1',
+    });
   });
 
   it('lets the env option set and remove the other variables', () => {
-    const env = buildCliEnv({ ...options, env: { ANTHROPIC_API_KEY: undefined, CLAUDE_CODE_MAX_RETRIES: '0', HOME: '/tmp/h' } }, { ANTHROPIC_API_KEY: 'sk-ant-env', HOME: '/home/u' });
+    const env = buildCliEnv(
+      { ...options, env: { ANTHROPIC_API_KEY: undefined, CLAUDE_CODE_MAX_RETRIES: '0', HOME: '/tmp/h' } },
+      { ANTHROPIC_API_KEY: 'sk-ant-env', HOME: '/home/u' },
+    );
     expect(env).not.toHaveProperty('ANTHROPIC_API_KEY');
     expect(env.CLAUDE_CODE_MAX_RETRIES).toBe('0');
     expect(env.HOME).toBe('/tmp/h');

@@ -58,7 +58,10 @@ type EnvOptions = Pick<ResolvedOptions, 'env' | 'retries' | 'baseURL' | 'apiKey'
  * suture has its own timeout), no auto-update in the middle of a run, then the `env` option, then
  * the key and base URL options.
  */
-export function buildCliEnv(options: EnvOptions, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function buildCliEnv(
+  options: EnvOptions,
+  base: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   const env: Record<string, string | undefined> = {
     ...base,
     CLAUDE_CODE_MAX_RETRIES: String(options.retries),
@@ -66,7 +69,8 @@ export function buildCliEnv(options: EnvOptions, base: NodeJS.ProcessEnv = proce
   };
   Object.assign(env, options.env);
   // The dedicated options win over the same variables in `env`: they are the documented way.
-  const key = options.apiKey ?? (options.apiKeyEnv !== 'ANTHROPIC_API_KEY' ? base[options.apiKeyEnv] : undefined);
+  const key =
+    options.apiKey ?? (options.apiKeyEnv !== 'ANTHROPIC_API_KEY' ? base[options.apiKeyEnv] : undefined);
   if (key) env.ANTHROPIC_API_KEY = key;
   if (options.baseURL) env.ANTHROPIC_BASE_URL = options.baseURL;
   const out: Record<string, string> = {};

@@ -37,10 +37,15 @@ function lastLines(output: string, n = 5): string {
  * then hangs on a network that does not answer, and a fresh start is the only cure. Each timed
  * out try counts as a call with unknown tokens.
  */
-export async function callClaude(options: ResolvedOptions, call: CallArgs & { prompt: string }, ctx: CallContext): Promise<CallOutcome> {
+export async function callClaude(
+  options: ResolvedOptions,
+  call: CallArgs & { prompt: string },
+  ctx: CallContext,
+): Promise<CallOutcome> {
   const env = buildCliEnv(options);
   const executable = await findExecutable(options.command, env);
-  if (!executable) return { kind: 'failed', reason: notFound(options.command), usage: emptyUsage(options.model) };
+  if (!executable)
+    return { kind: 'failed', reason: notFound(options.command), usage: emptyUsage(options.model) };
   const args = buildCliArgs(options, call);
   const tries = options.timeoutRetries + 1;
   let usage = emptyUsage(options.model);
@@ -54,14 +59,24 @@ export async function callClaude(options: ResolvedOptions, call: CallArgs & { pr
       tailBytes: OUTPUT_BYTES,
     });
     if (run.aborted) throw new InterruptedError();
-    if (run.spawnError) return { kind: 'failed', reason: `cannot start ${executable}: ${run.spawnError}`, usage };
+    if (run.spawnError)
+      return { kind: 'failed', reason: `cannot start ${executable}: ${run.spawnError}`, usage };
     if (run.timedOut) {
       usage = addUsage(usage, { ...emptyUsage(), calls: 1, durationMs: run.durationMs });
-      if (attempt < tries) ctx.logger.warn(`claude did not answer within ${options.timeoutMs / 1000} s (try ${attempt} of ${tries}); starting it again`);
+      if (attempt < tries)
+        ctx.logger.warn(
+          `claude did not answer within ${options.timeoutMs / 1000} s (try ${attempt} of ${tries}); starting it again`,
+        );
       continue;
     }
     const result = findCliResult(run.output);
-    if (result) return { kind: 'result', result, exitCode: run.exitCode, usage: addUsage(usage, usageOfResult(result, run.durationMs, options.model)) };
+    if (result)
+      return {
+        kind: 'result',
+        result,
+        exitCode: run.exitCode,
+        usage: addUsage(usage, usageOfResult(result, run.durationMs, options.model)),
+      };
     if (/No conversation found with session ID/i.test(run.output)) return { kind: 'no-session', usage };
     return {
       kind: 'failed',

@@ -18,7 +18,9 @@ interface Session {
  * call sends the whole prompt, later ones `--resume` it with a follow-up, so the model remembers
  * what it read and tried. A session claude lost is replaced by a new one with the whole prompt.
  */
-export function cliPropose(options: ResolvedOptions): (request: FixRequest, ctx: FixerContext) => Promise<FixProposalInput> {
+export function cliPropose(
+  options: ResolvedOptions,
+): (request: FixRequest, ctx: FixerContext) => Promise<FixProposalInput> {
   const sessions = new Map<string, Session>();
   const schema = llmAnswerJsonSchema();
 
@@ -26,9 +28,24 @@ export function cliPropose(options: ResolvedOptions): (request: FixRequest, ctx:
     const key = conversationKey(request);
     const redact = redactorFor(options);
     const call = async (session: Session | undefined): Promise<CallOutcome> => {
-      const { prompt, followUp } = planPrompt(request, { templates: options.templates, answer: CLI_ANSWER, redact, readsFiles: true }, session?.seen);
-      ctx.logger.debug(`claude: ${followUp ? `resuming session ${session!.id}` : 'new session'} for ${request.failure.id}`);
-      return callClaude(options, { prompt: prompt.user, systemPrompt: prompt.system, schema, ...(followUp ? { resume: session!.id } : {}) }, { cwd: ctx.root, signal: ctx.signal, logger: ctx.logger });
+      const { prompt, followUp } = planPrompt(
+        request,
+        { templates: options.templates, answer: CLI_ANSWER, redact, readsFiles: true },
+        session?.seen,
+      );
+      ctx.logger.debug(
+        `claude: ${followUp ? `resuming session ${session!.id}` : 'new session'} for ${request.failure.id}`,
+      );
+      return callClaude(
+        options,
+        {
+          prompt: prompt.user,
+          systemPrompt: prompt.system,
+          schema,
+          ...(followUp ? { resume: session!.id } : {}),
+        },
+        { cwd: ctx.root, signal: ctx.signal, logger: ctx.logger },
+      );
     };
 
     let outcome = await call(options.resume ? sessions.get(key) : undefined);
@@ -40,12 +57,16 @@ export function cliPropose(options: ResolvedOptions): (request: FixRequest, ctx:
       outcome = { ...fresh, usage: addUsage(lost, fresh.usage) };
     }
     if (outcome.kind !== 'result') {
-      throw new FixerError(outcome.kind === 'failed' ? outcome.reason : 'claude lost its session twice', outcome.usage.calls > 0 ? outcome.usage : undefined);
+      throw new FixerError(
+        outcome.kind === 'failed' ? outcome.reason : 'claude lost its session twice',
+        outcome.usage.calls > 0 ? outcome.usage : undefined,
+      );
     }
 
     const { result, usage } = outcome;
     // A call that reached the model left a conversation worth resuming, even a failed one.
-    if (options.resume && result.session_id && usage.calls > 0) sessions.set(key, { id: result.session_id, seen: request.history.length });
+    if (options.resume && result.session_id && usage.calls > 0)
+      sessions.set(key, { id: result.session_id, seen: request.history.length });
     const verdict = interpretResult(result, outcome.exitCode, options);
     const spent = usage.calls > 0 ? usage : undefined;
     if (!verdict.ok) throw new FixerError(verdict.reason, spent);

@@ -27,7 +27,9 @@ describe('findCliResult', () => {
 
   it('finds nothing in plain-text errors and in other JSON', () => {
     expect(findCliResult('Error: Invalid session ID. Must be a valid UUID.\n')).toBeUndefined();
-    expect(findCliResult('No conversation found with session ID: 6b465362-8535-4314-ba04-312104b3ca4b\n')).toBeUndefined();
+    expect(
+      findCliResult('No conversation found with session ID: 6b465362-8535-4314-ba04-312104b3ca4b\n'),
+    ).toBeUndefined();
     expect(findCliResult('{"type":"system","subtype":"init","result":"x"}\n')).toBeUndefined();
     expect(findCliResult('{"type":"result", truncated')).toBeUndefined();
   });
@@ -38,7 +40,13 @@ describe('interpretResult', () => {
     const r = interpretResult(result('success'), 0, limits);
     expect(r).toEqual({ ok: true, answer: expect.objectContaining({ verdict: 'edits' }) });
     const parsed = answerToProposal(r.ok ? r.answer : undefined);
-    expect(parsed).toMatchObject({ ok: true, proposal: { verdict: 'edits', edits: [{ file: 'a.py', search: 'return a - b', replace: 'return a + b' }] } });
+    expect(parsed).toMatchObject({
+      ok: true,
+      proposal: {
+        verdict: 'edits',
+        edits: [{ file: 'a.py', search: 'return a - b', replace: 'return a + b' }],
+      },
+    });
   });
 
   it('fails a success without structured_output (the model answered in plain text)', () => {
@@ -46,16 +54,22 @@ describe('interpretResult', () => {
     expect(r.subtype).toBe('success');
     expect(r.is_error).toBe(false);
     expect(r.structured_output).toBeUndefined();
-    expect(reason('plain-text', 0)).toBe('the model answered in plain text instead of calling the StructuredOutput tool: "still text"');
+    expect(reason('plain-text', 0)).toBe(
+      'the model answered in plain text instead of calling the StructuredOutput tool: "still text"',
+    );
   });
 
   it('reads "not logged in" from is_error although subtype says success', () => {
     expect(result('not-logged-in').subtype).toBe('success');
-    expect(reason('not-logged-in')).toBe('claude is not logged in: run `claude /login` (or `claude setup-token` for CI) or set ANTHROPIC_API_KEY');
+    expect(reason('not-logged-in')).toBe(
+      'claude is not logged in: run `claude /login` (or `claude setup-token` for CI) or set ANTHROPIC_API_KEY',
+    );
   });
 
   it('says what to do about a rejected key, a rate limit and a server error', () => {
-    expect(reason('invalid-key')).toMatch(/^the API rejected claude's credentials \(Invalid API key · Fix external API key\): run `claude \/login`/);
+    expect(reason('invalid-key')).toMatch(
+      /^the API rejected claude's credentials \(Invalid API key · Fix external API key\): run `claude \/login`/,
+    );
     expect(reason('rate-limited')).toBe(
       'rate limited by the API (429) after 2 retries: API Error: Request rejected (429) · mock rate limited; try again later, lower "concurrency", or raise the fixer option "retries"',
     );
@@ -64,17 +78,28 @@ describe('interpretResult', () => {
 
   it('explains the error subtypes, which have no result key', () => {
     for (const name of ['max-turns', 'schema-retries', 'budget']) expect(result(name).result).toBeUndefined();
-    expect(reason('max-turns')).toBe('claude used its 12 turns without answering; raise the fixer option "maxTurns"');
-    expect(reason('schema-retries')).toBe("the model's answer failed the proposal schema every time claude asked again (Failed to provide valid structured output after 5 attempts)");
-    expect(reason('budget')).toBe('claude reached the spending limit of $0.5 of one call before answering (the fixer option "maxBudgetUsd")');
+    expect(reason('max-turns')).toBe(
+      'claude used its 12 turns without answering; raise the fixer option "maxTurns"',
+    );
+    expect(reason('schema-retries')).toBe(
+      "the model's answer failed the proposal schema every time claude asked again (Failed to provide valid structured output after 5 attempts)",
+    );
+    expect(reason('budget')).toBe(
+      'claude reached the spending limit of $0.5 of one call before answering (the fixer option "maxBudgetUsd")',
+    );
   });
 
   it('tells a refusal from other errors', () => {
-    expect(reason('refusal')).toMatch(/^the model refused to answer: API Error: Claude Code is unable to respond to this request/);
+    expect(reason('refusal')).toMatch(
+      /^the model refused to answer: API Error: Claude Code is unable to respond to this request/,
+    );
   });
 
   it('does not trust a non-zero exit code even when is_error is false', () => {
-    expect(interpretResult(result('success'), 1, limits)).toEqual({ ok: false, reason: expect.stringMatching(/^claude failed \(success, exit code 1\)/) });
+    expect(interpretResult(result('success'), 1, limits)).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^claude failed \(success, exit code 1\)/),
+    });
   });
 });
 
@@ -99,15 +124,45 @@ describe('usageOfResult', () => {
   });
 
   it('counts no call when the API was never reached', () => {
-    expect(usageOfResult(result('not-logged-in'), 1, 'sonnet')).toMatchObject({ model: 'sonnet', calls: 0, costUsd: 0, inputTokens: 0 });
+    expect(usageOfResult(result('not-logged-in'), 1, 'sonnet')).toMatchObject({
+      model: 'sonnet',
+      calls: 0,
+      costUsd: 0,
+      inputTokens: 0,
+    });
     expect(usageOfResult(result('rate-limited'), 1)).toMatchObject({ calls: 0, costUsd: 0 });
   });
 
   it('falls back to usage and names the model with the most tokens', () => {
     const base = result('success');
-    const noModels = { ...base, modelUsage: undefined, usage: { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 3, cache_creation_input_tokens: 2 } };
-    expect(usageOfResult(noModels, 1, 'opus')).toMatchObject({ model: 'opus', inputTokens: 10, outputTokens: 5, cacheReadTokens: 3, cacheWriteTokens: 2 });
-    const two = { ...base, modelUsage: { 'claude-haiku-4-5': { inputTokens: 300, outputTokens: 20 }, 'claude-opus-4-8[1m]': { inputTokens: 9000, outputTokens: 700 } } };
-    expect(usageOfResult(two, 1)).toMatchObject({ model: 'claude-opus-4-8[1m]', inputTokens: 9300, outputTokens: 720 });
+    const noModels = {
+      ...base,
+      modelUsage: undefined,
+      usage: {
+        input_tokens: 10,
+        output_tokens: 5,
+        cache_read_input_tokens: 3,
+        cache_creation_input_tokens: 2,
+      },
+    };
+    expect(usageOfResult(noModels, 1, 'opus')).toMatchObject({
+      model: 'opus',
+      inputTokens: 10,
+      outputTokens: 5,
+      cacheReadTokens: 3,
+      cacheWriteTokens: 2,
+    });
+    const two = {
+      ...base,
+      modelUsage: {
+        'claude-haiku-4-5': { inputTokens: 300, outputTokens: 20 },
+        'claude-opus-4-8[1m]': { inputTokens: 9000, outputTokens: 700 },
+      },
+    };
+    expect(usageOfResult(two, 1)).toMatchObject({
+      model: 'claude-opus-4-8[1m]',
+      inputTokens: 9300,
+      outputTokens: 720,
+    });
   });
 });

@@ -34,7 +34,12 @@ export const CliResultSchema = z
     session_id: z.string().optional(),
     total_cost_usd: z.number().optional(),
     usage: z
-      .object({ input_tokens: count, output_tokens: count, cache_read_input_tokens: count, cache_creation_input_tokens: count })
+      .object({
+        input_tokens: count,
+        output_tokens: count,
+        cache_read_input_tokens: count,
+        cache_creation_input_tokens: count,
+      })
       .partial()
       .optional(),
     modelUsage: z.record(z.string(), ModelUsageSchema).optional(),
@@ -79,7 +84,8 @@ export function usageOfResult(result: CliResult, durationMs: number, fallbackMod
       usage.cacheReadTokens += m.cacheReadInputTokens ?? 0;
       usage.cacheWriteTokens += m.cacheCreationInputTokens ?? 0;
     }
-    const weight = (m: z.infer<typeof ModelUsageSchema>): number => (m.inputTokens ?? 0) + (m.outputTokens ?? 0) + (m.cacheReadInputTokens ?? 0);
+    const weight = (m: z.infer<typeof ModelUsageSchema>): number =>
+      (m.inputTokens ?? 0) + (m.outputTokens ?? 0) + (m.cacheReadInputTokens ?? 0);
     usage.model = models.reduce((a, b) => (weight(b[1]) > weight(a[1]) ? b : a))[0];
   } else if (result.usage) {
     usage.inputTokens = result.usage.input_tokens ?? 0;
@@ -89,7 +95,8 @@ export function usageOfResult(result: CliResult, durationMs: number, fallbackMod
   }
   if (!usage.model && fallbackModel) usage.model = fallbackModel;
   usage.costUsd = Math.round((result.total_cost_usd ?? 0) * 1e8) / 1e8;
-  const reachedModel = usage.inputTokens + usage.outputTokens > 0 || usage.costUsd > 0 || (result.duration_api_ms ?? 0) > 0;
+  const reachedModel =
+    usage.inputTokens + usage.outputTokens > 0 || usage.costUsd > 0 || (result.duration_api_ms ?? 0) > 0;
   usage.calls = reachedModel ? 1 : 0;
   usage.durationMs = durationMs;
   return usage;
@@ -113,8 +120,10 @@ function clip(text: string, max = 300): string {
 function apiError(result: CliResult, limits: ResultLimits, text: string): string | undefined {
   const status = result.api_error_status;
   if (/not logged in|please run \/login/i.test(text)) return `claude is not logged in: ${LOGIN_FIX}`;
-  if (status === 401 || /invalid api key|oauth token (has )?expired/i.test(text)) return `the API rejected claude's credentials (${clip(text, 120)}): ${LOGIN_FIX}`;
-  if (status === 403) return `the API refused access (403: ${clip(text, 160)}); check that the key or login may use this model`;
+  if (status === 401 || /invalid api key|oauth token (has )?expired/i.test(text))
+    return `the API rejected claude's credentials (${clip(text, 120)}): ${LOGIN_FIX}`;
+  if (status === 403)
+    return `the API refused access (403: ${clip(text, 160)}); check that the key or login may use this model`;
   if (status) return statusReason(status, clip(text, 200), limits.retries);
   return undefined;
 }
@@ -124,24 +133,44 @@ function apiError(result: CliResult, limits: ResultLimits, text: string): string
  * the user what to do. Success is `is_error: false` and exit code 0, never `subtype` (a login
  * failure says "success" there).
  */
-export function interpretResult(result: CliResult, exitCode: number | null, limits: ResultLimits): Interpretation {
+export function interpretResult(
+  result: CliResult,
+  exitCode: number | null,
+  limits: ResultLimits,
+): Interpretation {
   const text = result.result ?? (result.errors ?? []).join('; ');
   if (result.is_error || exitCode !== 0) {
-    if (result.stop_reason === 'refusal') return { ok: false, reason: `the model refused to answer: ${clip(text, 200)}` };
+    if (result.stop_reason === 'refusal')
+      return { ok: false, reason: `the model refused to answer: ${clip(text, 200)}` };
     switch (result.subtype) {
       case 'error_max_turns':
-        return { ok: false, reason: `claude used its ${limits.maxTurns} turn${limits.maxTurns === 1 ? '' : 's'} without answering; raise the fixer option "maxTurns"` };
+        return {
+          ok: false,
+          reason: `claude used its ${limits.maxTurns} turn${limits.maxTurns === 1 ? '' : 's'} without answering; raise the fixer option "maxTurns"`,
+        };
       case 'error_max_budget_usd':
-        return { ok: false, reason: `claude reached the spending limit of $${limits.maxBudgetUsd ?? '?'} of one call before answering (the fixer option "maxBudgetUsd")` };
+        return {
+          ok: false,
+          reason: `claude reached the spending limit of $${limits.maxBudgetUsd ?? '?'} of one call before answering (the fixer option "maxBudgetUsd")`,
+        };
       case 'error_max_structured_output_retries':
-        return { ok: false, reason: `the model's answer failed the proposal schema every time claude asked again (${clip(text, 200)})` };
+        return {
+          ok: false,
+          reason: `the model's answer failed the proposal schema every time claude asked again (${clip(text, 200)})`,
+        };
     }
     const api = apiError(result, limits, text);
     if (api) return { ok: false, reason: api };
-    return { ok: false, reason: `claude failed (${result.subtype}${exitCode !== 0 ? `, exit code ${exitCode}` : ''}): ${clip(text || 'no message', 300)}` };
+    return {
+      ok: false,
+      reason: `claude failed (${result.subtype}${exitCode !== 0 ? `, exit code ${exitCode}` : ''}): ${clip(text || 'no message', 300)}`,
+    };
   }
   if (result.structured_output === undefined || result.structured_output === null) {
-    return { ok: false, reason: `the model answered in plain text instead of calling the StructuredOutput tool: "${clip(text || '(empty)', 200)}"` };
+    return {
+      ok: false,
+      reason: `the model answered in plain text instead of calling the StructuredOutput tool: "${clip(text || '(empty)', 200)}"`,
+    };
   }
   return { ok: true, answer: result.structured_output };
 }

@@ -2,7 +2,8 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
 
-export const INSTALL_HINT = 'install it with `npm i -g @anthropic-ai/claude-code`, or set the fixer option "command" to its path';
+export const INSTALL_HINT =
+  'install it with `npm i -g @anthropic-ai/claude-code`, or set the fixer option "command" to its path';
 
 async function isExecutable(file: string): Promise<boolean> {
   try {
@@ -31,5 +32,7 @@ export async function findExecutable(command: string, env: NodeJS.ProcessEnv): P
 }
 
 export function notFound(command: string): string {
-  return isAbsolute(command) ? `the claude CLI is not at ${command}: ${INSTALL_HINT}` : `the claude CLI (\`${command}\`) is not on PATH: ${INSTALL_HINT}`;
+  return isAbsolute(command)
+    ? `the claude CLI is not at ${command}: ${INSTALL_HINT}`
+    : `the claude CLI (\`${command}\`) is not on PATH: ${INSTALL_HINT}`;
 }

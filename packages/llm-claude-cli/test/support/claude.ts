@@ -23,7 +23,10 @@ const homes: string[] = [];
  * network: a fresh HOME and config folder, the mock as the API, no updater, no telemetry, and
  * none of the user's other credentials.
  */
-export function isolatedEnv(baseURL: string, over: Record<string, string | null> = {}): Record<string, string | null> {
+export function isolatedEnv(
+  baseURL: string,
+  over: Record<string, string | null> = {},
+): Record<string, string | null> {
   const home = mkdtempSync(join(tmpdir(), 'suture-claude-home-'));
   homes.push(home);
   mkdirSync(join(home, '.claude'), { recursive: true });

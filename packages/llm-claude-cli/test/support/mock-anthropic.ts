@@ -20,9 +20,22 @@ export type MockReply =
   /** The model calls a tool: the answer tool unless `name` says another (such as `Read`). */
   | { kind: 'tool'; input: unknown; name?: string; usage?: Partial<MockUsage>; delayMs?: number }
   /** The model answers in plain text (`refusal` ends with stop_reason "refusal"). */
-  | { kind: 'text'; text: string; stopReason?: 'end_turn' | 'refusal'; usage?: Partial<MockUsage>; delayMs?: number }
+  | {
+      kind: 'text';
+      text: string;
+      stopReason?: 'end_turn' | 'refusal';
+      usage?: Partial<MockUsage>;
+      delayMs?: number;
+    }
   /** An HTTP error with the Anthropic error body, e.g. 429 rate_limit_error. */
-  | { kind: 'error'; status: number; type?: string; message?: string; headers?: Record<string, string>; delayMs?: number }
+  | {
+      kind: 'error';
+      status: number;
+      type?: string;
+      message?: string;
+      headers?: Record<string, string>;
+      delayMs?: number;
+    }
   /** Headers are sent, then nothing, until the client goes away. */
   | { kind: 'hang' };
 
@@ -80,13 +93,21 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown> |
   }
 }
 
-function content(reply: Extract<MockReply, { kind: 'tool' | 'text' }>, body: Record<string, unknown> | undefined, id: number): Record<string, unknown> {
+function content(
+  reply: Extract<MockReply, { kind: 'tool' | 'text' }>,
+  body: Record<string, unknown> | undefined,
+  id: number,
+): Record<string, unknown> {
   if (reply.kind === 'text') return { type: 'text', text: reply.text };
   const name = reply.name ?? toolNames(body).find((n) => ANSWER_TOOLS.includes(n)) ?? 'StructuredOutput';
   return { type: 'tool_use', id: `toolu_mock_${id}`, name, input: reply.input };
 }
 
-function usageOf(reply: Extract<MockReply, { kind: 'tool' | 'text' }>, body: Record<string, unknown> | undefined, block: Record<string, unknown>): MockUsage {
+function usageOf(
+  reply: Extract<MockReply, { kind: 'tool' | 'text' }>,
+  body: Record<string, unknown> | undefined,
+  block: Record<string, unknown>,
+): MockUsage {
   return {
     input_tokens: tokensOf(body?.messages) + tokensOf(body?.system),
     output_tokens: tokensOf(block),
@@ -100,37 +121,76 @@ function sse(res: ServerResponse, event: string, data: unknown): void {
   res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-function streamMessage(res: ServerResponse, message: Record<string, unknown>, block: Record<string, unknown>, usage: MockUsage, stopReason: string): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_${message.id as string}` });
+function streamMessage(
+  res: ServerResponse,
+  message: Record<string, unknown>,
+  block: Record<string, unknown>,
+  usage: MockUsage,
+  stopReason: string,
+): void {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    'request-id': `req_${message.id as string}`,
+  });
   sse(res, 'message_start', {
     type: 'message_start',
-    message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+    message: {
+      ...message,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: 1 },
+    },
   });
   sse(res, 'ping', { type: 'ping' });
   if (block.type === 'text') {
-    sse(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    sse(res, 'content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'text', text: '' },
+    });
     const text = String(block.text);
     // Two deltas, so the client has to join a split block.
     const cut = Math.floor(text.length / 2);
     for (const part of [text.slice(0, cut), text.slice(cut)]) {
-      if (part) sse(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: part } });
+      if (part)
+        sse(res, 'content_block_delta', {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'text_delta', text: part },
+        });
     }
   } else {
-    sse(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { ...block, input: {} } });
+    sse(res, 'content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { ...block, input: {} },
+    });
     const json = JSON.stringify(block.input);
     const cut = Math.floor(json.length / 2);
     for (const part of [json.slice(0, cut), json.slice(cut)]) {
-      sse(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: part } });
+      sse(res, 'content_block_delta', {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json: part },
+      });
     }
   }
   sse(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
-  sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+  sse(res, 'message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: { output_tokens: usage.output_tokens },
+  });
   sse(res, 'message_stop', { type: 'message_stop' });
   res.end();
 }
 
 function sendError(res: ServerResponse, reply: Extract<MockReply, { kind: 'error' }>): void {
-  const type = reply.type ?? (reply.status === 429 ? 'rate_limit_error' : reply.status === 401 ? 'authentication_error' : 'api_error');
+  const type =
+    reply.type ??
+    (reply.status === 429 ? 'rate_limit_error' : reply.status === 401 ? 'authentication_error' : 'api_error');
   res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
   res.end(JSON.stringify({ type: 'error', error: { type, message: reply.message ?? `mock ${type}` } }));
 }
@@ -146,7 +206,9 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
   const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = req.url ?? '/';
     const body = req.method === 'POST' ? await readBody(req) : undefined;
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
+    );
     const entry: LoggedRequest = { method: req.method ?? 'GET', path, headers, body, role: 'side' };
     requests.push(entry);
 
@@ -163,7 +225,12 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
       return;
     }
     if (!path.startsWith('/v1/messages')) {
-      sendError(res, { kind: 'error', status: 404, type: 'not_found_error', message: `mock: no route for ${path}` });
+      sendError(res, {
+        kind: 'error',
+        status: 404,
+        type: 'not_found_error',
+        message: `mock: no route for ${path}`,
+      });
       return;
     }
 
@@ -188,12 +255,19 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
     const block = content(reply, body, id);
     const usage = usageOf(reply, body, block);
     const stopReason = reply.kind === 'tool' ? 'tool_use' : (reply.stopReason ?? 'end_turn');
-    const message = { id: `msg_mock_${id}`, type: 'message', role: 'assistant', model: String(body?.model ?? 'claude-mock') };
+    const message = {
+      id: `msg_mock_${id}`,
+      type: 'message',
+      role: 'assistant',
+      model: String(body?.model ?? 'claude-mock'),
+    };
     if (body?.stream) {
       streamMessage(res, message, block, usage, stopReason);
     } else {
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${id}` });
-      res.end(JSON.stringify({ ...message, content: [block], stop_reason: stopReason, stop_sequence: null, usage }));
+      res.end(
+        JSON.stringify({ ...message, content: [block], stop_reason: stopReason, stop_sequence: null, usage }),
+      );
     }
   };
 
@@ -202,7 +276,12 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
     res.on('close', () => open.delete(res));
     answer(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: `mock crashed: ${String(error)}` } }));
+      res.end(
+        JSON.stringify({
+          type: 'error',
+          error: { type: 'api_error', message: `mock crashed: ${String(error)}` },
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -233,7 +312,11 @@ export function messagesOf(request: LoggedRequest): MessageParam[] {
  * what a resumed session replays, compared as content.
  */
 export function conversationOf(request: LoggedRequest): MessageParam[] {
-  return JSON.parse(JSON.stringify(messagesOf(request), (key, value: unknown) => (key === 'cache_control' ? undefined : value))) as MessageParam[];
+  return JSON.parse(
+    JSON.stringify(messagesOf(request), (key, value: unknown) =>
+      key === 'cache_control' ? undefined : value,
+    ),
+  ) as MessageParam[];
 }
 
 /** All the text a request's messages carried (text blocks and tool results), to search in. */
@@ -241,7 +324,9 @@ export function textOf(request: LoggedRequest): string {
   const parts: string[] = [];
   for (const m of messagesOf(request)) {
     if (typeof m.content === 'string') parts.push(m.content);
-    else for (const b of m.content) parts.push(typeof b.text === 'string' ? b.text : JSON.stringify(b.content ?? b.input ?? ''));
+    else
+      for (const b of m.content)
+        parts.push(typeof b.text === 'string' ? b.text : JSON.stringify(b.content ?? b.input ?? ''));
   }
   return parts.join('\n');
 }

@@ -16,8 +16,25 @@ export function fixRequest(over: Partial<FixRequest> = {}): FixRequest {
       fingerprint: 'f1',
       repairable: true,
     },
-    scope: { entries: [{ file: 'src/pricing.js', symbols: ['discount'], role: 'source', reasons: ['called by the test (depth 2)'] }] },
-    sources: [{ file: 'src/pricing.js', startLine: 1, endLine: 3, text: 'function discount(amount) {\n  return amount > 100 ? amount * 0.1 : 0;\n}\n', reason: 'called by the test' }],
+    scope: {
+      entries: [
+        {
+          file: 'src/pricing.js',
+          symbols: ['discount'],
+          role: 'source',
+          reasons: ['called by the test (depth 2)'],
+        },
+      ],
+    },
+    sources: [
+      {
+        file: 'src/pricing.js',
+        startLine: 1,
+        endLine: 3,
+        text: 'function discount(amount) {\n  return amount > 100 ? amount * 0.1 : 0;\n}\n',
+        reason: 'called by the test',
+      },
+    ],
     ...over,
   });
 }

@@ -24,26 +24,88 @@ interface Mode {
 }
 
 const MODES: Array<[string, Mode]> = [
-  ['a plain-text answer with no tool call', { setup: (m) => (m.script(text('Change > to >= in pricing.js.')), {}), reason: /the model "qwen2\.5-coder" answered in plain text instead of calling propose_fix .*: Change > to >= in pricing\.js\./, spent: true }],
-  ['arguments that fail the schema', { setup: (m) => (m.script(call({ verdict: 'edits', rationale: 'r', edits: [], bug: null, diagnosis: null })), {}), reason: /the model answered "edits" with no edit/, spent: true }],
-  ['429 after retries', { setup: (m) => (m.fallback(() => httpError(429, 'Rate limit reached', { code: 'rate_limit_exceeded' })), { retries: 1 }), reason: /rate limited by http:\/\/127\.0\.0\.1:\d+\/v1 after 1 retry \(429: Rate limit reached\): re-run later/, spent: false }],
-  ['500s', { setup: (m) => (m.fallback(() => httpError(500, 'The server had an error')), { retries: 1 }), reason: /\/v1\/chat\/completions failed with 500 after 1 retry \(The server had an error\)/, spent: false }],
-  ['a reply slower than the timeout', { setup: (m) => (m.fallback(() => hang()), { timeoutMs: 500 }), reason: /no reply from .*\/v1\/chat\/completions within 500 ms: raise the fixer option "timeoutMs"/, spent: false }],
-  ['an auth error (401)', { setup: (m) => ((m.requireKey = 'a-key-the-server-wants'), {}), reason: /wants an API key and none is set \(401: Incorrect API key provided\.\): set OPENAI_API_KEY to a valid key/, spent: false }],
-  ['connection refused', { setup: async () => ({ baseURL: `http://127.0.0.1:${await closedPort()}/v1` }), reason: /\(ECONNREFUSED\): is the server at http:\/\/127\.0\.0\.1:\d+\/v1 running\?/, spent: false }],
+  [
+    'a plain-text answer with no tool call',
+    {
+      setup: (m) => (m.script(text('Change > to >= in pricing.js.')), {}),
+      reason:
+        /the model "qwen2\.5-coder" answered in plain text instead of calling propose_fix .*: Change > to >= in pricing\.js\./,
+      spent: true,
+    },
+  ],
+  [
+    'arguments that fail the schema',
+    {
+      setup: (m) => (
+        m.script(call({ verdict: 'edits', rationale: 'r', edits: [], bug: null, diagnosis: null })),
+        {}
+      ),
+      reason: /the model answered "edits" with no edit/,
+      spent: true,
+    },
+  ],
+  [
+    '429 after retries',
+    {
+      setup: (m) => (
+        m.fallback(() => httpError(429, 'Rate limit reached', { code: 'rate_limit_exceeded' })),
+        { retries: 1 }
+      ),
+      reason:
+        /rate limited by http:\/\/127\.0\.0\.1:\d+\/v1 after 1 retry \(429: Rate limit reached\): re-run later/,
+      spent: false,
+    },
+  ],
+  [
+    '500s',
+    {
+      setup: (m) => (m.fallback(() => httpError(500, 'The server had an error')), { retries: 1 }),
+      reason: /\/v1\/chat\/completions failed with 500 after 1 retry \(The server had an error\)/,
+      spent: false,
+    },
+  ],
+  [
+    'a reply slower than the timeout',
+    {
+      setup: (m) => (m.fallback(() => hang()), { timeoutMs: 500 }),
+      reason: /no reply from .*\/v1\/chat\/completions within 500 ms: raise the fixer option "timeoutMs"/,
+      spent: false,
+    },
+  ],
+  [
+    'an auth error (401)',
+    {
+      setup: (m) => ((m.requireKey = 'a-key-the-server-wants'), {}),
+      reason:
+        /wants an API key and none is set \(401: Incorrect API key provided\.\): set OPENAI_API_KEY to a valid key/,
+      spent: false,
+    },
+  ],
+  [
+    'connection refused',
+    {
+      setup: async () => ({ baseURL: `http://127.0.0.1:${await closedPort()}/v1` }),
+      reason: /\(ECONNREFUSED\): is the server at http:\/\/127\.0\.0\.1:\d+\/v1 running\?/,
+      spent: false,
+    },
+  ],
 ];
 
 describe('every failure of the fixer ends as a clean failed attempt, with the tree untouched', () => {
   it.each(MODES)('%s', async (_name, mode) => {
     const extra = await mode.setup(mock);
-    const run = await gate({ fixer: { baseURL: mock.baseURL, model: 'qwen2.5-coder', retries: 0, ...extra } });
+    const run = await gate({
+      fixer: { baseURL: mock.baseURL, model: 'qwen2.5-coder', retries: 0, ...extra },
+    });
     const project = run.report.projects[0]!;
     expect(project.failures).toHaveLength(1);
     const [failure] = project.failures;
     expect(failure!.attempts).toHaveLength(1);
     expect(failure!.attempts[0]!.verdict).toBe('fixer-error');
     expect(failure!.attempts[0]!.reason).toMatch(mode.reason);
-    expect(failure!.attempts[0]!.reason).toMatch(/^@suture\/llm-openai \(suture\.config\.json#fixers\[0\]\): /);
+    expect(failure!.attempts[0]!.reason).toMatch(
+      /^@suture\/llm-openai \(suture\.config\.json#fixers\[0\]\): /,
+    );
     expect(failure!.outcome).toBe('exhausted');
     expect(project.status).toBe('failed');
     expect(project.error).toBeUndefined();
@@ -51,6 +113,10 @@ describe('every failure of the fixer ends as a clean failed attempt, with the tr
     expect(run.report.error).toBeUndefined();
     expect(run.report.patch ?? '').toBe('');
     expect(run.after).toEqual(run.before);
-    expect(run.written.totals).toMatchObject(mode.spent ? { llmCalls: 1, inputTokens: 1200, outputTokens: 150 } : { llmCalls: 0, inputTokens: 0, outputTokens: 0 });
+    expect(run.written.totals).toMatchObject(
+      mode.spent
+        ? { llmCalls: 1, inputTokens: 1200, outputTokens: 150 }
+        : { llmCalls: 0, inputTokens: 0, outputTokens: 0 },
+    );
   });
 });

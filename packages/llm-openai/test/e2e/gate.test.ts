@@ -32,7 +32,12 @@ describe('the gate on a Jest project with the OpenAI fixer', () => {
       call(editsAnswer([RIGHT_FIX]), { tokens: { input: 3500, output: 180 } }),
     );
     const run = await gate({
-      fixer: { baseURL: mock.baseURL, model: 'gpt-4.1-mini', apiKey: KEY, prices: { 'gpt-4.1-mini': { input: 0.4, output: 1.6 } } },
+      fixer: {
+        baseURL: mock.baseURL,
+        model: 'gpt-4.1-mini',
+        apiKey: KEY,
+        prices: { 'gpt-4.1-mini': { input: 0.4, output: 1.6 } },
+      },
       heal: { maxAttempts: 3 },
     });
     const [failure] = run.report.projects[0]!.failures;
@@ -53,9 +58,18 @@ describe('the gate on a Jest project with the OpenAI fixer', () => {
     expect(second).toContain('+  return amount > 100 ? amount * 0.2 : 0;');
     expect(second).toContain('This is attempt 2 of 3.');
 
-    expect(run.written.totals).toMatchObject({ failures: 1, healed: 1, llmCalls: 2, inputTokens: 6500, outputTokens: 380 });
+    expect(run.written.totals).toMatchObject({
+      failures: 1,
+      healed: 1,
+      llmCalls: 2,
+      inputTokens: 6500,
+      outputTokens: 380,
+    });
     expect(run.written.totals.costUsd).toBeCloseTo((6500 * 0.4 + 380 * 1.6) / 1e6, 9);
-    expect(run.written.projects[0]!.failures[0]!.attempts.map((a) => a.usage?.model)).toEqual(['gpt-4.1-mini', 'gpt-4.1-mini']);
+    expect(run.written.projects[0]!.failures[0]!.attempts.map((a) => a.usage?.model)).toEqual([
+      'gpt-4.1-mini',
+      'gpt-4.1-mini',
+    ]);
 
     // the key from the config file travels only in the Authorization header
     for (const request of mock.completions()) {
@@ -67,23 +81,43 @@ describe('the gate on a Jest project with the OpenAI fixer', () => {
 
   it('keeps the heal in the tree in fix mode, over the Responses API', async () => {
     mock.script(call(editsAnswer([RIGHT_FIX])));
-    const run = await gate({ fixer: { baseURL: mock.baseURL, model: 'gpt-5-mini', api: 'responses' }, mode: 'fix' });
+    const run = await gate({
+      fixer: { baseURL: mock.baseURL, model: 'gpt-5-mini', api: 'responses' },
+      mode: 'fix',
+    });
     expect(run.report.projects[0]!.failures.map((f) => f.outcome)).toEqual(['healed']);
     expect(run.report.exitCode).toBe(0);
     expect(mock.completions().map((r) => r.path)).toEqual(['/v1/responses']);
-    expect(await readFile(join(run.root, 'src/pricing.js'), 'utf8')).toContain('return amount >= 100 ? amount * 0.1 : 0;');
+    expect(await readFile(join(run.root, 'src/pricing.js'), 'utf8')).toContain(
+      'return amount >= 100 ? amount * 0.1 : 0;',
+    );
   });
 
   it('refuses a proposal outside the scope and writes nothing', async () => {
-    mock.script(call(editsAnswer([{ file: 'src/legacy.js', search: 'return items.length;', replace: 'return 0;' }], 'rewrite the old checkout')));
+    mock.script(
+      call(
+        editsAnswer(
+          [{ file: 'src/legacy.js', search: 'return items.length;', replace: 'return 0;' }],
+          'rewrite the old checkout',
+        ),
+      ),
+    );
     const run = await gate({ fixer: { baseURL: mock.baseURL, model: 'qwen2.5-coder' } });
     const [failure] = run.report.projects[0]!.failures;
     expect(failure!.attempts.map((a) => a.verdict)).toEqual(['refused']);
-    expect(failure!.attempts[0]!.reason).toMatch(/src\/legacy\.js is outside the failure's scope \(in scope: .*src\/pricing\.js/);
+    expect(failure!.attempts[0]!.reason).toMatch(
+      /src\/legacy\.js is outside the failure's scope \(in scope: .*src\/pricing\.js/,
+    );
     expect(failure!.outcome).toBe('exhausted');
     expect(run.after).toEqual(run.before);
     expect(run.report.patch ?? '').toBe('');
-    expect(run.written.totals).toMatchObject({ llmCalls: 1, inputTokens: 1200, outputTokens: 150, healed: 0, stillFailing: 1 });
+    expect(run.written.totals).toMatchObject({
+      llmCalls: 1,
+      inputTokens: 1200,
+      outputTokens: 150,
+      healed: 0,
+      stillFailing: 1,
+    });
   });
 
   it('reports a product-bug verdict in bug_report.json and leaves the code alone', async () => {
@@ -99,11 +133,16 @@ describe('the gate on a Jest project with the OpenAI fixer', () => {
         }),
       ),
     );
-    const run = await gate({ fixer: { baseURL: mock.baseURL, model: 'qwen2.5-coder' }, heal: { editable: 'tests' } });
+    const run = await gate({
+      fixer: { baseURL: mock.baseURL, model: 'qwen2.5-coder' },
+      heal: { editable: 'tests' },
+    });
     const [failure] = run.report.projects[0]!.failures;
     expect(failure!.outcome).toBe('product-bug');
     expect(run.after).toEqual(run.before);
-    expect(mock.completions()[0]!.body.messages[1].content).toContain('You may edit only test files, not the code under test.');
+    expect(mock.completions()[0]!.body.messages[1].content).toContain(
+      'You may edit only test files, not the code under test.',
+    );
     const bugs = JSON.parse(run.runFiles.get('bug_report.json')!) as { bugs: unknown[] };
     expect(bugs.bugs).toEqual([
       expect.objectContaining({
@@ -127,13 +166,27 @@ describe('the gate on a Jest project with the OpenAI fixer', () => {
     const [request] = mock.completions();
     expect(request!.path).toBe('/v1/chat/completions');
     expect(request!.headers.authorization).toBe('Bearer no-key');
-    expect(request!.body).toMatchObject({ model: 'qwen2.5-coder', max_tokens: 16_384, tool_choice: { type: 'function', function: { name: 'propose_fix' } } });
+    expect(request!.body).toMatchObject({
+      model: 'qwen2.5-coder',
+      max_tokens: 16_384,
+      tool_choice: { type: 'function', function: { name: 'propose_fix' } },
+    });
     expect(request!.body.tools[0].function.strict).toBe(true);
-    expect(run.written.totals).toMatchObject({ llmCalls: 1, inputTokens: 2500, outputTokens: 120, costUsd: 0 });
+    expect(run.written.totals).toMatchObject({
+      llmCalls: 1,
+      inputTokens: 2500,
+      outputTokens: 120,
+      costUsd: 0,
+    });
 
     // what `suture doctor` does with the same config: a models list, no tokens
     mock.reset();
-    const options = await createGateOptions(await loadConfig({ cwd: run.root }), { mode: 'check', logger: silentLogger, output: { stream: { write: () => true }, env: {} }, reporters: ['json'] });
+    const options = await createGateOptions(await loadConfig({ cwd: run.root }), {
+      mode: 'check',
+      logger: silentLogger,
+      output: { stream: { write: () => true }, env: {} },
+      reporters: ['json'],
+    });
     const checks = await options.fixers[0]!.doctor!();
     expect(checks.map((c) => [c.name, c.status])).toEqual([
       ['api key', 'ok'],

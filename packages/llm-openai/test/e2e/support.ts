@@ -53,14 +53,25 @@ export async function gate(setup: GateSetup): Promise<GateRun> {
   const ignore = ['.suture/**'];
   const before = await snapshotTree(root, ignore);
   const loaded = await loadConfig({ cwd: root });
-  const options = await createGateOptions(loaded, { mode: setup.mode ?? 'check', logger: silentLogger, output: { stream: { write: () => true }, env: {} } });
+  const options = await createGateOptions(loaded, {
+    mode: setup.mode ?? 'check',
+    logger: silentLogger,
+    output: { stream: { write: () => true }, env: {} },
+  });
   const report = await runGate(options);
   const after = await snapshotTree(root, ignore);
   const runFiles = new Map<string, string>();
   for (const entry of await readdir(report.runDir!, { withFileTypes: true })) {
     if (entry.isFile()) runFiles.set(entry.name, await readFile(join(report.runDir!, entry.name), 'utf8'));
   }
-  return { root, report, written: JSON.parse(runFiles.get('report.json')!) as GateReport, runFiles, before, after };
+  return {
+    root,
+    report,
+    written: JSON.parse(runFiles.get('report.json')!) as GateReport,
+    runFiles,
+    before,
+    after,
+  };
 }
 
 export async function cleanup(): Promise<void> {

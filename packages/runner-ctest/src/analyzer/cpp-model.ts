@@ -8,7 +8,18 @@ export const createCppCache = (): ParseCache => new ParseCache(grammar);
 
 const TEST_MACROS = new Set(['TEST', 'TEST_F', 'TEST_P', 'TYPED_TEST', 'TYPED_TEST_P']);
 const SOURCE = /\.(c|cc|cpp|cxx|h|hh|hpp|hxx)$/;
-const SKIP_DIRS = new Set(['.git', 'node_modules', '.suture', 'build', 'build-suture', 'cmake-build-debug', 'cmake-build-release', '_deps', 'third_party', 'vendor']);
+const SKIP_DIRS = new Set([
+  '.git',
+  'node_modules',
+  '.suture',
+  'build',
+  'build-suture',
+  'cmake-build-debug',
+  'cmake-build-release',
+  '_deps',
+  'third_party',
+  'vendor',
+]);
 
 function declaratorName(node: SyntaxNode | null): string | undefined {
   let d = node;
@@ -45,7 +56,8 @@ export function calls(node: SyntaxNode): string[] {
   for (const call of node.descendantsOfType('call_expression')) {
     const fn = call.childForFieldName('function');
     if (!fn) continue;
-    const name = fn.type === 'field_expression' ? fn.childForFieldName('field')?.text : fn.text.split('::').pop();
+    const name =
+      fn.type === 'field_expression' ? fn.childForFieldName('field')?.text : fn.text.split('::').pop();
     if (name && /^~?\w+$/.test(name)) names.add(name);
   }
   return [...names];
@@ -62,7 +74,8 @@ export function includes(tree: SyntaxTree): string[] {
 /** Qualified name of the function enclosing a 1-based line (`Suite.Name` for a TEST body). */
 export function enclosingFunction(tree: SyntaxTree, line: number): string | undefined {
   for (const fn of tree.rootNode.descendantsOfType('function_definition')) {
-    if (fn.startPosition.row <= line - 1 && fn.endPosition.row >= line - 1) return testName(fn) ?? declaratorName(fn.childForFieldName('declarator'));
+    if (fn.startPosition.row <= line - 1 && fn.endPosition.row >= line - 1)
+      return testName(fn) ?? declaratorName(fn.childForFieldName('declarator'));
   }
   return undefined;
 }
@@ -73,7 +86,15 @@ export async function projectSources(root: string): Promise<string[]> {
   const walk = async (dir: string, rel: string): Promise<void> => {
     for (const e of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
       if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.') && !(await access(join(dir, e.name, 'CMakeCache.txt')).then(() => true, () => false))) await walk(join(dir, e.name), posix.join(rel, e.name));
+        if (
+          !SKIP_DIRS.has(e.name) &&
+          !e.name.startsWith('.') &&
+          !(await access(join(dir, e.name, 'CMakeCache.txt')).then(
+            () => true,
+            () => false,
+          ))
+        )
+          await walk(join(dir, e.name), posix.join(rel, e.name));
       } else if (SOURCE.test(e.name)) out.push(posix.join(rel, e.name));
       if (out.length > 5000) return;
     }
@@ -83,7 +104,11 @@ export async function projectSources(root: string): Promise<string[]> {
 }
 
 /** Resolves `#include "x.h"` from a file: next to it first, then anywhere in the project by path suffix. */
-export function resolveInclude(fromFile: string, path: string, sources: readonly string[]): string | undefined {
+export function resolveInclude(
+  fromFile: string,
+  path: string,
+  sources: readonly string[],
+): string | undefined {
   const local = posix.normalize(posix.join(posix.dirname(fromFile), path));
   if (sources.includes(local)) return local;
   return sources.find((s) => s === path || s.endsWith(`/${path}`));
@@ -93,5 +118,7 @@ export function resolveInclude(fromFile: string, path: string, sources: readonly
 export function implementationsOf(header: string, sources: readonly string[]): string[] {
   const stem = posix.basename(header).replace(/\.(h|hh|hpp|hxx)$/, '');
   if (stem === posix.basename(header)) return [];
-  return sources.filter((s) => /\.(c|cc|cpp|cxx)$/.test(s) && posix.basename(s).replace(/\.(c|cc|cpp|cxx)$/, '') === stem);
+  return sources.filter(
+    (s) => /\.(c|cc|cpp|cxx)$/.test(s) && posix.basename(s).replace(/\.(c|cc|cpp|cxx)$/, '') === stem,
+  );
 }

@@ -3,7 +3,8 @@ import { analyzeCtest } from './analyze.js';
 import { createCppCache } from './cpp-model.js';
 import { scopeCtest } from './scope.js';
 
-const TEST_FILE = /(^|\/)tests?\/[^/]*\.(c|cc|cpp|cxx)$|(^|\/)[^/]*[_-](test|tests|unittest)\.(c|cc|cpp|cxx)$|(^|\/)test_[^/]*\.(c|cc|cpp|cxx)$/;
+const TEST_FILE =
+  /(^|\/)tests?\/[^/]*\.(c|cc|cpp|cxx)$|(^|\/)[^/]*[_-](test|tests|unittest)\.(c|cc|cpp|cxx)$|(^|\/)test_[^/]*\.(c|cc|cpp|cxx)$/;
 
 /** The C/C++ analyzer: build failures as one group, gtest failures located, scope through includes. */
 export function cppAnalyzer(): Analyzer {

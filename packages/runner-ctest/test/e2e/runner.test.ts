@@ -1,7 +1,14 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FailureSchema, HealConfigSchema, RunResultSchema, ScopeSchema, type RunResult, type TestResult } from '@suture/core';
+import {
+  FailureSchema,
+  HealConfigSchema,
+  RunResultSchema,
+  ScopeSchema,
+  type RunResult,
+  type TestResult,
+} from '@suture/core';
 import { runGate } from '@suture/core/internal';
 import { scriptedFixer, silentLogger } from '@suture/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +31,11 @@ describe('CTest runner on a real CMake + GoogleTest project', () => {
     const t = byId(result);
     expect(result.status).toBe('failed');
     expect(t['Calc.Adds']!.status).toBe('passed');
-    expect(t['Calc.Scales']).toMatchObject({ status: 'failed', file: 'tests/calc_test.cpp', details: { failureFile: 'tests/calc_test.cpp', failureLine: 9 } });
+    expect(t['Calc.Scales']).toMatchObject({
+      status: 'failed',
+      file: 'tests/calc_test.cpp',
+      details: { failureFile: 'tests/calc_test.cpp', failureLine: 9 },
+    });
     expect(t['Calc.Scales']!.message).toMatch(/Which is: 7/);
   });
 
@@ -53,7 +64,9 @@ describe('CTest runner on a real CMake + GoogleTest project', () => {
   });
 
   it('re-runs exactly the selected tests, a parametrized one included', async () => {
-    const param = result.tests.find((x) => x.id.startsWith('Factors/Factor.KeepsZero/') && x.status === 'failed')!;
+    const param = result.tests.find(
+      (x) => x.id.startsWith('Factors/Factor.KeepsZero/') && x.status === 'failed',
+    )!;
     expect(param.id).toBe('Factors/Factor.KeepsZero/3');
     const again = await run(root, { selection: [param.id, 'Calc.Adds'] });
     expect(again.tests.map((x) => [x.id, x.status]).sort()).toEqual([
@@ -67,8 +80,12 @@ describe('CTest runner on a real CMake + GoogleTest project', () => {
 
   it('scopes a TEST body through its calls, includes and implementation files', async () => {
     const analyzer = ctest().analyzer!();
-    const failure = (await analyzer.analyze(result, project(root))).find((f) => f.tests.includes('Calc.Scales'))!;
-    const scope = ScopeSchema.parse(await analyzer.scope(FailureSchema.parse({ ...failure, id: 'x' }), project(root)));
+    const failure = (await analyzer.analyze(result, project(root))).find((f) =>
+      f.tests.includes('Calc.Scales'),
+    )!;
+    const scope = ScopeSchema.parse(
+      await analyzer.scope(FailureSchema.parse({ ...failure, id: 'x' }), project(root)),
+    );
     const files = Object.fromEntries(scope.entries.map((e) => [e.file, e]));
     expect(files['tests/calc_test.cpp']!.symbols).toContain('Calc.Scales');
     expect(files['src/calc.cpp']!.symbols).toEqual(['scale']);
@@ -76,19 +93,44 @@ describe('CTest runner on a real CMake + GoogleTest project', () => {
   });
 
   it('turns a missing include and a misspelled identifier into one build group each, with fix-its, and never runs stale binaries', async () => {
-    await edit(root, 'src/calc.cpp', '#include "calc.h"', '#include "calc.h"\n\nstd::string name() { return "calc"; }');
+    await edit(
+      root,
+      'src/calc.cpp',
+      '#include "calc.h"',
+      '#include "calc.h"\n\nstd::string name() { return "calc"; }',
+    );
     const missing = await run(root);
     expect(missing.tests).toEqual([]);
     const [include] = await ctest().analyzer!().analyze(missing, project(root));
-    expect(include).toMatchObject({ kind: 'build', blocksAll: true, location: { file: 'src/calc.cpp', line: 3 } });
+    expect(include).toMatchObject({
+      kind: 'build',
+      blocksAll: true,
+      location: { file: 'src/calc.cpp', line: 3 },
+    });
     const fixIts = include!.diagnostics!.flatMap((d) => d.fixIts ?? []);
-    expect(fixIts).toContainEqual(expect.objectContaining({ file: 'src/calc.cpp', line: 2, column: 1, endColumn: 1, replacement: '#include <string>\n' }));
+    expect(fixIts).toContainEqual(
+      expect.objectContaining({
+        file: 'src/calc.cpp',
+        line: 2,
+        column: 1,
+        endColumn: 1,
+        replacement: '#include <string>\n',
+      }),
+    );
     await edit(root, 'src/calc.cpp', 'std::string name() { return "calc"; }', '');
-    await edit(root, 'src/calc.cpp', 'int add(int a, int b) { return a + b; }', 'int add(int a, int b) { int total = a + b; return totl; }');
+    await edit(
+      root,
+      'src/calc.cpp',
+      'int add(int a, int b) { return a + b; }',
+      'int add(int a, int b) { int total = a + b; return totl; }',
+    );
     const typo = await run(root);
     const groups = await ctest().analyzer!().analyze(typo, project(root));
     expect(groups).toHaveLength(1);
-    expect(groups[0]!.diagnostics![0]).toMatchObject({ message: expect.stringMatching(/'totl' was not declared in this scope; did you mean 'total'\?/), fixIts: [expect.objectContaining({ replacement: 'total' })] });
+    expect(groups[0]!.diagnostics![0]).toMatchObject({
+      message: expect.stringMatching(/'totl' was not declared in this scope; did you mean 'total'\?/),
+      fixIts: [expect.objectContaining({ replacement: 'total' })],
+    });
     await edit(root, 'src/calc.cpp', 'int total = a + b; return totl;', 'return a + b;');
   });
 
@@ -97,7 +139,11 @@ describe('CTest runner on a real CMake + GoogleTest project', () => {
     const r = await run(root);
     const [link] = await ctest().analyzer!().analyze(r, project(root));
     expect(link).toMatchObject({ kind: 'build', details: { linker: true } });
-    expect(link!.diagnostics![0]).toMatchObject({ source: 'ld', code: 'undefined-reference', symbol: 'deref(int const*)' });
+    expect(link!.diagnostics![0]).toMatchObject({
+      source: 'ld',
+      code: 'undefined-reference',
+      symbol: 'deref(int const*)',
+    });
   });
 });
 
@@ -106,23 +152,44 @@ describe('the CTest runner with Clang', () => {
     const root = await copy('calc');
     const workDir = await mkdtemp(join(tmpdir(), 'suture-ctest-work-'));
     const clang = ctest({ parallel: 2, configureArgs: ['-DCMAKE_CXX_COMPILER=clang++'] });
-    const runClang = async () => RunResultSchema.parse(await clang.run({ root, workDir, timeoutMs: 300_000, signal: new AbortController().signal, logger: silentLogger }));
+    const runClang = async () =>
+      RunResultSchema.parse(
+        await clang.run({
+          root,
+          workDir,
+          timeoutMs: 300_000,
+          signal: new AbortController().signal,
+          logger: silentLogger,
+        }),
+      );
     const before = process.env.CXXFLAGS;
     process.env.CXXFLAGS = '-DSUTURE_USER_FLAG=1';
     try {
-      await edit(root, 'src/calc.cpp', 'int add(int a, int b) { return a + b; }', 'int add(int a, int b) { int total = a + b; return totl; }');
+      await edit(
+        root,
+        'src/calc.cpp',
+        'int add(int a, int b) { return a + b; }',
+        'int add(int a, int b) { int total = a + b; return totl; }',
+      );
       const broken = await runClang();
       const cache = await readFile(join(root, 'build-suture/CMakeCache.txt'), 'utf8');
       expect(cache).toMatch(/^CMAKE_CXX_COMPILER:\w+=.*clang\+\+$/m);
       expect(cache).toMatch(/^CMAKE_CXX_FLAGS:STRING=-DSUTURE_USER_FLAG=1 -fdiagnostics-parseable-fixits/m);
       const [group] = await ctest().analyzer!().analyze(broken, project(root));
       expect(group).toMatchObject({ kind: 'build', blocksAll: true, location: { file: 'src/calc.cpp' } });
-      expect(group!.diagnostics![0]).toMatchObject({ source: 'clang', symbol: 'totl', message: "use of undeclared identifier 'totl'; did you mean 'total'?", fixIts: [expect.objectContaining({ file: 'src/calc.cpp', replacement: 'total' })] });
+      expect(group!.diagnostics![0]).toMatchObject({
+        source: 'clang',
+        symbol: 'totl',
+        message: "use of undeclared identifier 'totl'; did you mean 'total'?",
+        fixIts: [expect.objectContaining({ file: 'src/calc.cpp', replacement: 'total' })],
+      });
       await edit(root, 'src/calc.cpp', 'int total = a + b; return totl;', 'return a + b;');
       // a change of the user's flags alone reconfigures the build folder
       process.env.CXXFLAGS = '-DSUTURE_USER_FLAG=2';
       const fixed = await runClang();
-      expect(await readFile(join(root, 'build-suture/CMakeCache.txt'), 'utf8')).toMatch(/^CMAKE_CXX_FLAGS:STRING=-DSUTURE_USER_FLAG=2 -fdiagnostics-parseable-fixits/m);
+      expect(await readFile(join(root, 'build-suture/CMakeCache.txt'), 'utf8')).toMatch(
+        /^CMAKE_CXX_FLAGS:STRING=-DSUTURE_USER_FLAG=2 -fdiagnostics-parseable-fixits/m,
+      );
       expect(fixed.diagnostics).toEqual([]);
       expect(fixed.tests.find((t) => t.id === 'Calc.Adds')?.status).toBe('passed');
     } finally {
@@ -137,22 +204,54 @@ describe('the CTest runner on a test built with AddressSanitizer', () => {
     const root = await copy('asan');
     const r = await run(root);
     expect(r.tests).toHaveLength(1);
-    expect(r.tests[0]).toMatchObject({ id: 'overflow', status: 'crashed', message: 'crashed: AddressSanitizer: heap-buffer-overflow', details: { frame: { file: 'src/buffer.cpp', line: 4, fn: expect.stringMatching(/^last\(std::vector<int.*> const&, int\)$/) } } });
+    expect(r.tests[0]).toMatchObject({
+      id: 'overflow',
+      status: 'crashed',
+      message: 'crashed: AddressSanitizer: heap-buffer-overflow',
+      details: {
+        frame: {
+          file: 'src/buffer.cpp',
+          line: 4,
+          fn: expect.stringMatching(/^last\(std::vector<int.*> const&, int\)$/),
+        },
+      },
+    });
     const [crash] = await ctest().analyzer!().analyze(r, project(root));
-    expect(crash).toMatchObject({ kind: 'crash', title: expect.stringMatching(/^overflow crashed in last\(/), location: { file: 'src/buffer.cpp', line: 4, symbol: 'last' } });
+    expect(crash).toMatchObject({
+      kind: 'crash',
+      title: expect.stringMatching(/^overflow crashed in last\(/),
+      location: { file: 'src/buffer.cpp', line: 4, symbol: 'last' },
+    });
   });
 });
 
 describe('the gate with the CTest runner', () => {
   it('heals a logic bug with a scripted fix through the whole gate', async () => {
     const root = await copy('calc');
-    const fix = { verdict: 'edits' as const, rationale: 'remove the off-by-one', edits: [{ file: 'src/calc.cpp', search: 'value * factor + 1', replace: 'value * factor' }] };
-    const fixer = scriptedFixer(Array(20).fill((r: { failure: { tests: string[] } }) => (r.failure.tests.includes('Calc.Scales') ? fix : { verdict: 'unfixable', diagnosis: 'not scripted' })));
+    const fix = {
+      verdict: 'edits' as const,
+      rationale: 'remove the off-by-one',
+      edits: [{ file: 'src/calc.cpp', search: 'value * factor + 1', replace: 'value * factor' }],
+    };
+    const fixer = scriptedFixer(
+      Array(20).fill((r: { failure: { tests: string[] } }) =>
+        r.failure.tests.includes('Calc.Scales') ? fix : { verdict: 'unfixable', diagnosis: 'not scripted' },
+      ),
+    );
     const report = await runGate({
       root,
       outputDir: join(root, '.suture/runs'),
       mode: 'fix',
-      projects: [{ name: 'calc', root, runner: ctest({ parallel: 2 }), analyzer: ctest().analyzer!(), timeoutMs: 300_000, heal: HealConfigSchema.parse({ flakyReruns: 0, maxAttempts: 1 }) }],
+      projects: [
+        {
+          name: 'calc',
+          root,
+          runner: ctest({ parallel: 2 }),
+          analyzer: ctest().analyzer!(),
+          timeoutMs: 300_000,
+          heal: HealConfigSchema.parse({ flakyReruns: 0, maxAttempts: 1 }),
+        },
+      ],
       fixers: [fixer],
       reporters: [],
       concurrency: 1,

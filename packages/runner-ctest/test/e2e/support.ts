@@ -16,10 +16,22 @@ export async function copy(name: string): Promise<string> {
   return dir;
 }
 
-export async function run(root: string, extra: { selection?: string[]; timeoutMs?: number } = {}): Promise<RunResult> {
+export async function run(
+  root: string,
+  extra: { selection?: string[]; timeoutMs?: number } = {},
+): Promise<RunResult> {
   const workDir = await mkdtemp(join(tmpdir(), 'suture-ctest-work-'));
   temps.push(workDir);
-  return RunResultSchema.parse(await ctest({ parallel: 2 }).run({ root, workDir, timeoutMs: extra.timeoutMs ?? 300_000, signal: new AbortController().signal, logger: silentLogger, ...(extra.selection ? { selection: extra.selection } : {}) }));
+  return RunResultSchema.parse(
+    await ctest({ parallel: 2 }).run({
+      root,
+      workDir,
+      timeoutMs: extra.timeoutMs ?? 300_000,
+      signal: new AbortController().signal,
+      logger: silentLogger,
+      ...(extra.selection ? { selection: extra.selection } : {}),
+    }),
+  );
 }
 
 export async function edit(root: string, file: string, from: string, to: string): Promise<void> {

@@ -1,15 +1,31 @@
 import { createHash } from 'node:crypto';
-import type { Diagnostic, FailureInput, FailureKind, Location, ProjectInfo, RunResult, TestResult } from '@suture/core';
+import type {
+  Diagnostic,
+  FailureInput,
+  FailureKind,
+  Location,
+  ProjectInfo,
+  RunResult,
+  TestResult,
+} from '@suture/core';
 import { parseId } from '../ids.js';
 import { enclosingSymbol, type ScriptCache } from './js-model.js';
 import { projectFrames } from './stack.js';
 
 function fingerprint(parts: ReadonlyArray<string | undefined>): string {
-  return createHash('sha1').update(parts.map((p) => p ?? '').join('\0')).digest('hex').slice(0, 16);
+  return createHash('sha1')
+    .update(parts.map((p) => p ?? '').join('\0'))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 function normalize(message: string): string {
-  return message.replace(/0x[0-9a-f]+/gi, '0x?').replace(/:\d+(:\d+)?/g, ':?').replace(/\s+/g, ' ').trim().slice(0, 300);
+  return message
+    .replace(/0x[0-9a-f]+/gi, '0x?')
+    .replace(/:\d+(:\d+)?/g, ':?')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 300);
 }
 
 const ERROR_TYPE = /^\s*(?:thrown: )?"?(\w*Error|Error)(?:\s*\[\w+\])?:/m;
@@ -22,7 +38,11 @@ function kindOf(test: TestResult): FailureKind {
   return 'exception';
 }
 
-async function locate(root: string, frames: ReturnType<typeof projectFrames>, cache: ScriptCache): Promise<Location[]> {
+async function locate(
+  root: string,
+  frames: ReturnType<typeof projectFrames>,
+  cache: ScriptCache,
+): Promise<Location[]> {
   const out: Location[] = [];
   for (const f of frames) {
     const parsed = await cache.parseFile(root, f.file);
@@ -44,9 +64,11 @@ async function fromTest(test: TestResult, project: ProjectInfo, cache: ScriptCac
   const { file, fullName } = parseId(test.id);
   const own: Location = { file, ...(test.line ? { line: test.line } : {}) };
   // an assertion is located in the test; an exception where it was thrown (the innermost project frame)
-  const location = kind === 'assertion' ? (frames.find((f) => f.file === file) ?? frames[0] ?? own) : (frames[0] ?? own);
+  const location =
+    kind === 'assertion' ? (frames.find((f) => f.file === file) ?? frames[0] ?? own) : (frames[0] ?? own);
   const type = ERROR_TYPE.exec(test.message ?? '')?.[1];
-  const title = kind === 'timeout' ? `timeout in ${fullName}` : (test.message ?? 'failed').split('\n')[0]!.slice(0, 200);
+  const title =
+    kind === 'timeout' ? `timeout in ${fullName}` : (test.message ?? 'failed').split('\n')[0]!.slice(0, 200);
   return {
     id: '',
     kind,
@@ -55,21 +77,38 @@ async function fromTest(test: TestResult, project: ProjectInfo, cache: ScriptCac
     location,
     frames: frames.filter((f) => f !== location),
     evidence: dedupe(test.trace ?? test.message ?? ''),
-    fingerprint: fingerprint([kind, type, kind === 'assertion' || kind === 'timeout' ? test.id : normalize(test.message ?? ''), location.file, location.symbol]),
+    fingerprint: fingerprint([
+      kind,
+      type,
+      kind === 'assertion' || kind === 'timeout' ? test.id : normalize(test.message ?? ''),
+      location.file,
+      location.symbol,
+    ]),
     repairable: kind !== 'infra',
-    ...(kind === 'infra' ? { reason: 'the failure comes from the environment (network), not the code; no fixer was asked' } : {}),
+    ...(kind === 'infra'
+      ? { reason: 'the failure comes from the environment (network), not the code; no fixer was asked' }
+      : {}),
     details: { ...(type ? { errorType: type } : {}), ...(test.details ?? {}), test: test.id },
   };
 }
 
 function fromSuite(d: Diagnostic): FailureInput {
-  const kind: FailureKind = d.code === 'SyntaxError' ? 'syntax' : d.code === 'ModuleNotFound' ? 'import' : 'collection';
+  const kind: FailureKind =
+    d.code === 'SyntaxError' ? 'syntax' : d.code === 'ModuleNotFound' ? 'import' : 'collection';
   return {
     id: '',
     kind,
     title: `${d.file} failed to run: ${d.message}`.slice(0, 200),
     tests: [],
-    ...(d.file ? { location: { file: d.file, ...(d.line ? { line: d.line } : {}), ...(d.column ? { column: d.column } : {}) } } : {}),
+    ...(d.file
+      ? {
+          location: {
+            file: d.file,
+            ...(d.line ? { line: d.line } : {}),
+            ...(d.column ? { column: d.column } : {}),
+          },
+        }
+      : {}),
     frames: [],
     evidence: dedupe(d.raw ?? d.message),
     fingerprint: fingerprint(['suite', kind, normalize(d.message), d.file]),
@@ -80,7 +119,11 @@ function fromSuite(d: Diagnostic): FailureInput {
 }
 
 /** Groups Jest failures by root cause; a suite that fails to run is one failure. */
-export async function analyzeJest(result: RunResult, project: ProjectInfo, cache: ScriptCache): Promise<FailureInput[]> {
+export async function analyzeJest(
+  result: RunResult,
+  project: ProjectInfo,
+  cache: ScriptCache,
+): Promise<FailureInput[]> {
   const groups = new Map<string, FailureInput>();
   const add = (f: FailureInput): void => {
     const g = groups.get(f.fingerprint);
@@ -88,6 +131,8 @@ export async function analyzeJest(result: RunResult, project: ProjectInfo, cache
     else groups.set(f.fingerprint, f);
   };
   for (const d of result.diagnostics) if (d.source === 'jest-suite') add(fromSuite(d));
-  for (const t of result.tests) if (t.status === 'failed' || t.status === 'timeout' || t.status === 'error' || t.status === 'crashed') add(await fromTest(t, project, cache));
+  for (const t of result.tests)
+    if (t.status === 'failed' || t.status === 'timeout' || t.status === 'error' || t.status === 'crashed')
+      add(await fromTest(t, project, cache));
   return [...groups.values()];
 }

@@ -36,7 +36,10 @@ const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'funct
 export function definitions(tree: SyntaxTree): Map<string, SyntaxNode> {
   const defs = new Map<string, SyntaxNode>();
   const visit = (node: SyntaxNode): void => {
-    const target = node.type === 'export_statement' ? (node.childForFieldName('declaration') ?? node.namedChildren[0]) : node;
+    const target =
+      node.type === 'export_statement'
+        ? (node.childForFieldName('declaration') ?? node.namedChildren[0])
+        : node;
     if (!target) return;
     if (target.type === 'function_declaration' || target.type === 'generator_function_declaration') {
       const name = target.childForFieldName('name')?.text;
@@ -45,7 +48,8 @@ export function definitions(tree: SyntaxTree): Map<string, SyntaxNode> {
       for (const d of target.namedChildren.filter((c) => c.type === 'variable_declarator')) {
         const value = d.childForFieldName('value');
         const name = d.childForFieldName('name');
-        if (name?.type === 'identifier' && value && FUNCTION_VALUES.has(value.type)) defs.set(name.text, value);
+        if (name?.type === 'identifier' && value && FUNCTION_VALUES.has(value.type))
+          defs.set(name.text, value);
       }
     } else if (target.type === 'class_declaration') {
       const cname = target.childForFieldName('name')?.text;
@@ -88,12 +92,14 @@ export function bindings(tree: SyntaxTree): Map<string, Binding> {
   }
   for (const d of tree.rootNode.descendantsOfType('variable_declarator')) {
     const value = d.childForFieldName('value');
-    if (value?.type !== 'call_expression' || value.childForFieldName('function')?.text !== 'require') continue;
+    if (value?.type !== 'call_expression' || value.childForFieldName('function')?.text !== 'require')
+      continue;
     const source = stringValue(value.childForFieldName('arguments')?.namedChildren[0]);
     const name = d.childForFieldName('name');
     if (!source || !name) continue;
     if (name.type === 'identifier') out.set(name.text, { source });
-    for (const p of name.descendantsOfType('shorthand_property_identifier_pattern')) out.set(p.text, { source, name: p.text });
+    for (const p of name.descendantsOfType('shorthand_property_identifier_pattern'))
+      out.set(p.text, { source, name: p.text });
     for (const p of name.descendantsOfType('pair_pattern')) {
       const key = p.childForFieldName('key')?.text;
       const local = p.childForFieldName('value')?.text;
@@ -120,10 +126,15 @@ export function calls(node: SyntaxNode): Array<{ name: string; object?: string }
     else if (fn?.type === 'member_expression') {
       const prop = fn.childForFieldName('property')?.text;
       const obj = fn.childForFieldName('object');
-      if (prop) add({ name: prop, ...(obj?.type === 'identifier' || obj?.type === 'this' ? { object: obj.text } : {}) });
+      if (prop)
+        add({
+          name: prop,
+          ...(obj?.type === 'identifier' || obj?.type === 'this' ? { object: obj.text } : {}),
+        });
     }
   }
-  for (const id of node.descendantsOfType('identifier')) if (id.parent?.type !== 'member_expression') add({ name: id.text });
+  for (const id of node.descendantsOfType('identifier'))
+    if (id.parent?.type !== 'member_expression') add({ name: id.text });
   return out;
 }
 
@@ -141,39 +152,77 @@ export function testCallback(tree: SyntaxTree, title: string): SyntaxNode | unde
     if (!cb || !FUNCTION_VALUES.has(cb.type)) continue;
     if (name === title) return cb;
     // test.each titles are templates (`%i + %i`): match them loosely
-    if (name && fn?.type === 'call_expression' && new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%[sdifjop#]|\\\$\w+/g, '.*')}$`).test(title)) fallback = cb;
+    if (
+      name &&
+      fn?.type === 'call_expression' &&
+      new RegExp(
+        `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%[sdifjop#]|\\\$\w+/g, '.*')}$`,
+      ).test(title)
+    )
+      fallback = cb;
   }
   return fallback;
 }
 
 /** `name` or `Class.method` of the function enclosing a 1-based line and column. */
 export function enclosingSymbol(tree: SyntaxTree, line: number, column = 1): string | undefined {
-  let node: SyntaxNode | null = tree.rootNode.namedDescendantForPosition({ row: line - 1, column: Math.max(0, column - 1) });
+  let node: SyntaxNode | null = tree.rootNode.namedDescendantForPosition({
+    row: line - 1,
+    column: Math.max(0, column - 1),
+  });
   while (node) {
     if (node.type === 'function_declaration' || node.type === 'method_definition') {
       const name = node.childForFieldName('name')?.text;
-      const cls = node.type === 'method_definition' ? node.parent?.parent?.childForFieldName('name')?.text : undefined;
+      const cls =
+        node.type === 'method_definition' ? node.parent?.parent?.childForFieldName('name')?.text : undefined;
       if (name) return cls ? `${cls}.${name}` : name;
     }
-    if (FUNCTION_VALUES.has(node.type) && node.parent?.type === 'variable_declarator') return node.parent.childForFieldName('name')?.text;
+    if (FUNCTION_VALUES.has(node.type) && node.parent?.type === 'variable_declarator')
+      return node.parent.childForFieldName('name')?.text;
     node = node.parent;
   }
   return undefined;
 }
 
-const EXTENSIONS = ['', '.js', '.ts', '.tsx', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '/index.js', '/index.ts', '/index.tsx', '/index.mjs'];
+const EXTENSIONS = [
+  '',
+  '.js',
+  '.ts',
+  '.tsx',
+  '.jsx',
+  '.mjs',
+  '.cjs',
+  '.mts',
+  '.cts',
+  '/index.js',
+  '/index.ts',
+  '/index.tsx',
+  '/index.mjs',
+];
 
 async function exists(p: string): Promise<boolean> {
-  return access(p).then(() => true, () => false);
+  return access(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Resolves an import source to a project-relative file: relative paths, and workspace packages' exports. */
-export async function resolveSource(root: string, fromFile: string, source: string): Promise<string | undefined> {
+export async function resolveSource(
+  root: string,
+  fromFile: string,
+  source: string,
+): Promise<string | undefined> {
   if (source.startsWith('.')) {
     const base = posix.join(posix.dirname(fromFile), source);
     for (const ext of EXTENSIONS) {
       const candidate = `${base}${ext}`;
-      if (!candidate.startsWith('..') && (await exists(join(root, candidate))) && /\.[cm]?[jt]sx?$/.test(candidate)) return candidate;
+      if (
+        !candidate.startsWith('..') &&
+        (await exists(join(root, candidate))) &&
+        /\.[cm]?[jt]sx?$/.test(candidate)
+      )
+        return candidate;
     }
     // ESM TypeScript imports name the emitted .js file: look for the .ts source
     const ts = base.replace(/\.js$/, '.ts');
@@ -193,7 +242,9 @@ export async function resolveSource(root: string, fromFile: string, source: stri
       const real = await realpath(join(pkgDir, entry)).catch(() => undefined);
       const rel = real ? relative(root, real) : undefined;
       // only workspace packages inside the project are followed, never third-party code
-      return rel && !rel.startsWith('..') && !rel.includes('node_modules') ? rel.split('\\').join('/') : undefined;
+      return rel && !rel.startsWith('..') && !rel.includes('node_modules')
+        ? rel.split('\\').join('/')
+        : undefined;
     }
     if (dirname(dir) === dir || !dir.startsWith(root)) return undefined;
   }

@@ -18,8 +18,16 @@ describe('the gate on a real Jest project', () => {
       Array(20).fill((r: { failure: { tests: string[] }; history: unknown[] }) =>
         r.failure.tests.includes(TOTAL)
           ? r.history.length === 0
-            ? { verdict: 'edits', rationale: 'guess', edits: [{ file: 'src/pricing.js', search: 'amount * 0.1', replace: 'amount * 0.2' }] }
-            : { verdict: 'edits', rationale: 'boundary', edits: [{ file: 'src/pricing.js', search: 'amount > 100', replace: 'amount >= 100' }] }
+            ? {
+                verdict: 'edits',
+                rationale: 'guess',
+                edits: [{ file: 'src/pricing.js', search: 'amount * 0.1', replace: 'amount * 0.2' }],
+              }
+            : {
+                verdict: 'edits',
+                rationale: 'boundary',
+                edits: [{ file: 'src/pricing.js', search: 'amount > 100', replace: 'amount >= 100' }],
+              }
           : { verdict: 'unfixable', diagnosis: 'not scripted' },
       ),
     );
@@ -27,7 +35,16 @@ describe('the gate on a real Jest project', () => {
       root,
       outputDir: join(root, '.suture/runs'),
       mode: 'check',
-      projects: [{ name: 'web', root, runner: jest(), analyzer: jest().analyzer!(), timeoutMs: 120_000, heal: HealConfigSchema.parse({ flakyReruns: 0 }) }],
+      projects: [
+        {
+          name: 'web',
+          root,
+          runner: jest(),
+          analyzer: jest().analyzer!(),
+          timeoutMs: 120_000,
+          heal: HealConfigSchema.parse({ flakyReruns: 0 }),
+        },
+      ],
       fixers: [fixer],
       reporters: [],
       concurrency: 1,

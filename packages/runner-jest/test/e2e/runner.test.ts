@@ -20,7 +20,11 @@ describe('Jest runner on a real project', () => {
   it('reports per-test results with file, 1-based line, status and expected/received', () => {
     const byId = Object.fromEntries(result.tests.map((t) => [t.id, t]));
     expect(result.status).toBe('failed');
-    expect(byId[ID('subtotal adds lines')]).toMatchObject({ status: 'passed', file: '__tests__/cart.test.js', line: 4 });
+    expect(byId[ID('subtotal adds lines')]).toMatchObject({
+      status: 'passed',
+      file: '__tests__/cart.test.js',
+      line: 4,
+    });
     const total = byId[ID('total applies the discount from 100')]!;
     expect(total).toMatchObject({ status: 'failed', line: 8, details: { expected: '90', received: '100' } });
     expect(byId[ID('adds 2 + 2 = 5')]!.status).toBe('failed');
@@ -30,10 +34,18 @@ describe('Jest runner on a real project', () => {
   });
 
   it('classifies an assertion, an exception in the source function and an async timeout', async () => {
-    const failures = (await jest().analyzer!().analyze(result, project(root))).map((f) => FailureSchema.parse({ ...f, id: f.fingerprint }));
+    const failures = (await jest().analyzer!().analyze(result, project(root))).map((f) =>
+      FailureSchema.parse({ ...f, id: f.fingerprint }),
+    );
     const of = (name: string) => failures.find((f) => f.tests.includes(ID(name)))!;
-    expect(of('total applies the discount from 100')).toMatchObject({ kind: 'assertion', location: { file: '__tests__/cart.test.js', line: 9 } });
-    expect(of('label names the count')).toMatchObject({ kind: 'exception', location: { file: 'src/cart.js', line: 13, symbol: 'label' } });
+    expect(of('total applies the discount from 100')).toMatchObject({
+      kind: 'assertion',
+      location: { file: '__tests__/cart.test.js', line: 9 },
+    });
+    expect(of('label names the count')).toMatchObject({
+      kind: 'exception',
+      location: { file: 'src/cart.js', line: 13, symbol: 'label' },
+    });
     expect(of('label names the count').title).toMatch(/ReferenceError: totl is not defined/);
     expect(of('waits too long').kind).toBe('timeout');
     // the failure text is carried once, not twice
@@ -44,7 +56,10 @@ describe('Jest runner on a real project', () => {
   it('scopes the test callback through requires to the definitions', async () => {
     const analyzer = jest().analyzer!();
     const failures = await analyzer.analyze(result, project(root));
-    const total = FailureSchema.parse({ ...failures.find((f) => f.tests.includes(ID('total applies the discount from 100')))!, id: 'x' });
+    const total = FailureSchema.parse({
+      ...failures.find((f) => f.tests.includes(ID('total applies the discount from 100')))!,
+      id: 'x',
+    });
     const scope = ScopeSchema.parse(await analyzer.scope(total, project(root)));
     const files = Object.fromEntries(scope.entries.map((e) => [e.file, e]));
     expect(files['src/cart.js']!.symbols).toContain('total');
@@ -71,7 +86,11 @@ describe('Jest runner edge cases', () => {
     expect(r.status).toBe('failed');
     expect(r.tests.map((t) => [t.id, t.status])).toEqual([['__tests__/ok.test.js::fine', 'passed']]);
     expect(r.diagnostics).toHaveLength(1);
-    expect(r.diagnostics[0]).toMatchObject({ file: '__tests__/broken.test.js', line: 1, code: 'SyntaxError' });
+    expect(r.diagnostics[0]).toMatchObject({
+      file: '__tests__/broken.test.js',
+      line: 1,
+      code: 'SyntaxError',
+    });
     const failures = await jest().analyzer!().analyze(r, project(root));
     expect(failures.map((f) => f.kind)).toEqual(['syntax']);
   });
@@ -95,8 +114,13 @@ describe('Jest runner edge cases', () => {
       ['test/math.test.ts::clamps below', 'passed'],
     ]);
     const failures = await jest().analyzer!().analyze(r, project(root));
-    expect(failures[0]).toMatchObject({ kind: 'assertion', location: { file: 'test/math.test.ts', line: 8 } });
-    const scope = ScopeSchema.parse(await jest().analyzer!().scope(FailureSchema.parse({ ...failures[0], id: 'x' }), project(root)));
+    expect(failures[0]).toMatchObject({
+      kind: 'assertion',
+      location: { file: 'test/math.test.ts', line: 8 },
+    });
+    const scope = ScopeSchema.parse(
+      await jest().analyzer!().scope(FailureSchema.parse({ ...failures[0], id: 'x' }), project(root)),
+    );
     expect(scope.entries.map((e) => e.file)).toContain('src/math.ts');
   });
 
@@ -109,23 +133,34 @@ describe('Jest runner edge cases', () => {
     ]);
     expect(r.outputTail).not.toContain('ExperimentalWarning');
     const failures = await jest().analyzer!().analyze(r, project(root));
-    expect(failures.map((f) => [f.kind, f.location?.file])).toEqual([['assertion', '__tests__/math.test.js']]);
+    expect(failures.map((f) => [f.kind, f.location?.file])).toEqual([
+      ['assertion', '__tests__/math.test.js'],
+    ]);
     const forcedOff = await run(root, { options: { esm: false } });
-    expect(forcedOff.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('Must use import to load ES Module')]);
+    expect(forcedOff.diagnostics.map((d) => d.message)).toEqual([
+      expect.stringContaining('Must use import to load ES Module'),
+    ]);
   });
 
-  it("scopes a call into a workspace package through its package.json exports, not its stale main", async () => {
+  it('scopes a call into a workspace package through its package.json exports, not its stale main', async () => {
     const root = await copy('workspace');
     // what npm install links for a workspace
     await mkdir(join(root, 'node_modules/@shop'), { recursive: true });
     await symlink('../../packages/money', join(root, 'node_modules/@shop/money'), 'dir');
     const r = await run(root);
-    expect(r.tests.map((t) => [t.id, t.status])).toEqual([['__tests__/money.test.js::converts euros to cents', 'failed']]);
+    expect(r.tests.map((t) => [t.id, t.status])).toEqual([
+      ['__tests__/money.test.js::converts euros to cents', 'failed'],
+    ]);
     const analyzer = jest().analyzer!();
     const [failure] = await analyzer.analyze(r, project(root));
-    const scope = ScopeSchema.parse(await analyzer.scope(FailureSchema.parse({ ...failure, id: 'x' }), project(root)));
+    const scope = ScopeSchema.parse(
+      await analyzer.scope(FailureSchema.parse({ ...failure, id: 'x' }), project(root)),
+    );
     const money = scope.entries.find((e) => e.file === 'packages/money/src/index.js');
-    expect(money).toMatchObject({ symbols: ['cents'], reasons: expect.arrayContaining([`test "converts euros to cents" calls cents (from '@shop/money')`]) });
+    expect(money).toMatchObject({
+      symbols: ['cents'],
+      reasons: expect.arrayContaining([`test "converts euros to cents" calls cents (from '@shop/money')`]),
+    });
   });
 
   it('takes extensionsToTreatAsEsm in jest.config.js as a native ES module project too (ts-jest with useESM)', async () => {
@@ -137,12 +172,20 @@ describe('Jest runner edge cases', () => {
     ]);
     // the test file's top-level await compiles only as an ES module
     const forcedOff = await run(root, { options: { esm: false } });
-    expect(forcedOff.diagnostics.map((d) => [d.message, d.raw])).toEqual([['Jest encountered an unexpected token', expect.stringContaining('await is only valid in async functions and the top level bodies of modules')]]);
+    expect(forcedOff.diagnostics.map((d) => [d.message, d.raw])).toEqual([
+      [
+        'Jest encountered an unexpected token',
+        expect.stringContaining('await is only valid in async functions and the top level bodies of modules'),
+      ],
+    ]);
   });
 
   it('reports a config error and a missing Jest as run errors, not test failures', async () => {
     const root = await copy('syntax');
-    await writeFile(join(root, 'jest.config.js'), 'module.exports = { testEnviroment: "node", notAnOption: 1, testMatch: 5 };\n');
+    await writeFile(
+      join(root, 'jest.config.js'),
+      'module.exports = { testEnviroment: "node", notAnOption: 1, testMatch: 5 };\n',
+    );
     const bad = await run(root);
     expect(bad.status).toBe('error');
     expect(bad.error).toMatch(/Jest configuration error|Validation/);
@@ -159,6 +202,9 @@ describe('Jest runner edge cases', () => {
     const r = await run(outside);
     expect(r.status).toBe('error');
     expect(r.error).toMatch(/Jest is not installed .*npm install -D jest/);
-    expect((await jest().doctor!(outside)).find((c) => c.name === 'jest')).toMatchObject({ status: 'error', fix: 'npm install -D jest' });
+    expect((await jest().doctor!(outside)).find((c) => c.name === 'jest')).toMatchObject({
+      status: 'error',
+      fix: 'npm install -D jest',
+    });
   });
 });

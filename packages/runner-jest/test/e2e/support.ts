@@ -18,11 +18,21 @@ export async function copy(name: string): Promise<string> {
   return dir;
 }
 
-export async function run(root: string, extra: { selection?: string[]; timeoutMs?: number; options?: JestOptions } = {}): Promise<RunResult> {
+export async function run(
+  root: string,
+  extra: { selection?: string[]; timeoutMs?: number; options?: JestOptions } = {},
+): Promise<RunResult> {
   const workDir = await mkdtemp(join(TMP, 'jest-work-'));
   temps.push(workDir);
   return RunResultSchema.parse(
-    await jest(extra.options ?? {}).run({ root, workDir, timeoutMs: extra.timeoutMs ?? 120_000, signal: new AbortController().signal, logger: silentLogger, ...(extra.selection ? { selection: extra.selection } : {}) }),
+    await jest(extra.options ?? {}).run({
+      root,
+      workDir,
+      timeoutMs: extra.timeoutMs ?? 120_000,
+      signal: new AbortController().signal,
+      logger: silentLogger,
+      ...(extra.selection ? { selection: extra.selection } : {}),
+    }),
   );
 }
 

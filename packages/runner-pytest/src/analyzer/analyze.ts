@@ -16,14 +16,22 @@ function projectPath(root: string, file: string): string | undefined {
 }
 
 /** Project frames of a traceback, innermost first, each with its enclosing function. */
-async function projectFrames(root: string, frames: ExceptionInfo['frames'], cache: Cache): Promise<Location[]> {
+async function projectFrames(
+  root: string,
+  frames: ExceptionInfo['frames'],
+  cache: Cache,
+): Promise<Location[]> {
   const out: Location[] = [];
   for (const f of [...frames].reverse()) {
     const file = projectPath(root, f.file);
     if (!file) continue;
     const parsed = await cache.parseFile(join(root, file));
     const symbol = parsed ? enclosingSymbol(parsed.tree, f.line) : undefined;
-    out.push({ file, line: f.line, ...(symbol ? { symbol } : f.function && f.function !== '<module>' ? { symbol: f.function } : {}) });
+    out.push({
+      file,
+      line: f.line,
+      ...(symbol ? { symbol } : f.function && f.function !== '<module>' ? { symbol: f.function } : {}),
+    });
   }
   return out;
 }
@@ -32,17 +40,24 @@ async function projectFrames(root: string, frames: ExceptionInfo['frames'], cach
 function textFrames(text: string): ExceptionInfo['frames'] {
   // Both forms, in the order they appear: the last one is the innermost.
   const hits: Array<{ at: number; frame: ExceptionInfo['frames'][number] }> = [];
-  for (const m of text.matchAll(/File "([^"]+)", line (\d+)(?:, in (\S+))?/g)) hits.push({ at: m.index, frame: { file: m[1]!, line: Number(m[2]), function: m[3] ?? '' } });
-  for (const m of text.matchAll(/^([^\s:]+\.py):(\d+):(?: in (\S+))?/gm)) hits.push({ at: m.index, frame: { file: m[1]!, line: Number(m[2]), function: m[3] ?? '' } });
+  for (const m of text.matchAll(/File "([^"]+)", line (\d+)(?:, in (\S+))?/g))
+    hits.push({ at: m.index, frame: { file: m[1]!, line: Number(m[2]), function: m[3] ?? '' } });
+  for (const m of text.matchAll(/^([^\s:]+\.py):(\d+):(?: in (\S+))?/gm))
+    hits.push({ at: m.index, frame: { file: m[1]!, line: Number(m[2]), function: m[3] ?? '' } });
   return hits.sort((a, b) => a.at - b.at).map((h) => h.frame);
 }
 
 function fingerprint(parts: readonly (string | undefined)[]): string {
-  return createHash('sha1').update(parts.map((p) => p ?? '').join('\0')).digest('hex').slice(0, 16);
+  return createHash('sha1')
+    .update(parts.map((p) => p ?? '').join('\0'))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 function evidenceOf(message: string, trace: string | undefined): string {
-  return trace && trace.includes(message.split('\n')[0] ?? '') ? trace : [message, trace].filter(Boolean).join('\n\n');
+  return trace && trace.includes(message.split('\n')[0] ?? '')
+    ? trace
+    : [message, trace].filter(Boolean).join('\n\n');
 }
 
 /** Module path of a test id: `tests/test_x.py::TestA::test_b[1]` -> test function `TestA.test_b`. */
@@ -60,8 +75,15 @@ async function fromTest(test: TestResult, project: ProjectInfo, cache: Cache): P
   const frames = await projectFrames(project.root, exc?.frames ?? textFrames(test.trace ?? ''), cache);
   const kind = test.status === 'timeout' ? 'timeout' : kindOf(type, `${message}\n${test.trace ?? ''}`);
   const own = testSymbol(test.id);
-  const location = frames[0] ?? { file: own.file, ...(test.line ? { line: test.line } : {}), ...(own.symbol ? { symbol: own.symbol } : {}) };
-  const title = kind === 'timeout' ? `timeout in ${test.id}` : `${type ? `${type}: ` : ''}${message.split('\n')[0]}`.slice(0, 200);
+  const location = frames[0] ?? {
+    file: own.file,
+    ...(test.line ? { line: test.line } : {}),
+    ...(own.symbol ? { symbol: own.symbol } : {}),
+  };
+  const title =
+    kind === 'timeout'
+      ? `timeout in ${test.id}`
+      : `${type ? `${type}: ` : ''}${message.split('\n')[0]}`.slice(0, 200);
   const repairable = kind !== 'infra';
   return {
     id: '',
@@ -72,10 +94,28 @@ async function fromTest(test: TestResult, project: ProjectInfo, cache: Cache): P
     frames: frames.slice(1),
     evidence: evidenceOf(test.message ?? message, test.trace),
     // Not the test's own name: one root cause hit by many tests is one group.
-    fingerprint: fingerprint([kind, type, kind === 'timeout' ? test.id : normalizeMessage(message), location.file, location.symbol]),
+    fingerprint: fingerprint([
+      kind,
+      type,
+      kind === 'timeout' ? test.id : normalizeMessage(message),
+      location.file,
+      location.symbol,
+    ]),
     repairable,
-    ...(repairable ? {} : { reason: 'the failure comes from the environment (network, DNS, permissions), not the code; no fixer was asked' }),
-    details: { exceptionType: type, ...(exc?.name ? { name: exc.name } : {}), ...(exc?.objType ? { objType: exc.objType } : {}), ...(exc?.objName ? { objName: exc.objName } : {}), test: test.id, when: test.details?.when },
+    ...(repairable
+      ? {}
+      : {
+          reason:
+            'the failure comes from the environment (network, DNS, permissions), not the code; no fixer was asked',
+        }),
+    details: {
+      exceptionType: type,
+      ...(exc?.name ? { name: exc.name } : {}),
+      ...(exc?.objType ? { objType: exc.objType } : {}),
+      ...(exc?.objName ? { objName: exc.objName } : {}),
+      test: test.id,
+      when: test.details?.when,
+    },
   };
 }
 
@@ -84,7 +124,11 @@ async function fromCollection(d: Diagnostic, project: ProjectInfo, cache: Cache)
   const frames = await projectFrames(project.root, textFrames(d.raw ?? ''), cache);
   const kind = type ? kindOf(type, message) : 'collection';
   const module = d.symbol ?? d.file ?? '';
-  const location = frames[0] ?? (d.file ? { file: projectPath(project.root, d.file) ?? d.file, ...(d.line ? { line: d.line } : {}) } : undefined);
+  const location =
+    frames[0] ??
+    (d.file
+      ? { file: projectPath(project.root, d.file) ?? d.file, ...(d.line ? { line: d.line } : {}) }
+      : undefined);
   return {
     id: '',
     kind: kind === 'assertion' || kind === 'exception' ? 'collection' : kind,
@@ -93,15 +137,29 @@ async function fromCollection(d: Diagnostic, project: ProjectInfo, cache: Cache)
     ...(location ? { location } : {}),
     frames: frames.slice(1),
     evidence: d.raw ?? d.message,
-    fingerprint: fingerprint(['collection', type, normalizeMessage(message), location?.file, location?.symbol]),
+    fingerprint: fingerprint([
+      'collection',
+      type,
+      normalizeMessage(message),
+      location?.file,
+      location?.symbol,
+    ]),
     repairable: kind !== 'infra',
     diagnostics: [d],
-    details: { exceptionType: type, module, ...(type === 'NameError' ? { name: /name '([^']+)'/.exec(message)?.[1] } : {}) },
+    details: {
+      exceptionType: type,
+      module,
+      ...(type === 'NameError' ? { name: /name '([^']+)'/.exec(message)?.[1] } : {}),
+    },
   };
 }
 
 /** Groups pytest results by root cause: same kind, exception, normalized message and location. */
-export async function analyzePytest(result: RunResult, project: ProjectInfo, cache: Cache): Promise<FailureInput[]> {
+export async function analyzePytest(
+  result: RunResult,
+  project: ProjectInfo,
+  cache: Cache,
+): Promise<FailureInput[]> {
   const groups = new Map<string, FailureInput>();
   const add = (f: FailureInput): void => {
     const existing = groups.get(f.fingerprint);
@@ -111,9 +169,12 @@ export async function analyzePytest(result: RunResult, project: ProjectInfo, cac
       existing.diagnostics = [...(existing.diagnostics ?? []), ...(f.diagnostics ?? [])];
     }
   };
-  for (const d of result.diagnostics) if (d.source === 'pytest-collection' && d.severity === 'error') add(await fromCollection(d, project, cache));
+  for (const d of result.diagnostics)
+    if (d.source === 'pytest-collection' && d.severity === 'error')
+      add(await fromCollection(d, project, cache));
   for (const t of result.tests) {
-    if (t.status === 'failed' || t.status === 'error' || t.status === 'timeout' || t.status === 'crashed') add(await fromTest(t, project, cache));
+    if (t.status === 'failed' || t.status === 'error' || t.status === 'timeout' || t.status === 'crashed')
+      add(await fromTest(t, project, cache));
   }
   return [...groups.values()];
 }

@@ -1,7 +1,9 @@
 import type { FailureKind } from '@suture/core';
 
-const INFRA_TYPES = /^(ConnectionRefusedError|ConnectionResetError|ConnectionAbortedError|gaierror|socket\.gaierror|herror|URLError|urllib\.error\.URLError|requests\.exceptions\.ConnectionError|ConnectionError|NewConnectionError|MaxRetryError|ReadTimeout|ConnectTimeout|httpx\.ConnectError|ConnectError|OperationalError)$/;
-const INFRA_TEXT = /Connection refused|Name or service not known|Temporary failure in name resolution|nodename nor servname|Network is unreachable|No route to host|could not connect to server|getaddrinfo failed|\[Errno (111|101|113|-2|-3)\]/;
+const INFRA_TYPES =
+  /^(ConnectionRefusedError|ConnectionResetError|ConnectionAbortedError|gaierror|socket\.gaierror|herror|URLError|urllib\.error\.URLError|requests\.exceptions\.ConnectionError|ConnectionError|NewConnectionError|MaxRetryError|ReadTimeout|ConnectTimeout|httpx\.ConnectError|ConnectError|OperationalError)$/;
+const INFRA_TEXT =
+  /Connection refused|Name or service not known|Temporary failure in name resolution|nodename nor servname|Network is unreachable|No route to host|could not connect to server|getaddrinfo failed|\[Errno (111|101|113|-2|-3)\]/;
 
 /** The failure kind of an exception type (and its message), as pytest reported it. */
 export function kindOf(type: string | undefined, message: string): FailureKind {
@@ -16,7 +18,10 @@ export function kindOf(type: string | undefined, message: string): FailureKind {
 
 /** Exception type and message from pytest's `E` lines when the plugin had no excinfo (collection). */
 export function exceptionFromText(text: string): { type?: string; message: string } {
-  const lines = text.split('\n').filter((l) => /^E\s/.test(l)).map((l) => l.replace(/^E\s+/, ''));
+  const lines = text
+    .split('\n')
+    .filter((l) => /^E\s/.test(l))
+    .map((l) => l.replace(/^E\s+/, ''));
   const hit = [...lines].reverse().find((l) => /^[\w.]+(Error|Exception|Exit)\b:?/.test(l));
   if (!hit) return { message: lines[lines.length - 1] ?? text.trim().split('\n').pop() ?? '' };
   const m = /^([\w.]+):?\s*(.*)$/.exec(hit)!;

@@ -18,7 +18,8 @@ export function pythonAnalyzer(): Analyzer {
       if (!file.endsWith('.py')) return undefined;
       const { tree } = cache.parseText(content);
       if (!tree.rootNode.hasError) return undefined;
-      const bad = tree.rootNode.descendantsOfType('ERROR')[0] ?? tree.rootNode.descendantsOfType('MISSING')[0];
+      const bad =
+        tree.rootNode.descendantsOfType('ERROR')[0] ?? tree.rootNode.descendantsOfType('MISSING')[0];
       return `syntax error near line ${(bad?.startPosition.row ?? 0) + 1}`;
     },
   };

@@ -47,7 +47,11 @@ export function imports(tree: SyntaxTree): Map<string, ImportBinding> {
   for (const node of tree.rootNode.descendantsOfType(['import_statement', 'import_from_statement'])) {
     if (node.type === 'import_statement') {
       for (const n of node.childrenForFieldName('name')) {
-        if (n.type === 'aliased_import') out.set(n.childForFieldName('alias')!.text, { module: n.childForFieldName('name')!.text, level: 0 });
+        if (n.type === 'aliased_import')
+          out.set(n.childForFieldName('alias')!.text, {
+            module: n.childForFieldName('name')!.text,
+            level: 0,
+          });
         else out.set(n.text.split('.')[0]!, { module: n.text.split('.')[0]!, level: 0 });
       }
       continue;
@@ -57,11 +61,16 @@ export function imports(tree: SyntaxTree): Map<string, ImportBinding> {
     let module = moduleNode.text;
     let level = 0;
     if (moduleNode.type === 'relative_import') {
-      level = (/^\.+/.exec(module)?.[0].length) ?? 0;
+      level = /^\.+/.exec(module)?.[0].length ?? 0;
       module = module.slice(level);
     }
     for (const n of node.childrenForFieldName('name')) {
-      if (n.type === 'aliased_import') out.set(n.childForFieldName('alias')!.text, { module, name: n.childForFieldName('name')!.text, level });
+      if (n.type === 'aliased_import')
+        out.set(n.childForFieldName('alias')!.text, {
+          module,
+          name: n.childForFieldName('name')!.text,
+          level,
+        });
       else out.set(n.text, { module, name: n.text, level });
     }
   }
@@ -75,7 +84,15 @@ export function calls(node: SyntaxNode): Array<{ name: string; object?: string }
   for (const call of node.descendantsOfType('call')) {
     const fn = call.childForFieldName('function');
     if (!fn) continue;
-    const entry = fn.type === 'identifier' ? { name: fn.text } : fn.type === 'attribute' ? { name: fn.childForFieldName('attribute')?.text ?? '', object: fn.childForFieldName('object')?.text } : undefined;
+    const entry =
+      fn.type === 'identifier'
+        ? { name: fn.text }
+        : fn.type === 'attribute'
+          ? {
+              name: fn.childForFieldName('attribute')?.text ?? '',
+              object: fn.childForFieldName('object')?.text,
+            }
+          : undefined;
     if (!entry?.name) continue;
     const key = `${entry.object ?? ''}.${entry.name}`;
     if (!seen.has(key)) {
@@ -85,7 +102,11 @@ export function calls(node: SyntaxNode): Array<{ name: string; object?: string }
   }
   // Names used without a call (a function passed as a value, a class referenced) matter too.
   for (const id of node.descendantsOfType('identifier')) {
-    if (!seen.has(`.${id.text}`) && id.parent?.type !== 'attribute' && id.parent?.type !== 'keyword_argument') {
+    if (
+      !seen.has(`.${id.text}`) &&
+      id.parent?.type !== 'attribute' &&
+      id.parent?.type !== 'keyword_argument'
+    ) {
       seen.add(`.${id.text}`);
       out.push({ name: id.text });
     }
@@ -97,7 +118,10 @@ export function calls(node: SyntaxNode): Array<{ name: string; object?: string }
 export function enclosingSymbol(tree: SyntaxTree, line: number): string | undefined {
   // the first non-blank character of the line lies inside the statement, hence inside its function
   const text = tree.rootNode.text.split('\n')[line - 1] ?? '';
-  let node: SyntaxNode | null = tree.rootNode.namedDescendantForPosition({ row: line - 1, column: text.length - text.trimStart().length });
+  let node: SyntaxNode | null = tree.rootNode.namedDescendantForPosition({
+    row: line - 1,
+    column: text.length - text.trimStart().length,
+  });
   const names: string[] = [];
   while (node) {
     if (node.type === 'function_definition' || node.type === 'class_definition') {
@@ -119,7 +143,11 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** Resolves a module to a project-relative file (module.py or package/__init__.py), if it is the project's. */
-export async function resolveModule(root: string, fromFile: string, binding: ImportBinding): Promise<string | undefined> {
+export async function resolveModule(
+  root: string,
+  fromFile: string,
+  binding: ImportBinding,
+): Promise<string | undefined> {
   const parts = binding.module ? binding.module.split('.') : [];
   const bases: string[] = [];
   if (binding.level > 0) {

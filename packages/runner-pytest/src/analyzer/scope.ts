@@ -2,11 +2,51 @@ import { join, posix } from 'node:path';
 import { mergeScopeEntries, walkGraph, type CodeEdge, type CodeNode } from '@suture/core/analysis';
 import { type Failure, type ProjectInfo, type ScopeEntry, type ScopeInput } from '@suture/core';
 import { testSymbol } from './analyze.js';
-import { calls, definitions, imports, parentDirs, resolveModule, type createPythonCache } from './python-model.js';
+import {
+  calls,
+  definitions,
+  imports,
+  parentDirs,
+  resolveModule,
+  type createPythonCache,
+} from './python-model.js';
 
 type Cache = ReturnType<typeof createPythonCache>;
 
-const BUILTINS = new Set(['print', 'len', 'range', 'str', 'int', 'float', 'list', 'dict', 'set', 'tuple', 'sum', 'min', 'max', 'sorted', 'isinstance', 'super', 'self', 'abs', 'round', 'enumerate', 'zip', 'map', 'filter', 'any', 'all', 'open', 'repr', 'type', 'bool', 'True', 'False', 'None']);
+const BUILTINS = new Set([
+  'print',
+  'len',
+  'range',
+  'str',
+  'int',
+  'float',
+  'list',
+  'dict',
+  'set',
+  'tuple',
+  'sum',
+  'min',
+  'max',
+  'sorted',
+  'isinstance',
+  'super',
+  'self',
+  'abs',
+  'round',
+  'enumerate',
+  'zip',
+  'map',
+  'filter',
+  'any',
+  'all',
+  'open',
+  'repr',
+  'type',
+  'bool',
+  'True',
+  'False',
+  'None',
+]);
 
 /** Outgoing edges of a function: the definitions it calls, in this file or through its imports. */
 async function expand(root: string, node: CodeNode, cache: Cache): Promise<CodeEdge[]> {
@@ -25,18 +65,31 @@ async function expand(root: string, node: CodeNode, cache: Cache): Promise<CodeE
   for (const call of calls(body)) {
     if (BUILTINS.has(call.name) && !call.object) continue;
     if (!call.object && defs.has(call.name) && call.name !== node.symbol) {
-      edges.push({ to: { file: node.file, symbol: call.name }, role: 'source', reason: `${from} calls ${call.name}` });
+      edges.push({
+        to: { file: node.file, symbol: call.name },
+        role: 'source',
+        reason: `${from} calls ${call.name}`,
+      });
       continue;
     }
     if (call.object === 'self' && className && defs.has(`${className}.${call.name}`)) {
-      edges.push({ to: { file: node.file, symbol: `${className}.${call.name}` }, role: 'source', reason: `${from} calls self.${call.name}` });
+      edges.push({
+        to: { file: node.file, symbol: `${className}.${call.name}` },
+        role: 'source',
+        reason: `${from} calls self.${call.name}`,
+      });
       continue;
     }
     const binding = binds.get(call.object ?? call.name);
     if (!binding) {
       if (call.object && call.object !== 'self') {
         for (const cls of classes) {
-          if (cls.methods.has(call.name)) edges.push({ to: { file: cls.file, symbol: `${cls.name}.${call.name}` }, role: 'source', reason: `${from} calls ${call.object}.${call.name} (a ${cls.name} method)` });
+          if (cls.methods.has(call.name))
+            edges.push({
+              to: { file: cls.file, symbol: `${cls.name}.${call.name}` },
+              role: 'source',
+              reason: `${from} calls ${call.object}.${call.name} (a ${cls.name} method)`,
+            });
         }
       }
       continue;
@@ -48,7 +101,11 @@ async function expand(root: string, node: CodeNode, cache: Cache): Promise<CodeE
     const targetDefs = (await cache.parseFile(join(root, target)))?.tree;
     const known = targetDefs ? definitions(targetDefs) : new Map();
     const sym = symbol && known.has(symbol) ? symbol : undefined;
-    edges.push({ to: { file: target, ...(sym ? { symbol: sym } : {}) }, role: 'source', reason: `${from} calls ${call.object ? `${call.object}.` : ''}${call.name} (imported from ${binding.module || '.'})` });
+    edges.push({
+      to: { file: target, ...(sym ? { symbol: sym } : {}) },
+      role: 'source',
+      reason: `${from} calls ${call.object ? `${call.object}.` : ''}${call.name} (imported from ${binding.module || '.'})`,
+    });
   }
   return edges;
 }
@@ -59,12 +116,20 @@ interface KnownClass {
   methods: Set<string>;
 }
 
-async function knownClasses(root: string, file: string, defs: ReturnType<typeof definitions>, binds: ReturnType<typeof imports>, cache: Cache): Promise<KnownClass[]> {
+async function knownClasses(
+  root: string,
+  file: string,
+  defs: ReturnType<typeof definitions>,
+  binds: ReturnType<typeof imports>,
+  cache: Cache,
+): Promise<KnownClass[]> {
   const out: KnownClass[] = [];
   const collect = (target: string, all: ReturnType<typeof definitions>, only?: string): void => {
     for (const [name, node] of all) {
       if (node.type !== 'class_definition' || (only && name !== only)) continue;
-      const methods = new Set([...all.keys()].filter((k) => k.startsWith(`${name}.`)).map((k) => k.slice(name.length + 1)));
+      const methods = new Set(
+        [...all.keys()].filter((k) => k.startsWith(`${name}.`)).map((k) => k.slice(name.length + 1)),
+      );
       out.push({ file: target, name, methods });
     }
   };
@@ -79,11 +144,20 @@ async function knownClasses(root: string, file: string, defs: ReturnType<typeof 
 }
 
 /** Fixtures a test asks for by parameter, found in its module and in conftest.py files up the tree. */
-async function fixtureSeeds(root: string, testFile: string, symbol: string, cache: Cache): Promise<CodeEdge[]> {
+async function fixtureSeeds(
+  root: string,
+  testFile: string,
+  symbol: string,
+  cache: Cache,
+): Promise<CodeEdge[]> {
   const parsed = await cache.parseFile(join(root, testFile));
   const fn = parsed ? definitions(parsed.tree).get(symbol) : undefined;
   const params = (fn?.childForFieldName('parameters')?.namedChildren ?? [])
-    .map((p) => (p.type === 'identifier' ? p.text : p.childForFieldName('name')?.text ?? p.namedChildren[0]?.text ?? ''))
+    .map((p) =>
+      p.type === 'identifier'
+        ? p.text
+        : (p.childForFieldName('name')?.text ?? p.namedChildren[0]?.text ?? ''),
+    )
     .filter((p) => p && p !== 'self');
   const edges: CodeEdge[] = [];
   for (const param of params) {
@@ -92,7 +166,11 @@ async function fixtureSeeds(root: string, testFile: string, symbol: string, cach
       const conf = await cache.parseFile(join(root, file));
       const def = conf ? definitions(conf.tree).get(param) : undefined;
       if (def && /pytest\.fixture|@fixture/.test(def.parent?.text ?? '')) {
-        edges.push({ to: { file, symbol: param }, role: 'fixture', reason: `fixture "${param}" used by ${symbol}` });
+        edges.push({
+          to: { file, symbol: param },
+          role: 'fixture',
+          reason: `fixture "${param}" used by ${symbol}`,
+        });
         break;
       }
     }
@@ -105,15 +183,34 @@ export async function scopePytest(failure: Failure, project: ProjectInfo, cache:
   const seeds: CodeEdge[] = [];
   for (const id of failure.tests.slice(0, 5)) {
     const { file, symbol } = testSymbol(id);
-    seeds.push({ to: { file, ...(symbol ? { symbol } : {}) }, role: 'test', reason: `the failing test ${id}` });
+    seeds.push({
+      to: { file, ...(symbol ? { symbol } : {}) },
+      role: 'test',
+      reason: `the failing test ${id}`,
+    });
     if (symbol) seeds.push(...(await fixtureSeeds(project.root, file, symbol, cache)));
   }
   const frameEntries: ScopeEntry[] = [];
   const frames = [...(failure.location ? [failure.location] : []), ...failure.frames];
   frames.forEach((f, i) => {
-    frameEntries.push({ file: f.file, symbols: f.symbol ? [f.symbol] : [], role: /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(f.file) ? 'test' : 'source', reasons: [i === 0 ? `where the failure happened (line ${f.line ?? '?'})` : `frame ${i + 1} of the traceback`], depth: 0 });
-    seeds.push({ to: { file: f.file, ...(f.symbol ? { symbol: f.symbol } : {}) }, role: 'source', reason: i === 0 ? 'where the failure happened' : `frame ${i + 1} of the traceback` });
+    frameEntries.push({
+      file: f.file,
+      symbols: f.symbol ? [f.symbol] : [],
+      role: /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(f.file) ? 'test' : 'source',
+      reasons: [
+        i === 0 ? `where the failure happened (line ${f.line ?? '?'})` : `frame ${i + 1} of the traceback`,
+      ],
+      depth: 0,
+    });
+    seeds.push({
+      to: { file: f.file, ...(f.symbol ? { symbol: f.symbol } : {}) },
+      role: 'source',
+      reason: i === 0 ? 'where the failure happened' : `frame ${i + 1} of the traceback`,
+    });
   });
-  const walked = await walkGraph(seeds, { maxDepth: project.scopeDepth, expand: (node) => expand(project.root, node, cache) });
+  const walked = await walkGraph(seeds, {
+    maxDepth: project.scopeDepth,
+    expand: (node) => expand(project.root, node, cache),
+  });
   return { entries: mergeScopeEntries(frameEntries, walked), excluded: [] };
 }

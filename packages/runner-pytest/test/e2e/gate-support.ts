@@ -3,7 +3,14 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HealConfigSchema, type Fixer, type GateMode, type GateReport, type HealConfig, type Logger } from '@suture/core';
+import {
+  HealConfigSchema,
+  type Fixer,
+  type GateMode,
+  type GateReport,
+  type HealConfig,
+  type Logger,
+} from '@suture/core';
 import { runGate } from '@suture/core/internal';
 import pytest, { type PytestOptions } from '../../src/index.js';
 
@@ -62,5 +69,8 @@ export function gate(run: GateRun): Promise<GateReport> {
 }
 
 export function gitStatus(repo: string): string {
-  return execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--', '.', ':!.suture'], { cwd: repo, encoding: 'utf8' });
+  return execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--', '.', ':!.suture'], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
 }

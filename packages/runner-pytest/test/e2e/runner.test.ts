@@ -17,11 +17,21 @@ async function copy(name: string): Promise<string> {
   return dir;
 }
 
-async function run(root: string, extra: { selection?: string[]; timeoutMs?: number } = {}): Promise<RunResult> {
+async function run(
+  root: string,
+  extra: { selection?: string[]; timeoutMs?: number } = {},
+): Promise<RunResult> {
   const workDir = await mkdtemp(join(tmpdir(), 'suture-pytest-work-'));
   temps.push(workDir);
   return RunResultSchema.parse(
-    await pytest().run({ root, workDir, timeoutMs: extra.timeoutMs ?? 60_000, signal: new AbortController().signal, logger: silentLogger, ...(extra.selection ? { selection: extra.selection } : {}) }),
+    await pytest().run({
+      root,
+      workDir,
+      timeoutMs: extra.timeoutMs ?? 60_000,
+      signal: new AbortController().signal,
+      logger: silentLogger,
+      ...(extra.selection ? { selection: extra.selection } : {}),
+    }),
   );
 }
 
@@ -42,13 +52,22 @@ describe('pytest runner on a real project', () => {
   it('reports every test with its status, file and 1-based line', () => {
     const byId = Object.fromEntries(result.tests.map((t) => [t.id, t]));
     expect(result.status).toBe('failed');
-    expect(byId['tests/test_cart.py::test_subtotal']).toMatchObject({ status: 'passed', file: 'tests/test_cart.py', line: 7 });
-    expect(byId['tests/test_cart.py::test_total_with_discount']).toMatchObject({ status: 'failed', line: 12 });
+    expect(byId['tests/test_cart.py::test_subtotal']).toMatchObject({
+      status: 'passed',
+      file: 'tests/test_cart.py',
+      line: 7,
+    });
+    expect(byId['tests/test_cart.py::test_total_with_discount']).toMatchObject({
+      status: 'failed',
+      line: 12,
+    });
     expect(byId['tests/test_cart.py::test_tax[5-2]']!.status).toBe('failed');
     expect(byId['tests/test_cart.py::test_tax[x[y]-0]']!.status).toBe('passed');
     expect(byId['tests/test_cart.py::TestCart::test_empty']).toMatchObject({ status: 'passed', line: 25 });
     expect(byId['tests/test_cart.py::TestCart::test_skip']!.status).toBe('skipped');
-    expect(byId['tests/test_cart.py::test_total_with_discount']!.message).toMatch(/AssertionError: assert 180\.0 == 170/);
+    expect(byId['tests/test_cart.py::test_total_with_discount']!.message).toMatch(
+      /AssertionError: assert 180\.0 == 170/,
+    );
   });
 
   it('writes nothing into the project (no __pycache__, no .pytest_cache)', async () => {
@@ -57,7 +76,9 @@ describe('pytest runner on a real project', () => {
   });
 
   it('re-runs exactly the selected nodeids, brackets and classes included', async () => {
-    const selected = await run(root, { selection: ['tests/test_cart.py::test_tax[5-2]', 'tests/test_cart.py::TestCart::test_empty'] });
+    const selected = await run(root, {
+      selection: ['tests/test_cart.py::test_tax[5-2]', 'tests/test_cart.py::TestCart::test_empty'],
+    });
     expect(selected.selected).toBe(true);
     expect(selected.tests.map((t) => [t.id, t.status]).sort()).toEqual([
       ['tests/test_cart.py::TestCart::test_empty', 'passed'],
@@ -73,10 +94,16 @@ describe('pytest runner on a real project', () => {
 
   it('locates an assertion in the test and scopes the code it calls through imports and fixtures', async () => {
     const analyzer = pytest().analyzer!();
-    const failures = (await analyzer.analyze(result, project(root))).map((f) => FailureSchema.parse({ ...f, id: f.fingerprint }));
+    const failures = (await analyzer.analyze(result, project(root))).map((f) =>
+      FailureSchema.parse({ ...f, id: f.fingerprint }),
+    );
     const discount = failures.find((f) => f.tests.includes('tests/test_cart.py::test_total_with_discount'))!;
     expect(discount.kind).toBe('assertion');
-    expect(discount.location).toMatchObject({ file: 'tests/test_cart.py', line: 14, symbol: 'test_total_with_discount' });
+    expect(discount.location).toMatchObject({
+      file: 'tests/test_cart.py',
+      line: 14,
+      symbol: 'test_total_with_discount',
+    });
     const scope = ScopeSchema.parse(await analyzer.scope(discount, project(root)));
     const files = Object.fromEntries(scope.entries.map((e) => [e.file, e]));
     expect(files['tests/conftest.py']!.reasons.join()).toMatch(/fixture "cart"/);
@@ -87,8 +114,12 @@ describe('pytest runner on a real project', () => {
 
   it('limits the walk to the configured depth', async () => {
     const analyzer = pytest().analyzer!();
-    const [failure] = (await analyzer.analyze(result, project(root))).filter((f) => f.tests.includes('tests/test_cart.py::test_total_with_discount'));
-    const shallow = ScopeSchema.parse(await analyzer.scope(FailureSchema.parse({ ...failure, id: 'x' }), { ...project(root), scopeDepth: 0 }));
+    const [failure] = (await analyzer.analyze(result, project(root))).filter((f) =>
+      f.tests.includes('tests/test_cart.py::test_total_with_discount'),
+    );
+    const shallow = ScopeSchema.parse(
+      await analyzer.scope(FailureSchema.parse({ ...failure, id: 'x' }), { ...project(root), scopeDepth: 0 }),
+    );
     // depth 0 keeps the seeds only: the test and the fixture it uses, nothing they call
     expect(shallow.entries.map((e) => e.file).sort()).toEqual(['tests/conftest.py', 'tests/test_cart.py']);
   });
@@ -121,7 +152,9 @@ describe('pytest runner edge cases', () => {
     expect(byId['tests/test_hang.py::test_loops_forever']).toBe('timeout');
     expect(r.error).toMatch(/while running tests\/test_hang\.py::test_loops_forever/);
     const failures = await pytest().analyzer!().analyze(r, project(root));
-    expect(failures.map((f) => [f.kind, f.tests])).toEqual([['timeout', ['tests/test_hang.py::test_loops_forever']]]);
+    expect(failures.map((f) => [f.kind, f.tests])).toEqual([
+      ['timeout', ['tests/test_hang.py::test_loops_forever']],
+    ]);
   });
 
   it('reports deep recursion as an exception with its nodeid', async () => {
@@ -157,7 +190,13 @@ describe('pytest runner edge cases', () => {
     const root = await copy('basic');
     const workDir = await mkdtemp(join(tmpdir(), 'suture-pytest-work-'));
     temps.push(workDir);
-    const r = await pytest({ python: 'python-does-not-exist' }).run({ root, workDir, timeoutMs: 10_000, signal: new AbortController().signal, logger: silentLogger });
+    const r = await pytest({ python: 'python-does-not-exist' }).run({
+      root,
+      workDir,
+      timeoutMs: 10_000,
+      signal: new AbortController().signal,
+      logger: silentLogger,
+    });
     expect(r.status).toBe('error');
     expect(r.error).toMatch(/install Python 3 or set the runner option "python"/);
   });

@@ -11,29 +11,44 @@ afterAll(async () => {
   if (!process.env.SUTURE_KEEP_TMP) for (const d of dirs) await removeDir(d);
 });
 
-describe('damaged reports fed to the runners\' parsers', () => {
+describe("damaged reports fed to the runners' parsers", () => {
   it('CTest JUnit: empty, garbage and foreign roots give no cases; a cut-short file is an error the runner catches', () => {
     expect(parseCtestJunit('')).toEqual([]);
     expect(parseCtestJunit('\u0000\u00ff<<<>>>&&&')).toEqual([]);
-    expect(parseCtestJunit('<testsuites><testsuite><testcase name="a"/></testsuite></testsuites>')).toEqual([]);
-    const cut = '<?xml version="1.0"?><testsuite name="x" tests="2"><testcase name="a" status="failed" time="0.1"><system-out>boom</system-out></testcase><testcase name="b" status="fai';
+    expect(parseCtestJunit('<testsuites><testsuite><testcase name="a"/></testsuite></testsuites>')).toEqual(
+      [],
+    );
+    const cut =
+      '<?xml version="1.0"?><testsuite name="x" tests="2"><testcase name="a" status="failed" time="0.1"><system-out>boom</system-out></testcase><testcase name="b" status="fai';
     expect(() => parseCtestJunit(cut)).toThrow(/position/);
   });
 
   it('CTest JUnit: entities are not expanded (no billion laughs)', () => {
-    const bomb = '<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><testsuite><testcase name="&c;" status="failed"/></testsuite>';
+    const bomb =
+      '<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><testsuite><testcase name="&c;" status="failed"/></testsuite>';
     expect(parseCtestJunit(bomb)).toEqual([{ name: '&c;', status: 'failed', seconds: 0, output: '' }]);
   });
 
   it('GoogleTest XML: a report cut short by a crash is skipped, the others are read', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'suture-gtest-xml-'));
     try {
-      await writeFile(join(dir, 'good.xml'), '<?xml version="1.0"?><testsuites><testsuite name="S"><testcase name="T" classname="S" file="t.cc" line="3"><failure message="t.cc:4&#x0A;boom"/></testcase></testsuite></testsuites>');
-      await writeFile(join(dir, 'cut.xml'), '<?xml version="1.0"?><testsuites><testsuite name="S"><testcase name="U" classname="S"><failure message="t.c');
+      await writeFile(
+        join(dir, 'good.xml'),
+        '<?xml version="1.0"?><testsuites><testsuite name="S"><testcase name="T" classname="S" file="t.cc" line="3"><failure message="t.cc:4&#x0A;boom"/></testcase></testsuite></testsuites>',
+      );
+      await writeFile(
+        join(dir, 'cut.xml'),
+        '<?xml version="1.0"?><testsuites><testsuite name="S"><testcase name="U" classname="S"><failure message="t.c',
+      );
       await writeFile(join(dir, 'bytes.xml'), Buffer.from([0xff, 0xfe, 0x00, 0x3c, 0x3e]));
       const reports = await readGtestReports(dir);
       expect([...reports.keys()]).toEqual(['S.T']);
-      expect(reports.get('S.T')).toMatchObject({ passed: false, failureFile: 't.cc', failureLine: 4, message: 'boom' });
+      expect(reports.get('S.T')).toMatchObject({
+        passed: false,
+        failureFile: 't.cc',
+        failureLine: 4,
+        message: 'boom',
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -57,16 +72,27 @@ async function pyProject(files: Record<string, string>, fixer = true): Promise<s
     await mkdir(join(root, rel, '..'), { recursive: true });
     await writeFile(join(root, rel), content);
   }
-  await writeFile(join(root, 'fixer.mjs'), `export default () => ({ name: 'fix-app', apiVersion: 1, async propose() {
+  await writeFile(
+    join(root, 'fixer.mjs'),
+    `export default () => ({ name: 'fix-app', apiVersion: 1, async propose() {
     return { verdict: 'edits', rationale: 'off by one', edits: [{ file: 'app.py', search: 'return x - 1', replace: 'return x' }] };
-  } });\n`);
-  await writeFile(join(root, 'suture.config.json'), JSON.stringify({ projects: [{ name: 'py', root: 'py', runner: 'pytest' }], fixers: fixer ? ['./fixer.mjs'] : [], reporters: ['json', 'junit', 'markdown'], heal: { flakyReruns: 0 } }));
+  } });\n`,
+  );
+  await writeFile(
+    join(root, 'suture.config.json'),
+    JSON.stringify({
+      projects: [{ name: 'py', root: 'py', runner: 'pytest' }],
+      fixers: fixer ? ['./fixer.mjs'] : [],
+      reporters: ['json', 'junit', 'markdown'],
+      heal: { flakyReruns: 0 },
+    }),
+  );
   return root;
 }
 
 describe('damaged data in real runs', () => {
   it('re-runs exactly the failing tests whose ids hold shell metacharacters, and runs none of them as shell', async () => {
-    const ids = ['$(touch PWNED1)', 'a;touch PWNED2', '`touch PWNED3`', 'x|y&z>PWNED4', "q'uo\"te", 'sp ace'];
+    const ids = ['$(touch PWNED1)', 'a;touch PWNED2', '`touch PWNED3`', 'x|y&z>PWNED4', 'q\'uo"te', 'sp ace'];
     const root = await pyProject({
       'py/app.py': 'def ident(x):\n    return x - 1\n',
       'py/test_ids.py': `import pytest\nfrom app import ident\n\n\n@pytest.mark.parametrize("v", [1, 2, 3, 4, 5, 6], ids=${JSON.stringify(ids)})\ndef test_ident(v):\n    assert ident(v) == v\n\n\ndef test_other():\n    assert True\n`,
@@ -78,44 +104,57 @@ describe('damaged data in real runs', () => {
     expect(failures.map((f: { outcome: string }) => f.outcome)).toEqual(ids.map(() => 'healed'));
     expect(failures[0].attempts[0].validation.passed).toBe(true);
     // every re-run selected exactly the ids asked for, metacharacters and all
-    const retried = report.projects[0].rounds.filter((x: { kind: string }) => x.kind === 'retry').flatMap((x: { tests: Array<{ id: string }> }) => x.tests.map((t) => t.id));
+    const retried = report.projects[0].rounds
+      .filter((x: { kind: string }) => x.kind === 'retry')
+      .flatMap((x: { tests: Array<{ id: string }> }) => x.tests.map((t) => t.id));
     expect([...retried].sort()).toEqual(ids.map((id) => `test_ids.py::test_ident[${id}]`).sort());
-    for (const dir of [root, join(root, 'py')]) expect((await readdir(dir)).filter((n) => n.startsWith('PWNED'))).toEqual([]);
+    for (const dir of [root, join(root, 'py')])
+      expect((await readdir(dir)).filter((n) => n.startsWith('PWNED'))).toEqual([]);
   }, 120_000);
 
   it('reports output that is not UTF-8 and a damaged event stream without crashing', async () => {
-    const root = await pyProject({
-      'py/app.py': 'def ident(x):\n    return x - 1\n',
-      'py/test_bytes.py': [
-        'import os, sys',
-        'from app import ident',
-        '',
-        '',
-        'def test_bytes():',
-        "    sys.stdout.buffer.write(b'\\xff\\xfe\\x80 raw bytes \\xc3\\n')",
-        '    sys.stdout.flush()',
-        '    # a line cut short, as a killed plugin would leave it, and bytes that are not UTF-8',
-        "    with open(os.environ['SUTURE_PYTEST_EVENTS'], 'ab') as f:",
-        "        f.write(b'\\xff\\xfe garbage\\n{\"event\": \"report\", \"nodeid\": \"cut\\n')",
-        "    assert ident(2) == 2, 'bad \\udcff'.encode('utf-8', 'surrogateescape').decode('latin-1')",
-        '',
-      ].join('\n'),
-    }, false);
+    const root = await pyProject(
+      {
+        'py/app.py': 'def ident(x):\n    return x - 1\n',
+        'py/test_bytes.py': [
+          'import os, sys',
+          'from app import ident',
+          '',
+          '',
+          'def test_bytes():',
+          "    sys.stdout.buffer.write(b'\\xff\\xfe\\x80 raw bytes \\xc3\\n')",
+          '    sys.stdout.flush()',
+          '    # a line cut short, as a killed plugin would leave it, and bytes that are not UTF-8',
+          "    with open(os.environ['SUTURE_PYTEST_EVENTS'], 'ab') as f:",
+          '        f.write(b\'\\xff\\xfe garbage\\n{"event": "report", "nodeid": "cut\\n\')',
+          "    assert ident(2) == 2, 'bad \\udcff'.encode('utf-8', 'surrogateescape').decode('latin-1')",
+          '',
+        ].join('\n'),
+      },
+      false,
+    );
     const r = await runSuture(['run', '--json'], root);
     expect(r.code, r.stderr).toBe(1);
     const report = JSON.parse(r.stdout);
     expect(report.error).toBeUndefined();
     const tests = report.projects[0].rounds[0].tests;
-    expect(tests.map((t: { id: string; status: string }) => [t.id, t.status])).toEqual([['test_bytes.py::test_bytes', 'failed']]);
+    expect(tests.map((t: { id: string; status: string }) => [t.id, t.status])).toEqual([
+      ['test_bytes.py::test_bytes', 'failed'],
+    ]);
     const run = join(root, '.suture/runs', report.runId);
-    for (const f of ['report.json', 'results.xml', 'summary.md']) expect((await stat(join(run, f))).size).toBeGreaterThan(0);
+    for (const f of ['report.json', 'results.xml', 'summary.md'])
+      expect((await stat(join(run, f))).size).toBeGreaterThan(0);
   }, 120_000);
   it('is not green when a damaged event stream hides the failing test', async () => {
-    const root = await pyProject({
-      'py/app.py': 'def ident(x):\n    return x - 1\n',
-      // no newline after the cut line: the plugin's report of this very test is glued to it and lost
-      'py/test_hidden.py': "import os\nfrom app import ident\n\n\ndef test_hidden():\n    with open(os.environ['SUTURE_PYTEST_EVENTS'], 'a') as f:\n        f.write('{\"event\": \"report\", \"nodeid\": \"cut')\n    assert ident(2) == 2\n",
-    }, false);
+    const root = await pyProject(
+      {
+        'py/app.py': 'def ident(x):\n    return x - 1\n',
+        // no newline after the cut line: the plugin's report of this very test is glued to it and lost
+        'py/test_hidden.py':
+          'import os\nfrom app import ident\n\n\ndef test_hidden():\n    with open(os.environ[\'SUTURE_PYTEST_EVENTS\'], \'a\') as f:\n        f.write(\'{"event": "report", "nodeid": "cut\')\n    assert ident(2) == 2\n',
+      },
+      false,
+    );
     const r = await runSuture(['run', '--json'], root);
     expect(r.code, r.stderr).toBe(1);
     const project = JSON.parse(r.stdout).projects[0];

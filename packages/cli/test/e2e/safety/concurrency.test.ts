@@ -25,32 +25,47 @@ async function startHeld(dir: string, args: string[], point: string, ms: number)
   const logDir = await mkdtemp(join(tmpdir(), 'suture-phases-'));
   logs.push(logDir);
   const log = join(logDir, 'phases.log');
-  const child = spawnSuture(args, dir, { env: { SUTURE_PHASE_LOG: log, SUTURE_PHASE_HOLD: `${point}=${ms}` } });
+  const child = spawnSuture(args, dir, {
+    env: { SUTURE_PHASE_LOG: log, SUTURE_PHASE_HOLD: `${point}=${ms}` },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c) => (stdout += c));
   child.stderr!.on('data', (c) => (stderr += c));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
   for (let i = 0; i < 600; i++) {
-    if ((await readFile(log, 'utf8').catch(() => '')).split('\n').includes(point.split('#')[0]!)) return { child, done };
+    if ((await readFile(log, 'utf8').catch(() => '')).split('\n').includes(point.split('#')[0]!))
+      return { child, done };
     await sleep(50);
   }
   throw new Error(`suture never reached ${point}:\n${stderr}`);
 }
 
 describe('a user and other runs working alongside suture', () => {
-  it("keeps the file the user edits while suture runs, and reports the conflict", async () => {
+  it('keeps the file the user edits while suture runs, and reports the conflict', async () => {
     const dir = await fixture();
     // Held in the re-run of the first patch to src/math.mjs (a wrong guess that will be rolled back).
-    const run = await startHeld(dir, ['run', '--json', '--reporter', 'console', '--reporter', 'json'], 'run:retry:start#1', 4000);
+    const run = await startHeld(
+      dir,
+      ['run', '--json', '--reporter', 'console', '--reporter', 'json'],
+      'run:retry:start#1',
+      4000,
+    );
     const mine = 'export function add(a, b) {\n  return b + a; // the user fixed it by hand\n}\n';
     await writeFile(join(dir, 'calc/src/math.mjs'), mine);
     const { code, stdout, stderr } = await run.done;
     expect(code).toBe(1);
     expect(await readFile(join(dir, 'calc/src/math.mjs'), 'utf8')).toBe(mine);
     const report = JSON.parse(stdout);
-    expect(report.conflicts).toContainEqual({ file: 'calc/src/math.mjs', reason: expect.stringContaining('your version was kept') });
-    expect(stderr).toMatch(/conflict: calc\/src\/math\.mjs: changed by someone else while suture ran: your version was kept/);
+    expect(report.conflicts).toContainEqual({
+      file: 'calc/src/math.mjs',
+      reason: expect.stringContaining('your version was kept'),
+    });
+    expect(stderr).toMatch(
+      /conflict: calc\/src\/math\.mjs: changed by someone else while suture ran: your version was kept/,
+    );
     await expect(stat(join(dir, '.suture/journal/manifest.json'))).rejects.toThrow(/ENOENT/);
   }, 120_000);
 
@@ -59,7 +74,11 @@ describe('a user and other runs working alongside suture', () => {
     const first = await startHeld(dir, ['run'], 'run:initial:start', 12_000);
     const second = await runSuture(['run'], dir);
     expect(second.code).toBe(2);
-    expect(second.stderr).toMatch(new RegExp(`another suture run \\(pid ${first.child.pid}, started .*\\) holds .*\\.suture/lock; wait for it to finish, or stop it`));
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `another suture run \\(pid ${first.child.pid}, started .*\\) holds .*\\.suture/lock; wait for it to finish, or stop it`,
+      ),
+    );
     const recover = await runSuture(['recover'], dir);
     expect(recover.code).toBe(2);
     expect(recover.stderr).toContain(`pid ${first.child.pid}`);
@@ -71,7 +90,15 @@ describe('a user and other runs working alongside suture', () => {
     const dead = spawn(process.execPath, ['-e', '0']);
     await new Promise((r) => dead.on('exit', r));
     await mkdir(join(dir, '.suture'), { recursive: true });
-    await writeFile(join(dir, '.suture/lock'), JSON.stringify({ pid: dead.pid, hostname: hostname(), startedAt: '2026-01-01T00:00:00.000Z', runId: 'dead' }));
+    await writeFile(
+      join(dir, '.suture/lock'),
+      JSON.stringify({
+        pid: dead.pid,
+        hostname: hostname(),
+        startedAt: '2026-01-01T00:00:00.000Z',
+        runId: 'dead',
+      }),
+    );
     const r = await runSuture(['run', '--no-heal'], dir);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`took over a stale lock left by pid ${dead.pid}`);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { runBigOutputScenario, runKilledDuringTestScenario, runRunawayScenario } from '../../harness/processes.mjs';
+import {
+  runBigOutputScenario,
+  runKilledDuringTestScenario,
+  runRunawayScenario,
+} from '../../harness/processes.mjs';
 
 describe('the processes of a run', () => {
   it('kills the whole group at the timeout, helpers that ignore SIGTERM and outlive their parent included, and leaves nothing behind', async () => {

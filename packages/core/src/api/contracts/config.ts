@@ -12,32 +12,73 @@ export type PluginSpec = z.infer<typeof PluginSpecSchema>;
 
 export const HealConfigSchema = z
   .object({
-    maxAttempts: z.number().int().min(1).max(20).default(3).describe('Attempts per failure group, across all fixers'),
-    editable: EditableSchema.default('both').describe('Which side a fix may edit: code under test, tests, or both'),
-    allowedPaths: z.array(z.string()).default(['**']).describe('Globs (relative to the project root) a fix may write'),
+    maxAttempts: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .default(3)
+      .describe('Attempts per failure group, across all fixers'),
+    editable: EditableSchema.default('both').describe(
+      'Which side a fix may edit: code under test, tests, or both',
+    ),
+    allowedPaths: z
+      .array(z.string())
+      .default(['**'])
+      .describe('Globs (relative to the project root) a fix may write'),
     deniedPaths: z
       .array(z.string())
       .default([])
       .describe('Globs a fix may never write; .git, .suture, node_modules and virtualenvs are always denied'),
-    allowTestWeakening: z.boolean().default(false).describe('Accept proposals that remove assertions or skip tests'),
+    allowTestWeakening: z
+      .boolean()
+      .default(false)
+      .describe('Accept proposals that remove assertions or skip tests'),
     allowNewFiles: z.boolean().default(false).describe('Accept proposals that create files'),
     maxFilesPerAttempt: z.number().int().min(1).default(5),
-    scopeDepth: z.number().int().min(0).max(10).default(3).describe('Call-graph depth followed from the failing test'),
-    tokenBudget: z.number().int().min(500).default(12000).describe('Token budget of the source slices sent to a fixer'),
-    flakyReruns: z.number().int().min(0).max(5).default(1).describe('Re-runs of failed tests to detect flakiness'),
-    regression: z.boolean().default(true).describe('Re-run the whole suite after heals and revert heals that broke it'),
+    scopeDepth: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .default(3)
+      .describe('Call-graph depth followed from the failing test'),
+    tokenBudget: z
+      .number()
+      .int()
+      .min(500)
+      .default(12000)
+      .describe('Token budget of the source slices sent to a fixer'),
+    flakyReruns: z
+      .number()
+      .int()
+      .min(0)
+      .max(5)
+      .default(1)
+      .describe('Re-runs of failed tests to detect flakiness'),
+    regression: z
+      .boolean()
+      .default(true)
+      .describe('Re-run the whole suite after heals and revert heals that broke it'),
   })
   .strict();
 export type HealConfig = z.infer<typeof HealConfigSchema>;
 
 export const ProjectConfigSchema = z
   .object({
-    name: z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" or "-"').describe('Project name used in reports and on the command line'),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" or "-"')
+      .describe('Project name used in reports and on the command line'),
     root: z.string().min(1).describe('Project folder, relative to the config file'),
-    runner: PluginSpecSchema.describe('Runner plugin: "pytest", "ctest", "jest", a package name or a relative path'),
+    runner: PluginSpecSchema.describe(
+      'Runner plugin: "pytest", "ctest", "jest", a package name or a relative path',
+    ),
     analyzer: PluginSpecSchema.optional().describe("Analyzer plugin; defaults to the runner's own analyzer"),
     timeoutMs: z.number().int().positive().optional().describe('Wall-clock limit of one run of this project'),
-    heal: HealConfigSchema.partial().optional().describe('Overrides of the top-level heal settings for this project'),
+    heal: HealConfigSchema.partial()
+      .optional()
+      .describe('Overrides of the top-level heal settings for this project'),
   })
   .strict();
 export type ProjectConfig = z.infer<typeof ProjectConfigSchema>;
@@ -46,15 +87,26 @@ export const ConfigSchema = z
   .object({
     $schema: z.string().optional(),
     projects: z.array(ProjectConfigSchema).min(1, 'at least one project is required'),
-    fixers: z.array(PluginSpecSchema).default(['@suture/fixer-hints']).describe('Fixer ladder, asked in order'),
+    fixers: z
+      .array(PluginSpecSchema)
+      .default(['@suture/fixer-hints'])
+      .describe('Fixer ladder, asked in order'),
     heal: HealConfigSchema.default(HealConfigSchema.parse({})),
     reporters: z
       .array(PluginSpecSchema)
       .default(['console', 'json', 'junit', 'markdown', 'patch', 'bugs'])
       .describe('Built-in reporters by name, or reporter plugins'),
     concurrency: z.number().int().min(1).max(64).default(2).describe('Projects gated at once'),
-    timeoutMs: z.number().int().positive().default(600_000).describe('Default wall-clock limit of one test run'),
-    outputDir: z.string().default('.suture/runs').describe('Where run folders are written, relative to the config file'),
+    timeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .default(600_000)
+      .describe('Default wall-clock limit of one test run'),
+    outputDir: z
+      .string()
+      .default('.suture/runs')
+      .describe('Where run folders are written, relative to the config file'),
   })
   .strict();
 export type Config = z.infer<typeof ConfigSchema>;

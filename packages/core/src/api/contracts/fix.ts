@@ -6,15 +6,19 @@ import { FailureSchema, ScopeSchema } from './failure.js';
  * `content` replaces the whole file (or creates it, if the scope allows new files).
  */
 export const EditSchema = z.union([
-  z.object({
-    file: z.string().min(1),
-    search: z.string().min(1),
-    replace: z.string(),
-  }).strict(),
-  z.object({
-    file: z.string().min(1),
-    content: z.string(),
-  }).strict(),
+  z
+    .object({
+      file: z.string().min(1),
+      search: z.string().min(1),
+      replace: z.string(),
+    })
+    .strict(),
+  z
+    .object({
+      file: z.string().min(1),
+      content: z.string(),
+    })
+    .strict(),
 ]);
 export type Edit = z.infer<typeof EditSchema>;
 

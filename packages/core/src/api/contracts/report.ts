@@ -45,7 +45,14 @@ export const AttemptSchema = z.object({
 });
 export type Attempt = z.infer<typeof AttemptSchema>;
 
-export const FailureOutcomeSchema = z.enum(['healed', 'product-bug', 'flaky', 'unfixable', 'exhausted', 'skipped']);
+export const FailureOutcomeSchema = z.enum([
+  'healed',
+  'product-bug',
+  'flaky',
+  'unfixable',
+  'exhausted',
+  'skipped',
+]);
 export type FailureOutcome = z.infer<typeof FailureOutcomeSchema>;
 
 export const FailureReportSchema = z.object({

@@ -33,7 +33,16 @@ export const DiagnosticSchema = z.object({
   code: z.string().optional(),
   /** The symbol the diagnostic is about, when known (an undefined reference, a missing name). */
   symbol: z.string().optional(),
-  notes: z.array(z.object({ message: z.string(), file: z.string().optional(), line: z.number().int().positive().optional(), column: z.number().int().positive().optional() })).default([]),
+  notes: z
+    .array(
+      z.object({
+        message: z.string(),
+        file: z.string().optional(),
+        line: z.number().int().positive().optional(),
+        column: z.number().int().positive().optional(),
+      }),
+    )
+    .default([]),
   fixIts: z.array(FixItSchema).default([]),
   /** Test ids this diagnostic prevents from running, when known. */
   tests: z.array(z.string()).default([]),

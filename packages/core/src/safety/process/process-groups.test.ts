@@ -29,7 +29,11 @@ describe('recorded process groups', () => {
     const dir = join(await folder(), 'procs');
     let during: string[] = [];
     await withProcessGroupRecord(dir, async () => {
-      const run = runProcess('sh', ['-c', 'sleep 0.5'], { cwd: tmpdir(), env: process.env, timeoutMs: 10_000 });
+      const run = runProcess('sh', ['-c', 'sleep 0.5'], {
+        cwd: tmpdir(),
+        env: process.env,
+        timeoutMs: 10_000,
+      });
       await new Promise((r) => setTimeout(r, 200));
       during = await readdir(dir);
       await run;
@@ -45,7 +49,10 @@ describe('recorded process groups', () => {
     try {
       await writeFile(join(dir, String(group.pid)), JSON.stringify({ pgid: group.pid, command: 'sleep' }));
       // the same pid, but the record says it started at another time: a newer process
-      await writeFile(join(dir, String(other.pid)), JSON.stringify({ pgid: other.pid, startTime: '1', command: 'old' }));
+      await writeFile(
+        join(dir, String(other.pid)),
+        JSON.stringify({ pgid: other.pid, startTime: '1', command: 'old' }),
+      );
       await writeFile(join(dir, '999999999'), JSON.stringify({ pgid: 999999999, command: 'long gone' }));
       const stopped = await stopRecordedProcessGroups(dir);
       expect(stopped).toEqual([{ pgid: group.pid, command: 'sleep' }]);

@@ -60,7 +60,9 @@ export function processAlive(pid: number): boolean {
  * Kills the process groups recorded in `dir` that are still alive (a run that died left them) and
  * clears the record. A group whose leader's pid now belongs to a newer process is left alone.
  */
-export async function stopRecordedProcessGroups(dir: string): Promise<Array<{ pgid: number; command: string }>> {
+export async function stopRecordedProcessGroups(
+  dir: string,
+): Promise<Array<{ pgid: number; command: string }>> {
   const stopped: Array<{ pgid: number; command: string }> = [];
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const file = join(dir, name);

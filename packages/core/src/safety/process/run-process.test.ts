@@ -34,7 +34,11 @@ async function waitFor(pred: () => boolean, ms: number): Promise<boolean> {
 
 describe('runProcess', () => {
   it('returns the exit code and the output', async () => {
-    const r = await runProcess('sh', ['-c', 'echo out; echo err >&2; exit 3'], { cwd: dir, env: process.env, timeoutMs: 10_000 });
+    const r = await runProcess('sh', ['-c', 'echo out; echo err >&2; exit 3'], {
+      cwd: dir,
+      env: process.env,
+      timeoutMs: 10_000,
+    });
     expect(r.exitCode).toBe(3);
     expect(r.timedOut).toBe(false);
     expect(r.output).toContain('out');
@@ -50,7 +54,12 @@ describe('runProcess', () => {
       sh -c 'trap "" TERM; echo $$ >> ${pids}; while :; do sleep 1; done' &
       echo $$ >> ${pids}
       while :; do sleep 1; done`;
-    const r = await runProcess('sh', ['-c', script], { cwd: dir, env: process.env, timeoutMs: 800, killGraceMs: 300 });
+    const r = await runProcess('sh', ['-c', script], {
+      cwd: dir,
+      env: process.env,
+      timeoutMs: 800,
+      killGraceMs: 300,
+    });
     expect(r.timedOut).toBe(true);
     const started = (await readFile(pids, 'utf8')).trim().split('\n').map(Number);
     expect(started.length).toBe(3);
@@ -59,7 +68,13 @@ describe('runProcess', () => {
 
   it('kills the group when aborted', async () => {
     const controller = new AbortController();
-    const promise = runProcess('sh', ['-c', 'sleep 30'], { cwd: dir, env: process.env, timeoutMs: 60_000, signal: controller.signal, killGraceMs: 200 });
+    const promise = runProcess('sh', ['-c', 'sleep 30'], {
+      cwd: dir,
+      env: process.env,
+      timeoutMs: 60_000,
+      signal: controller.signal,
+      killGraceMs: 200,
+    });
     setTimeout(() => controller.abort(), 200);
     const r = await promise;
     expect(r.aborted).toBe(true);
@@ -73,7 +88,12 @@ describe('runProcess', () => {
   });
 
   it('keeps only a bounded tail of a large output', async () => {
-    const r = await runProcess('sh', ['-c', 'yes 0123456789 | head -c 5000000; echo LAST-LINE'], { cwd: dir, env: process.env, timeoutMs: 30_000, tailBytes: 4096 });
+    const r = await runProcess('sh', ['-c', 'yes 0123456789 | head -c 5000000; echo LAST-LINE'], {
+      cwd: dir,
+      env: process.env,
+      timeoutMs: 30_000,
+      tailBytes: 4096,
+    });
     expect(r.outputBytes).toBeGreaterThan(5_000_000);
     expect(r.output.length).toBeLessThan(4096 + 200);
     expect(r.output).toContain('LAST-LINE');
@@ -81,41 +101,70 @@ describe('runProcess', () => {
   });
 
   it('switches colour off in children even when the parent forces it, and strips escapes a tool prints anyway', async () => {
-    const script = "console.log(process.env.FORCE_COLOR ?? 'unset', process.env.NO_COLOR, process.stdout.hasColors?.() ?? false); process.stdout.write('\\x1b[31mred\\x1b[39m plain\\n');";
-    const r = await runProcess(process.execPath, ['-e', script], { cwd: dir, env: { ...process.env, FORCE_COLOR: '3' }, timeoutMs: 10_000 });
+    const script =
+      "console.log(process.env.FORCE_COLOR ?? 'unset', process.env.NO_COLOR, process.stdout.hasColors?.() ?? false); process.stdout.write('\\x1b[31mred\\x1b[39m plain\\n');";
+    const r = await runProcess(process.execPath, ['-e', script], {
+      cwd: dir,
+      env: { ...process.env, FORCE_COLOR: '3' },
+      timeoutMs: 10_000,
+    });
     expect(r.output).toBe('unset 1 false\nred plain\n');
   });
 
   it('decodes characters and escapes split across chunks, and survives bytes that are not UTF-8', async () => {
     // "é" is two bytes and the escape five; each write is flushed on its own with a pause between.
-    const script = "const w=(b)=>new Promise((r)=>process.stdout.write(Buffer.from(b),()=>setTimeout(r,30))); (async()=>{await w([0x63,0x61,0x66,0xc3]); await w([0xa9,0x20,0x1b,0x5b]); await w([0x33,0x32,0x6d,0x6f,0x6b,0x0a,0xff,0xfe,0x0a]);})();";
-    const r = await runProcess(process.execPath, ['-e', script], { cwd: dir, env: process.env, timeoutMs: 10_000 });
+    const script =
+      'const w=(b)=>new Promise((r)=>process.stdout.write(Buffer.from(b),()=>setTimeout(r,30))); (async()=>{await w([0x63,0x61,0x66,0xc3]); await w([0xa9,0x20,0x1b,0x5b]); await w([0x33,0x32,0x6d,0x6f,0x6b,0x0a,0xff,0xfe,0x0a]);})();';
+    const r = await runProcess(process.execPath, ['-e', script], {
+      cwd: dir,
+      env: process.env,
+      timeoutMs: 10_000,
+    });
     expect(r.output).toBe('café ok\n\ufffd\ufffd\n');
   });
 
   it('holds back an OSC hyperlink split across chunks, its ST terminator split too, and strips it whole', async () => {
-    const script = "const w=(s)=>new Promise((r)=>process.stdout.write(s,()=>setTimeout(r,30))); (async()=>{await w('see \\x1b]8;;https://exa'); await w('mple.com/docs?q=1\\x07link\\x1b]8;;\\x1b'); await w('\\\\ done\\n');})();";
-    const r = await runProcess(process.execPath, ['-e', script], { cwd: dir, env: process.env, timeoutMs: 10_000 });
+    const script =
+      "const w=(s)=>new Promise((r)=>process.stdout.write(s,()=>setTimeout(r,30))); (async()=>{await w('see \\x1b]8;;https://exa'); await w('mple.com/docs?q=1\\x07link\\x1b]8;;\\x1b'); await w('\\\\ done\\n');})();";
+    const r = await runProcess(process.execPath, ['-e', script], {
+      cwd: dir,
+      env: process.env,
+      timeoutMs: 10_000,
+    });
     expect(r.output).toBe('see link done\n');
   });
 
   it('passes arguments without a shell, so metacharacters stay literal', async () => {
     const marker = join(dir, 'pwned');
     const arg = `x; touch ${marker}; $(touch ${marker}) \`touch ${marker}\``;
-    const r = await runProcess('node', ['-e', 'process.stdout.write(process.argv[1])', arg], { cwd: dir, env: process.env, timeoutMs: 10_000 });
+    const r = await runProcess('node', ['-e', 'process.stdout.write(process.argv[1])', arg], {
+      cwd: dir,
+      env: process.env,
+      timeoutMs: 10_000,
+    });
     expect(r.output).toBe(arg);
     await expect(readFile(marker)).rejects.toThrow(/ENOENT/);
   });
 
   it('feeds stdin when input is given', async () => {
     await writeFile(join(dir, 'x'), '');
-    const r = await runProcess('cat', [], { cwd: dir, env: process.env, timeoutMs: 10_000, input: 'hello stdin' });
+    const r = await runProcess('cat', [], {
+      cwd: dir,
+      env: process.env,
+      timeoutMs: 10_000,
+      input: 'hello stdin',
+    });
     expect(r.output).toBe('hello stdin');
   });
 
   it('leaves no process of the run behind', async () => {
     const tag = `suture-leftover-${process.pid}-${Date.now()}`;
-    await runProcess('sh', ['-c', `sh -c 'exec -a ${tag} sleep 60' & sleep 60`], { cwd: dir, env: process.env, timeoutMs: 500, killGraceMs: 200 });
+    await runProcess('sh', ['-c', `sh -c 'exec -a ${tag} sleep 60' & sleep 60`], {
+      cwd: dir,
+      env: process.env,
+      timeoutMs: 500,
+      killGraceMs: 200,
+    });
     const gone = await waitFor(() => {
       try {
         execFileSync('pgrep', ['-f', tag]);

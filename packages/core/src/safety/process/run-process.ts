@@ -28,7 +28,11 @@ const MAX_ESCAPE = 512;
  * of the tail: the only ESC inside a sequence begins an OSC's ST terminator, itself complete.
  */
 function unfinishedEscape(text: string): number {
-  for (let i = text.indexOf('\x1b', Math.max(0, text.length - MAX_ESCAPE)); i !== -1; i = text.indexOf('\x1b', ESCAPE.lastIndex)) {
+  for (
+    let i = text.indexOf('\x1b', Math.max(0, text.length - MAX_ESCAPE));
+    i !== -1;
+    i = text.indexOf('\x1b', ESCAPE.lastIndex)
+  ) {
     ESCAPE.lastIndex = i;
     if (!ESCAPE.test(text)) return i;
   }
@@ -89,7 +93,11 @@ export interface ProcessResult {
  * group is killed (children that ignore SIGTERM included), so no process of the run outlives it.
  * Output is kept as a bounded tail, so a suite printing gigabytes keeps memory flat.
  */
-export async function runProcess(file: string, args: readonly string[], options: RunProcessOptions): Promise<ProcessResult> {
+export async function runProcess(
+  file: string,
+  args: readonly string[],
+  options: RunProcessOptions,
+): Promise<ProcessResult> {
   const started = Date.now();
   const tail = new TailBuffer(options.tailBytes ?? 256 * 1024);
   const command = [file, ...args].map(shellQuote).join(' ');
@@ -156,7 +164,8 @@ export async function runProcess(file: string, args: readonly string[], options:
   forget();
   if (graceTimer) clearTimeout(graceTimer);
 
-  const spawnFailed = result.failed && result.exitCode === undefined && !result.signal && !timedOut && !aborted;
+  const spawnFailed =
+    result.failed && result.exitCode === undefined && !result.signal && !timedOut && !aborted;
   return {
     command,
     exitCode: result.exitCode ?? null,

@@ -30,6 +30,8 @@ export class TailBuffer {
 
   toString(): string {
     const text = this.chunks.join('');
-    return this.totalBytes > Buffer.byteLength(text) ? `[... output truncated to the last ${this.limit} characters ...]\n${text}` : text;
+    return this.totalBytes > Buffer.byteLength(text)
+      ? `[... output truncated to the last ${this.limit} characters ...]\n${text}`
+      : text;
   }
 }

@@ -32,7 +32,9 @@ function runChild(root: string, log: string, hold?: string): Promise<void> {
     // The held point is reached when the log holds as many of its lines as its occurrence.
     const [point, occurrence] = hold.split('=')[0]!.split('#');
     const timer = setInterval(async () => {
-      const seen = (await readFile(log, 'utf8').catch(() => '')).split('\n').filter((l) => l === point).length;
+      const seen = (await readFile(log, 'utf8').catch(() => ''))
+        .split('\n')
+        .filter((l) => l === point).length;
       if (seen >= Number(occurrence)) {
         clearInterval(timer);
         child.kill('SIGKILL');
@@ -48,7 +50,16 @@ const points = (await readFile(join(base, 'reference.log'), 'utf8')).split('\n')
 
 describe('a SIGKILL at every point of the journal write path', () => {
   it('goes through the journal, backup, manifest, atomic write and folder creation points', () => {
-    for (const p of ['journal:created', 'journal:backup', 'journal:manifest', 'write:begin', 'atomic:renaming', 'atomic:renamed', 'write:end']) expect(points).toContain(p);
+    for (const p of [
+      'journal:created',
+      'journal:backup',
+      'journal:manifest',
+      'write:begin',
+      'atomic:renaming',
+      'atomic:renamed',
+      'write:end',
+    ])
+      expect(points).toContain(p);
   });
 
   points.forEach((point, i) => {

@@ -23,7 +23,11 @@ async function tree(): Promise<string> {
 }
 
 /** Runs the child until it dies; for "storm", SIGKILLs it once it has made `stormWrites` rounds of writes. */
-function runChild(root: string, killAt: string, stormWrites = 0): Promise<{ signal: NodeJS.Signals | null; out: string }> {
+function runChild(
+  root: string,
+  killAt: string,
+  stormWrites = 0,
+): Promise<{ signal: NodeJS.Signals | null; out: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CHILD, root, killAt], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';

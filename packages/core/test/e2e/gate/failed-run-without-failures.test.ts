@@ -17,11 +17,19 @@ describe('a run the runner calls failed', () => {
       apiVersion: API_VERSION,
       language: 'javascript',
       supportsSelection: false,
-      run: async () => ({ status: 'failed', exitCode: 1, command: 'pytest -q', durationMs: 1, tests: [{ id: 't.py::a', name: 'a', status: 'passed' }] }),
+      run: async () => ({
+        status: 'failed',
+        exitCode: 1,
+        command: 'pytest -q',
+        durationMs: 1,
+        tests: [{ id: 't.py::a', name: 'a', status: 'passed' }],
+      }),
     };
     const report = await gate(b, [], { projects: [project(b.root, { runner })] });
     expect(report.projects[0]!.status).toBe('failed');
-    expect(report.projects[0]!.error).toBe('cut-short reported a failed run (exit code 1) but no failing test; see the output of pytest -q');
+    expect(report.projects[0]!.error).toBe(
+      'cut-short reported a failed run (exit code 1) but no failing test; see the output of pytest -q',
+    );
     expect(report.exitCode).toBe(1);
   });
 });

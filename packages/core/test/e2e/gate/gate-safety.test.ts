@@ -52,7 +52,15 @@ describe('runGate workspace safety', () => {
     const dead = spawn(process.execPath, ['-e', '0']);
     await new Promise((resolve) => dead.on('exit', resolve));
     await mkdir(join(b.root, '.suture'), { recursive: true });
-    await writeFile(join(b.root, '.suture/lock'), JSON.stringify({ pid: dead.pid, hostname: hostname(), startedAt: '2026-01-01T00:00:00.000Z', runId: 'dead' }));
+    await writeFile(
+      join(b.root, '.suture/lock'),
+      JSON.stringify({
+        pid: dead.pid,
+        hostname: hostname(),
+        startedAt: '2026-01-01T00:00:00.000Z',
+        runId: 'dead',
+      }),
+    );
     const report = await gate(b, [scriptedFixer([FIX_ADD])], { mode: 'fix' });
     expect(report.projects[0]!.status).toBe('recovered');
     expect(b.logs.join('\n')).toContain(`took over a stale lock left by pid ${dead.pid}`);
@@ -69,8 +77,14 @@ describe('runGate workspace safety', () => {
         if (e.attempt.verdict === 'healed') await writeFile(join(b.root, 'src/math.mjs'), userVersion);
       },
     };
-    const report = await gate(b, [scriptedFixer([FIX_ADD])], { mode: 'check', reporters: [reporter], healConfig: { regression: false } });
-    expect(report.conflicts).toEqual([{ file: 'src/math.mjs', reason: expect.stringContaining('your version was kept') }]);
+    const report = await gate(b, [scriptedFixer([FIX_ADD])], {
+      mode: 'check',
+      reporters: [reporter],
+      healConfig: { regression: false },
+    });
+    expect(report.conflicts).toEqual([
+      { file: 'src/math.mjs', reason: expect.stringContaining('your version was kept') },
+    ]);
     expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toBe(userVersion);
     expect(await hasJournal(b.root)).toBe(false);
   });
@@ -102,7 +116,8 @@ describe('runGate workspace safety', () => {
       apiVersion: API_VERSION,
       propose: (_req, ctx) => {
         signals.push(ctx.signal);
-        if (signals.length === 1) return Promise.resolve({ verdict: 'unfixable', diagnosis: 'first call answers' });
+        if (signals.length === 1)
+          return Promise.resolve({ verdict: 'unfixable', diagnosis: 'first call answers' });
         setImmediate(() => controller.abort());
         return new Promise(() => undefined);
       },
@@ -150,6 +165,8 @@ describe('runGate workspace safety', () => {
 
   it('refuses a project outside the repository root', async () => {
     const a = await box();
-    await expect(gate(a, [], { projects: [project('/tmp', { name: 'out' })] })).rejects.toThrow(/outside the repository root/);
+    await expect(gate(a, [], { projects: [project('/tmp', { name: 'out' })] })).rejects.toThrow(
+      /outside the repository root/,
+    );
   });
 });

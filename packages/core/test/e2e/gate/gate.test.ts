@@ -23,7 +23,10 @@ afterEach(async () => {
 
 function failureOf(report: Awaited<ReturnType<typeof gate>>, test: string) {
   const f = report.projects[0]!.failures.find((x) => x.failure.tests.includes(test));
-  if (!f) throw new Error(`no failure for ${test} in ${JSON.stringify(report.projects[0]!.failures.map((x) => x.failure.tests))}`);
+  if (!f)
+    throw new Error(
+      `no failure for ${test} in ${JSON.stringify(report.projects[0]!.failures.map((x) => x.failure.tests))}`,
+    );
   return f;
 }
 
@@ -41,9 +44,16 @@ describe('runGate on real node test processes', () => {
     // The request carried the evidence, the scope and a slice of the source under test.
     const request = fixer.requests[0]!;
     expect(request.failure.evidence).toContain('AssertionError');
-    expect(request.scope.entries.map((e) => e.file)).toEqual(expect.arrayContaining(['tests/add.test.mjs', 'src/math.mjs']));
+    expect(request.scope.entries.map((e) => e.file)).toEqual(
+      expect.arrayContaining(['tests/add.test.mjs', 'src/math.mjs']),
+    );
     expect(JSON.stringify(request)).toContain('return a - b;');
-    expect(report.projects[0]!.rounds.map((r) => r.kind)).toEqual(['initial', 'retry', 'retry', 'regression']);
+    expect(report.projects[0]!.rounds.map((r) => r.kind)).toEqual([
+      'initial',
+      'retry',
+      'retry',
+      'regression',
+    ]);
     expect(await hasJournal(b.root)).toBe(false);
   });
 
@@ -57,25 +67,44 @@ describe('runGate on real node test processes', () => {
     // The second request saw the first attempt's diff and outcome.
     expect(fixer.requests[1]!.history[0]!.diff).toContain('+  return a * b;');
     // ... and what the wrong patch caused: the test still failing, with its message.
-    expect(fixer.requests[1]!.history[0]!.outcome).toMatch(/\nStill failing:\n- tests\/add\.test\.mjs: AssertionError: Expected values to be strictly equal: 6 !== 5$/);
+    expect(fixer.requests[1]!.history[0]!.outcome).toMatch(
+      /\nStill failing:\n- tests\/add\.test\.mjs: AssertionError: Expected values to be strictly equal: 6 !== 5$/,
+    );
     expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toContain('return a + b;');
   });
 
   it('check mode leaves the tree byte-identical and writes a fixes.patch that git apply accepts', async () => {
     const b = await box();
     // A CRLF file and a file without a trailing newline are both healed.
-    await writeFile(join(b.root, 'tests/greet.test.mjs'), "import assert from 'node:assert/strict';\nimport { greet } from '../src/greet.mjs';\n\nassert.equal(greet('ada'), 'hi ada');\n");
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qam', 'greet'], { cwd: b.root });
+    await writeFile(
+      join(b.root, 'tests/greet.test.mjs'),
+      "import assert from 'node:assert/strict';\nimport { greet } from '../src/greet.mjs';\n\nassert.equal(greet('ada'), 'hi ada');\n",
+    );
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qam', 'greet'], {
+      cwd: b.root,
+    });
     const before = await hashTree(b.root);
     const fixer = scriptedFixer([
       (req: FixRequest) =>
         req.failure.tests.includes('tests/add.test.mjs')
           ? FIX_ADD
-          : { verdict: 'edits', rationale: 'greeting', edits: [{ file: 'src/greet.mjs', search: 'return `hello ${name}`;', replace: 'return `hi ${name}`;' }] },
+          : {
+              verdict: 'edits',
+              rationale: 'greeting',
+              edits: [
+                { file: 'src/greet.mjs', search: 'return `hello ${name}`;', replace: 'return `hi ${name}`;' },
+              ],
+            },
       (req: FixRequest) =>
         req.failure.tests.includes('tests/add.test.mjs')
           ? FIX_ADD
-          : { verdict: 'edits', rationale: 'greeting', edits: [{ file: 'src/greet.mjs', search: 'return `hello ${name}`;', replace: 'return `hi ${name}`;' }] },
+          : {
+              verdict: 'edits',
+              rationale: 'greeting',
+              edits: [
+                { file: 'src/greet.mjs', search: 'return `hello ${name}`;', replace: 'return `hi ${name}`;' },
+              ],
+            },
     ]);
     const report = await gate(b, [fixer], { mode: 'check' });
     expect(report.projects[0]!.failures.map((f) => f.outcome)).toEqual(['healed', 'healed']);
@@ -86,8 +115,12 @@ describe('runGate on real node test processes', () => {
     expect(report.patch).toContain('\\ No newline at end of file');
     execFileSync('git', ['apply', '--check', patchFile], { cwd: b.root });
     execFileSync('git', ['apply', patchFile], { cwd: b.root });
-    expect(await readFile(join(b.root, 'src/greet.mjs'), 'utf8')).toBe('export function greet(name) {\r\n  return `hi ${name}`;\r\n}');
-    expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toMatch(/return a \+ b;\n\}\n\nexport function mul\(a, b\) \{\n  return a \* b;\n\}$/);
+    expect(await readFile(join(b.root, 'src/greet.mjs'), 'utf8')).toBe(
+      'export function greet(name) {\r\n  return `hi ${name}`;\r\n}',
+    );
+    expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toMatch(
+      /return a \+ b;\n\}\n\nexport function mul\(a, b\) \{\n  return a \* b;\n\}$/,
+    );
   });
 
   it('never sends a flaky test to a fixer', async () => {
@@ -107,8 +140,14 @@ describe('runGate on real node test processes', () => {
 
   it('gives an infra failure no fixer call', async () => {
     const b = await box();
-    await writeFile(join(b.root, 'tests/db.test.mjs'), "console.error('SUTURE_INFRA: database on port 5432 refused the connection');\nprocess.exit(1);\n");
-    await writeFile(join(b.root, 'tests/add.test.mjs'), "import assert from 'node:assert/strict';\nassert.ok(true);\n");
+    await writeFile(
+      join(b.root, 'tests/db.test.mjs'),
+      "console.error('SUTURE_INFRA: database on port 5432 refused the connection');\nprocess.exit(1);\n",
+    );
+    await writeFile(
+      join(b.root, 'tests/add.test.mjs'),
+      "import assert from 'node:assert/strict';\nassert.ok(true);\n",
+    );
     const fixer = scriptedFixer([FIX_ADD]);
     const report = await gate(b, [fixer], { mode: 'fix', healConfig: { flakyReruns: 0 } });
     const infra = failureOf(report, 'tests/db.test.mjs');
@@ -123,7 +162,9 @@ describe('runGate on real node test processes', () => {
   it('refuses a proposal outside the scope and writes nothing', async () => {
     const b = await box();
     const before = await hashTree(b.root);
-    const fixer = scriptedFixer([{ verdict: 'edits', rationale: 'x', edits: [{ file: 'README.md', content: 'changed\n' }] }]);
+    const fixer = scriptedFixer([
+      { verdict: 'edits', rationale: 'x', edits: [{ file: 'README.md', content: 'changed\n' }] },
+    ]);
     const report = await gate(b, [fixer], { mode: 'fix', healConfig: { maxAttempts: 1 } });
     const f = failureOf(report, 'tests/add.test.mjs');
     expect(f.attempts[0]!.verdict).toBe('refused');
@@ -145,7 +186,13 @@ describe('runGate on real node test processes', () => {
       ['.suture/lock', 'denied by ".suture/**"'],
       ['src/secret.mjs', 'denied by "src/secret.mjs"'],
     ];
-    const fixer = scriptedFixer(cases.map(([file]) => ({ verdict: 'edits' as const, rationale: 'x', edits: [{ file, content: 'pwned\n' }] })));
+    const fixer = scriptedFixer(
+      cases.map(([file]) => ({
+        verdict: 'edits' as const,
+        rationale: 'x',
+        edits: [{ file, content: 'pwned\n' }],
+      })),
+    );
     const report = await gate(b, [fixer], {
       mode: 'fix',
       healConfig: { maxAttempts: cases.length, allowNewFiles: true, deniedPaths: ['src/secret.mjs'] },
@@ -164,11 +211,32 @@ describe('runGate on real node test processes', () => {
 
   it('refuses a search text found twice, refuses test weakening and flags an expectation change', async () => {
     const b = await box();
-    await writeFile(join(b.root, 'src/math.mjs'), 'export function add(a, b) {\n  return a - b;\n}\n\nexport function sub(a, b) {\n  return a - b;\n}\n\nexport function mul(a, b) {\n  return a * b;\n}\n');
+    await writeFile(
+      join(b.root, 'src/math.mjs'),
+      'export function add(a, b) {\n  return a - b;\n}\n\nexport function sub(a, b) {\n  return a - b;\n}\n\nexport function mul(a, b) {\n  return a * b;\n}\n',
+    );
     const fixer = scriptedFixer([
-      { verdict: 'edits', rationale: 'ambiguous', edits: [{ file: 'src/math.mjs', search: 'return a - b;', replace: 'return a + b;' }] },
-      { verdict: 'edits', rationale: 'weaken', edits: [{ file: 'tests/add.test.mjs', search: 'assert.equal(add(2, 3), 5);', replace: '' }] },
-      { verdict: 'edits', rationale: 'the spec says add subtracts', edits: [{ file: 'tests/add.test.mjs', search: 'assert.equal(add(2, 3), 5);', replace: 'assert.equal(add(2, 3), -1);' }] },
+      {
+        verdict: 'edits',
+        rationale: 'ambiguous',
+        edits: [{ file: 'src/math.mjs', search: 'return a - b;', replace: 'return a + b;' }],
+      },
+      {
+        verdict: 'edits',
+        rationale: 'weaken',
+        edits: [{ file: 'tests/add.test.mjs', search: 'assert.equal(add(2, 3), 5);', replace: '' }],
+      },
+      {
+        verdict: 'edits',
+        rationale: 'the spec says add subtracts',
+        edits: [
+          {
+            file: 'tests/add.test.mjs',
+            search: 'assert.equal(add(2, 3), 5);',
+            replace: 'assert.equal(add(2, 3), -1);',
+          },
+        ],
+      },
     ]);
     const report = await gate(b, [fixer], { mode: 'fix', healConfig: { maxAttempts: 3 } });
     const f = failureOf(report, 'tests/add.test.mjs');
@@ -180,7 +248,11 @@ describe('runGate on real node test processes', () => {
 
   it('stops early when the same failure comes back twice', async () => {
     const b = await box();
-    const wrong = (n: number) => ({ verdict: 'edits' as const, rationale: 'guess', edits: [{ file: 'src/math.mjs', search: 'return a - b;', replace: `return a - b + ${n} - ${n};` }] });
+    const wrong = (n: number) => ({
+      verdict: 'edits' as const,
+      rationale: 'guess',
+      edits: [{ file: 'src/math.mjs', search: 'return a - b;', replace: `return a - b + ${n} - ${n};` }],
+    });
     const fixer = scriptedFixer([wrong(1), wrong(2), wrong(3), FIX_ADD]);
     const report = await gate(b, [fixer], { mode: 'fix', healConfig: { maxAttempts: 5 } });
     const f = failureOf(report, 'tests/add.test.mjs');
@@ -192,7 +264,17 @@ describe('runGate on real node test processes', () => {
 
   it('reverts a heal that broke other tests in the regression run', async () => {
     const b = await box();
-    const breaking = { verdict: 'edits' as const, rationale: 'rewrite', edits: [{ file: 'src/math.mjs', content: 'export function add(a, b) {\n  return a + b;\n}\n\nexport function mul(a, b) {\n  return 0;\n}\n' }] };
+    const breaking = {
+      verdict: 'edits' as const,
+      rationale: 'rewrite',
+      edits: [
+        {
+          file: 'src/math.mjs',
+          content:
+            'export function add(a, b) {\n  return a + b;\n}\n\nexport function mul(a, b) {\n  return 0;\n}\n',
+        },
+      ],
+    };
     const fixer = scriptedFixer([breaking]);
     const report = await gate(b, [fixer], { mode: 'fix' });
     const f = failureOf(report, 'tests/add.test.mjs');
@@ -200,16 +282,22 @@ describe('runGate on real node test processes', () => {
     expect(f.reverted).toBe(true);
     expect(f.outcome).toBe('exhausted');
     expect(f.reason).toContain('tests/mul.test.mjs');
-    expect(report.projects[0]!.rounds.filter((r) => r.kind === 'regression').length).toBeGreaterThanOrEqual(1);
+    expect(report.projects[0]!.rounds.filter((r) => r.kind === 'regression').length).toBeGreaterThanOrEqual(
+      1,
+    );
     expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toContain('return a - b;');
   });
 
   describe('two failures in one file', () => {
-    const MATH = 'export function add(a, b) {\n  return a - b; // add\n}\n\nexport function mul(a, b) {\n  return a + b; // mul\n}\n\nexport function sub(a, b) {\n  return a - b; // sub\n}\n';
+    const MATH =
+      'export function add(a, b) {\n  return a - b; // add\n}\n\nexport function mul(a, b) {\n  return a + b; // mul\n}\n\nexport function sub(a, b) {\n  return a - b; // sub\n}\n';
     const edit = (search: string, replace: string) => ({ file: 'src/math.mjs', search, replace });
     const setup = async (b: Sandbox): Promise<void> => {
       await writeFile(join(b.root, 'src/math.mjs'), MATH);
-      await writeFile(join(b.root, 'tests/sub.test.mjs'), "import assert from 'node:assert/strict';\nimport { sub } from '../src/math.mjs';\n\nassert.equal(sub(5, 3), 2);\n");
+      await writeFile(
+        join(b.root, 'tests/sub.test.mjs'),
+        "import assert from 'node:assert/strict';\nimport { sub } from '../src/math.mjs';\n\nassert.equal(sub(5, 3), 2);\n",
+      );
     };
     const isAdd = (req: FixRequest): boolean => req.failure.tests.includes('tests/add.test.mjs');
 
@@ -218,45 +306,95 @@ describe('runGate on real node test processes', () => {
       await setup(b);
       let mulCalls = 0;
       const step = (req: FixRequest) => {
-        if (isAdd(req)) return { verdict: 'edits' as const, rationale: 'add', edits: [edit('return a - b; // add', 'return a + b; // add')] };
+        if (isAdd(req))
+          return {
+            verdict: 'edits' as const,
+            rationale: 'add',
+            edits: [edit('return a - b; // add', 'return a + b; // add')],
+          };
         mulCalls++;
         return mulCalls === 1
-          ? { verdict: 'edits' as const, rationale: 'wrong', edits: [edit('return a + b; // mul', 'return a - b; // mul')] }
-          : { verdict: 'edits' as const, rationale: 'right', edits: [edit('return a + b; // mul', 'return a * b; // mul')] };
+          ? {
+              verdict: 'edits' as const,
+              rationale: 'wrong',
+              edits: [edit('return a + b; // mul', 'return a - b; // mul')],
+            }
+          : {
+              verdict: 'edits' as const,
+              rationale: 'right',
+              edits: [edit('return a + b; // mul', 'return a * b; // mul')],
+            };
       };
       const report = await gate(b, [scriptedFixer([step, step, step])], { mode: 'fix' });
-      const outcomes = report.projects[0]!.failures.map((f) => [f.failure.tests[0], f.outcome, f.attempts.map((a) => a.verdict).join(',')]);
+      const outcomes = report.projects[0]!.failures.map((f) => [
+        f.failure.tests[0],
+        f.outcome,
+        f.attempts.map((a) => a.verdict).join(','),
+      ]);
       expect(outcomes).toEqual([
         ['tests/add.test.mjs', 'healed', 'healed'],
         ['tests/mul.test.mjs', 'healed', 'failed-validation,healed'],
       ]);
-      expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toBe(MATH.replace('a - b; // add', 'a + b; // add').replace('a + b; // mul', 'a * b; // mul'));
-      for (const t of ['add', 'mul', 'sub']) execFileSync(process.execPath, [`tests/${t}.test.mjs`], { cwd: b.root });
+      expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toBe(
+        MATH.replace('a - b; // add', 'a + b; // add').replace('a + b; // mul', 'a * b; // mul'),
+      );
+      for (const t of ['add', 'mul', 'sub'])
+        execFileSync(process.execPath, [`tests/${t}.test.mjs`], { cwd: b.root });
     });
 
-    it("reverting a regression-breaking heal keeps the earlier heal of the same file", async () => {
+    it('reverting a regression-breaking heal keeps the earlier heal of the same file', async () => {
       const b = await box();
       await setup(b);
       const step = (req: FixRequest) =>
         isAdd(req)
-          ? { verdict: 'edits' as const, rationale: 'add', edits: [edit('return a - b; // add', 'return a + b; // add')] }
-          : { verdict: 'edits' as const, rationale: 'mul and a needless sub change', edits: [edit('return a + b; // mul', 'return a * b; // mul'), edit('return a - b; // sub', 'return 0; // sub')] };
+          ? {
+              verdict: 'edits' as const,
+              rationale: 'add',
+              edits: [edit('return a - b; // add', 'return a + b; // add')],
+            }
+          : {
+              verdict: 'edits' as const,
+              rationale: 'mul and a needless sub change',
+              edits: [
+                edit('return a + b; // mul', 'return a * b; // mul'),
+                edit('return a - b; // sub', 'return 0; // sub'),
+              ],
+            };
       const report = await gate(b, [scriptedFixer([step, step])], { mode: 'fix' });
       const add = failureOf(report, 'tests/add.test.mjs');
       const mul = failureOf(report, 'tests/mul.test.mjs');
       expect([add.outcome, add.reverted]).toEqual(['healed', false]);
       expect([mul.outcome, mul.reverted]).toEqual(['exhausted', true]);
       expect(mul.reason).toContain('tests/sub.test.mjs');
-      expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toBe(MATH.replace('a - b; // add', 'a + b; // add'));
+      expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toBe(
+        MATH.replace('a - b; // add', 'a + b; // add'),
+      );
       expect(report.projects[0]!.status).toBe('failed_after_repair');
     });
   });
 
   it('turns a throwing fixer and a garbage proposal into fixer-error and goes on', async () => {
     const b = await box();
-    const spent = { inputTokens: 1200, outputTokens: 80, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.02, calls: 1 };
-    const thrower = scriptedFixer([new PluginError('thrower', undefined, 'model overloaded', { cause: new FixerError('model overloaded', spent) })], 'thrower');
-    const garbage = scriptedFixer([{ verdict: 'edits', edits: 'not a list', usage: { ...spent, costUsd: 0.03 } } as never, FIX_ADD], 'garbage');
+    const spent = {
+      inputTokens: 1200,
+      outputTokens: 80,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      costUsd: 0.02,
+      calls: 1,
+    };
+    const thrower = scriptedFixer(
+      [
+        new PluginError('thrower', undefined, 'model overloaded', {
+          cause: new FixerError('model overloaded', spent),
+        }),
+      ],
+      'thrower',
+    );
+    const garbage = scriptedFixer(
+      [{ verdict: 'edits', edits: 'not a list', usage: { ...spent, costUsd: 0.03 } } as never, FIX_ADD],
+      'garbage',
+    );
     const report = await gate(b, [thrower, garbage], { mode: 'fix', healConfig: { maxAttempts: 3 } });
     const f = failureOf(report, 'tests/add.test.mjs');
     expect(f.attempts.map((a) => [a.fixer, a.verdict])).toEqual([
@@ -287,7 +425,15 @@ describe('runGate on real node test processes', () => {
       },
       onRunEnd: () => void events.push('runEnd'),
     };
-    const bad = project(b.root, { runner: { name: 'bad', apiVersion: API_VERSION, language: 'x', supportsSelection: false, run: async () => ({ status: 'weird' }) as never } });
+    const bad = project(b.root, {
+      runner: {
+        name: 'bad',
+        apiVersion: API_VERSION,
+        language: 'x',
+        supportsSelection: false,
+        run: async () => ({ status: 'weird' }) as never,
+      },
+    });
     const report = await gate(b, [], { projects: [bad], reporters: [reporter] });
     expect(report.projects[0]!.status).toBe('failed');
     expect(report.projects[0]!.error).toContain('invalid RunResult');
@@ -298,7 +444,13 @@ describe('runGate on real node test processes', () => {
 
   it('product-bug verdict ends the case with the bug report', async () => {
     const b = await box();
-    const fixer = scriptedFixer([{ verdict: 'product-bug', rationale: 'spec', bug: { summary: 'add subtracts', expected: '5', actual: '-1', evidence: 'add(2, 3) returned -1' } }]);
+    const fixer = scriptedFixer([
+      {
+        verdict: 'product-bug',
+        rationale: 'spec',
+        bug: { summary: 'add subtracts', expected: '5', actual: '-1', evidence: 'add(2, 3) returned -1' },
+      },
+    ]);
     const report = await gate(b, [fixer], { mode: 'fix' });
     const f = failureOf(report, 'tests/add.test.mjs');
     expect(f.outcome).toBe('product-bug');
@@ -327,7 +479,12 @@ describe('runGate on real node test processes', () => {
       onProjectEnd: (e) => void seen.push(JSON.stringify(e)),
     };
     const fixer = scriptedFixer([]);
-    const report = await gate(b, [fixer], { mode: 'fix', env: { MY_API_TOKEN: secret }, reporters: [spy], healConfig: { flakyReruns: 0 } });
+    const report = await gate(b, [fixer], {
+      mode: 'fix',
+      env: { MY_API_TOKEN: secret },
+      reporters: [spy],
+      healConfig: { flakyReruns: 0 },
+    });
     expect(fixer.requests).toHaveLength(1);
     expect(JSON.stringify(fixer.requests[0])).toContain('rejected');
     expect(JSON.stringify(fixer.requests[0])).not.toContain(secret);

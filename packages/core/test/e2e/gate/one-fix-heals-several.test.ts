@@ -13,7 +13,10 @@ async function twoFailuresOneBug(): Promise<Sandbox> {
   const b = await sandbox();
   boxes.push(b);
   // A second test of the same bug, with another message: a failure group of its own.
-  await writeFile(join(b.root, 'tests/add2.test.mjs'), "import assert from 'node:assert/strict';\nimport { add } from '../src/math.mjs';\n\nassert.equal(add(1, 1), 2);\n");
+  await writeFile(
+    join(b.root, 'tests/add2.test.mjs'),
+    "import assert from 'node:assert/strict';\nimport { add } from '../src/math.mjs';\n\nassert.equal(add(1, 1), 2);\n",
+  );
   return b;
 }
 
@@ -22,7 +25,9 @@ describe('one fix that heals several failures', () => {
     const b = await twoFailuresOneBug();
     const fixer = scriptedFixer([FIX_ADD]);
     const report = await gate(b, [fixer], { mode: 'fix', healConfig: { flakyReruns: 0 } });
-    const failures = report.projects[0]!.failures.filter((f) => f.failure.tests.some((t) => t.startsWith('tests/add')));
+    const failures = report.projects[0]!.failures.filter((f) =>
+      f.failure.tests.some((t) => t.startsWith('tests/add')),
+    );
     expect(failures).toHaveLength(2);
     expect(fixer.requests).toHaveLength(1);
     expect(failures.map((f) => f.outcome)).toEqual(['healed', 'healed']);
@@ -33,9 +38,24 @@ describe('one fix that heals several failures', () => {
   it('takes that back when the regression run reverts the heal', async () => {
     const b = await twoFailuresOneBug();
     // mul.test.mjs passes at first; this "fix" of add breaks mul, so the regression run reverts it.
-    const breaksMul = { verdict: 'edits', rationale: 'add adds', edits: [{ file: 'src/math.mjs', search: 'return a - b;\n}\n\nexport function mul(a, b) {\n  return a * b;', replace: 'return a + b;\n}\n\nexport function mul(a, b) {\n  return a + b;' }] } as const;
-    const report = await gate(b, [scriptedFixer([breaksMul])], { mode: 'fix', healConfig: { flakyReruns: 0, maxAttempts: 1 } });
-    const failures = report.projects[0]!.failures.filter((f) => f.failure.tests.some((t) => t.startsWith('tests/add')));
+    const breaksMul = {
+      verdict: 'edits',
+      rationale: 'add adds',
+      edits: [
+        {
+          file: 'src/math.mjs',
+          search: 'return a - b;\n}\n\nexport function mul(a, b) {\n  return a * b;',
+          replace: 'return a + b;\n}\n\nexport function mul(a, b) {\n  return a + b;',
+        },
+      ],
+    } as const;
+    const report = await gate(b, [scriptedFixer([breaksMul])], {
+      mode: 'fix',
+      healConfig: { flakyReruns: 0, maxAttempts: 1 },
+    });
+    const failures = report.projects[0]!.failures.filter((f) =>
+      f.failure.tests.some((t) => t.startsWith('tests/add')),
+    );
     expect(failures.map((f) => f.outcome)).toEqual(['exhausted', 'exhausted']);
     expect(failures[0]!.reverted).toBe(true);
     expect(failures[1]!.reason).toMatch(/which was reverted$/);

@@ -12,17 +12,27 @@ afterEach(async () => {
 });
 
 describe('the run folder', () => {
-  it("keeps no runner scratch file, where raw test output (secrets included) would outlive the run", async () => {
+  it('keeps no runner scratch file, where raw test output (secrets included) would outlive the run', async () => {
     const b = await sandbox();
     boxes.push(b);
     const secret = 'planted-session-token-0042';
     const inner = scriptRunner();
     // Like the pytest and Jest runners: a raw event file of everything the tests printed.
-    const runner: Runner = { ...inner, run: async (ctx) => {
-      await writeFile(join(ctx.workDir, 'raw-events.jsonl'), JSON.stringify({ stdout: `SESSION_TOKEN=${secret}` }));
-      return inner.run(ctx);
-    } };
-    const report = await gate(b, [scriptedFixer([FIX_ADD])], { mode: 'fix', env: { SESSION_TOKEN: secret }, projects: [project(b.root, { runner })] });
+    const runner: Runner = {
+      ...inner,
+      run: async (ctx) => {
+        await writeFile(
+          join(ctx.workDir, 'raw-events.jsonl'),
+          JSON.stringify({ stdout: `SESSION_TOKEN=${secret}` }),
+        );
+        return inner.run(ctx);
+      },
+    };
+    const report = await gate(b, [scriptedFixer([FIX_ADD])], {
+      mode: 'fix',
+      env: { SESSION_TOKEN: secret },
+      projects: [project(b.root, { runner })],
+    });
     expect(report.projects[0]!.status).toBe('recovered');
     const files = Object.keys(await hashTree(report.runDir!));
     expect(files.some((f) => f.startsWith('work/'))).toBe(false);

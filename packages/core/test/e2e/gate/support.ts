@@ -25,7 +25,17 @@ export async function sandbox(): Promise<Sandbox> {
   const git = (...args: string[]): void => void execFileSync('git', args, { cwd: root, stdio: 'ignore' });
   git('init', '-q');
   git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'add', '.');
-  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'core.autocrlf=false', 'commit', '-qm', 'fixture');
+  git(
+    '-c',
+    'user.name=t',
+    '-c',
+    'user.email=t@example.com',
+    '-c',
+    'core.autocrlf=false',
+    'commit',
+    '-qm',
+    'fixture',
+  );
   const logs: string[] = [];
   const logger: Logger = {
     debug: () => undefined,
@@ -40,10 +50,21 @@ export function heal(overrides: Partial<HealConfig> = {}): HealConfig {
   return HealConfigSchema.parse({ flakyReruns: 1, ...overrides });
 }
 
-export function project(root: string, overrides: Partial<GateProject> & { healConfig?: Partial<HealConfig> } = {}): GateProject {
+export function project(
+  root: string,
+  overrides: Partial<GateProject> & { healConfig?: Partial<HealConfig> } = {},
+): GateProject {
   const runner: Runner = overrides.runner ?? scriptRunner();
   const analyzer: Analyzer = overrides.analyzer ?? scriptAnalyzer();
-  return { name: 'calc', root, runner, analyzer, timeoutMs: 60_000, heal: heal(overrides.healConfig), ...(overrides.name ? { name: overrides.name } : {}) };
+  return {
+    name: 'calc',
+    root,
+    runner,
+    analyzer,
+    timeoutMs: 60_000,
+    heal: heal(overrides.healConfig),
+    ...(overrides.name ? { name: overrides.name } : {}),
+  };
 }
 
 export async function gate(
@@ -74,12 +95,23 @@ export async function hashTree(root: string): Promise<Record<string, string>> {
       const rel = relative(root, abs);
       if (rel === '.git' || rel === '.suture') continue;
       if (entry.isDirectory()) await walk(abs);
-      else out[rel] = createHash('sha256').update(await readFile(abs)).digest('hex');
+      else
+        out[rel] = createHash('sha256')
+          .update(await readFile(abs))
+          .digest('hex');
     }
   }
   await walk(root);
   return out;
 }
 
-export const FIX_ADD = { verdict: 'edits', rationale: 'add must add', edits: [{ file: 'src/math.mjs', search: 'return a - b;', replace: 'return a + b;' }] } as const;
-export const WRONG_ADD = { verdict: 'edits', rationale: 'guess', edits: [{ file: 'src/math.mjs', search: 'return a - b;', replace: 'return a * b;' }] } as const;
+export const FIX_ADD = {
+  verdict: 'edits',
+  rationale: 'add must add',
+  edits: [{ file: 'src/math.mjs', search: 'return a - b;', replace: 'return a + b;' }],
+} as const;
+export const WRONG_ADD = {
+  verdict: 'edits',
+  rationale: 'guess',
+  edits: [{ file: 'src/math.mjs', search: 'return a - b;', replace: 'return a * b;' }],
+} as const;

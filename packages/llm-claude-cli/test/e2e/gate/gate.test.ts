@@ -5,7 +5,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ClaudeOptions } from '../../../src/options.js';
 import { bugAnswer, editAnswer } from '../../support/answers.js';
 import { claudeBinary, isolatedEnv, removeHomes, TEST_MODEL } from '../../support/claude.js';
-import { conversationOf, messagesOf, startMockAnthropic, textOf, type MockAnthropic } from '../../support/mock-anthropic.js';
+import {
+  conversationOf,
+  messagesOf,
+  startMockAnthropic,
+  textOf,
+  type MockAnthropic,
+} from '../../support/mock-anthropic.js';
 import { cleanup, gate, sandbox, untouched } from './support.js';
 
 // The whole gate, loaded from a suture.config.json, on a real pytest project, with the real
@@ -30,15 +36,23 @@ const WRONG = editAnswer('shop/pricing.py', 'return 0.10', 'return 0.15', 'the d
 function config(claude: ClaudeOptions, over: Partial<ConfigInput> = {}): ConfigInput {
   return {
     projects: [{ name: 'shop', root: 'app', runner: 'pytest' }],
-    fixers: [['claude', { command: claudeBinary(), model: TEST_MODEL, retries: 0, env: isolatedEnv(mock.url), ...claude }]],
+    fixers: [
+      [
+        'claude',
+        { command: claudeBinary(), model: TEST_MODEL, retries: 0, env: isolatedEnv(mock.url), ...claude },
+      ],
+    ],
     heal: { maxAttempts: 3, flakyReruns: 0 },
     reporters: ['json', 'bugs', 'patch'],
     ...over,
   };
 }
-const failureOf = (report: GateReport): FailureReport => report.projects[0]!.failures.find((f) => f.failure.tests.includes(TEST))!;
+const failureOf = (report: GateReport): FailureReport =>
+  report.projects[0]!.failures.find((f) => f.failure.tests.includes(TEST))!;
 const sum = (report: GateReport, key: 'calls' | 'inputTokens' | 'outputTokens' | 'costUsd'): number =>
-  report.projects.flatMap((p) => p.failures.flatMap((f) => f.attempts)).reduce((n, a) => n + (a.usage?.[key] ?? 0), 0);
+  report.projects
+    .flatMap((p) => p.failures.flatMap((f) => f.attempts))
+    .reduce((n, a) => n + (a.usage?.[key] ?? 0), 0);
 
 describe('the gate with the claude fixer', () => {
   it('heals in two attempts that share one claude session, and reports the usage', async () => {
@@ -67,7 +81,12 @@ describe('the gate with the claude fixer', () => {
 
     // usage lands in each attempt and in the totals of report.json
     for (const a of f.attempts) expect(a.usage).toMatchObject({ model: TEST_MODEL, calls: 1 });
-    expect(json.totals).toMatchObject({ healed: 1, llmCalls: 2, inputTokens: sum(report, 'inputTokens'), outputTokens: sum(report, 'outputTokens') });
+    expect(json.totals).toMatchObject({
+      healed: 1,
+      llmCalls: 2,
+      inputTokens: sum(report, 'inputTokens'),
+      outputTokens: sum(report, 'outputTokens'),
+    });
     expect(json.totals.inputTokens).toBeGreaterThan(0);
     expect(json.totals.costUsd).toBeGreaterThan(0);
     expect(json.totals.costUsd).toBeCloseTo(sum(report, 'costUsd'), 6);
@@ -78,11 +97,26 @@ describe('the gate with the claude fixer', () => {
 
   it('writes a product-bug verdict to bug_report.json when the policy forbids editing the code', async () => {
     // the team's own logic template, named relative to the config file
-    const box = await sandbox(config({ prompts: { logic: 'prompts/logic.md' } }, { heal: { maxAttempts: 3, flakyReruns: 0, editable: 'tests' } }));
-    mock.enqueue({ kind: 'tool', input: bugAnswer('bulk_discount gives no discount at exactly 10 units', 'shop/pricing.py', 'bulk_discount') });
+    const box = await sandbox(
+      config(
+        { prompts: { logic: 'prompts/logic.md' } },
+        { heal: { maxAttempts: 3, flakyReruns: 0, editable: 'tests' } },
+      ),
+    );
+    mock.enqueue({
+      kind: 'tool',
+      input: bugAnswer(
+        'bulk_discount gives no discount at exactly 10 units',
+        'shop/pricing.py',
+        'bulk_discount',
+      ),
+    });
     const { report, json, runDir } = await gate(box);
 
-    expect(failureOf(report)).toMatchObject({ outcome: 'product-bug', attempts: [{ verdict: 'product-bug', fixer: '@suture/llm-claude-cli' }] });
+    expect(failureOf(report)).toMatchObject({
+      outcome: 'product-bug',
+      attempts: [{ verdict: 'product-bug', fixer: '@suture/llm-claude-cli' }],
+    });
     const prompt = textOf(mock.fixCalls()[0]!);
     expect(prompt).toContain('House rules of the shop team');
     expect(prompt).toContain('You may edit only test files');
@@ -103,7 +137,9 @@ describe('the gate with the claude fixer', () => {
   });
 
   it('turns each bad answer into a failed attempt with a reason and leaves the tree untouched', async () => {
-    const box = await sandbox(config({ timeoutMs: 20_000, timeoutRetries: 0 }, { heal: { maxAttempts: 6, flakyReruns: 0 } }));
+    const box = await sandbox(
+      config({ timeoutMs: 20_000, timeoutRetries: 0 }, { heal: { maxAttempts: 6, flakyReruns: 0 } }),
+    );
     mock.enqueue(
       { kind: 'text', text: 'The code looks right to me.' },
       { kind: 'text', text: 'I am sure it is right.' },
@@ -119,12 +155,25 @@ describe('the gate with the claude fixer', () => {
     expect(f.outcome).toBe('exhausted');
     const attempts = f.attempts.map((a) => [a.verdict, a.reason]);
     expect(attempts).toEqual([
-      ['fixer-error', expect.stringContaining('the model answered in plain text instead of calling the StructuredOutput tool: "I am sure it is right."')],
-      ['fixer-error', expect.stringContaining("the model's answer failed the proposal schema every time claude asked again")],
+      [
+        'fixer-error',
+        expect.stringContaining(
+          'the model answered in plain text instead of calling the StructuredOutput tool: "I am sure it is right."',
+        ),
+      ],
+      [
+        'fixer-error',
+        expect.stringContaining(
+          "the model's answer failed the proposal schema every time claude asked again",
+        ),
+      ],
       ['fixer-error', expect.stringContaining('rate limited by the API (429) after 0 retries')],
       ['fixer-error', expect.stringContaining('the model refused to answer')],
       ['refused', expect.stringContaining("shop/untouched.py is outside the failure's scope")],
-      ['fixer-error', expect.stringContaining('claude did not answer within 20 s, 1 time; check the network')],
+      [
+        'fixer-error',
+        expect.stringContaining('claude did not answer within 20 s, 1 time; check the network'),
+      ],
     ]);
     // the failed calls that reached the model still count (the 429 never did)
     expect(f.attempts.map((a) => a.usage?.calls ?? 0)).toEqual([1, 1, 0, 1, 1, 1]);
@@ -136,13 +185,16 @@ describe('the gate with the claude fixer', () => {
 
   it('goes on to the next fixer when claude is missing or not logged in', async () => {
     const box = await sandbox(
-      config({}, {
-        fixers: [
-          ['claude', { command: '/nonexistent/bin/claude' }],
-          ['claude', { command: claudeBinary(), env: isolatedEnv(mock.url, { ANTHROPIC_API_KEY: null }) }],
-          './local-fixer.mjs',
-        ],
-      }),
+      config(
+        {},
+        {
+          fixers: [
+            ['claude', { command: '/nonexistent/bin/claude' }],
+            ['claude', { command: claudeBinary(), env: isolatedEnv(mock.url, { ANTHROPIC_API_KEY: null }) }],
+            './local-fixer.mjs',
+          ],
+        },
+      ),
     );
     const { report } = await gate(box);
 

@@ -27,7 +27,11 @@ export async function sandbox(config: ConfigInput): Promise<Sandbox> {
   dirs.push(dir);
   await cp(FIXTURE, dir, { recursive: true });
   await writeFile(join(dir, 'suture.config.json'), `${JSON.stringify(config, null, 2)}\n`);
-  const git = (...args: string[]): void => void execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, stdio: 'ignore' });
+  const git = (...args: string[]): void =>
+    void execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+      cwd: dir,
+      stdio: 'ignore',
+    });
   git('init', '-q');
   git('add', '-A');
   git('commit', '-qm', 'fixture');
@@ -44,16 +48,28 @@ export interface GateRun {
 /** Loads the sandbox's config as `suture run` does and gates it in check mode. */
 export async function gate(box: Sandbox): Promise<GateRun> {
   const loaded = await loadConfig({ cwd: box.dir });
-  const options = await createGateOptions(loaded, { mode: 'check', logger: silentLogger, output: { stream: { write: () => true }, env: {} } });
+  const options = await createGateOptions(loaded, {
+    mode: 'check',
+    logger: silentLogger,
+    output: { stream: { write: () => true }, env: {} },
+  });
   const report = await runGate(options);
   const runDir = report.runDir!;
-  return { report, runDir, json: JSON.parse(await readFile(join(runDir, 'report.json'), 'utf8')) as GateReport };
+  return {
+    report,
+    runDir,
+    json: JSON.parse(await readFile(join(runDir, 'report.json'), 'utf8')) as GateReport,
+  };
 }
 
 /** The tree as it was before the gate (check mode must leave it byte-identical), and git agrees. */
 export async function untouched(box: Sandbox): Promise<boolean> {
   const now = await snapshotTree(box.dir, IGNORED);
-  const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--', '.', ':!.suture', ':!**/__pycache__'], { cwd: box.dir, encoding: 'utf8' });
+  const status = execFileSync(
+    'git',
+    ['status', '--porcelain', '--untracked-files=all', '--', '.', ':!.suture', ':!**/__pycache__'],
+    { cwd: box.dir, encoding: 'utf8' },
+  );
   return status === '' && JSON.stringify([...now]) === JSON.stringify([...box.before]);
 }
 

@@ -1,0 +1,48 @@
+// Lint rules for suture's own sources. Type-aware rules are left out to keep `npm run lint` fast;
+// `tsc` runs in every package's typecheck target.
+import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/.nx/**',
+      '**/.suture/**',
+      '**/build-suture/**',
+      '**/coverage/**',
+      '**/test/fixtures/**',
+      '**/__fixtures__/**',
+      '**/test/e2e/**/*.js',
+      '**/test/e2e/**/*.mjs',
+      '**/test/e2e/**/src/**',
+      '**/test/e2e/**/__tests__/**',
+      'examples/polyglot/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: 'packages/*/tsconfig.json', noWarnOnMultipleProjects: true }),
+      ],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'no-shadow': 'off',
+      '@typescript-eslint/no-shadow': ['error', { builtinGlobals: true, hoist: 'functions', ignoreTypeValueShadow: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-control-regex': 'off',
+    },
+  },
+);
