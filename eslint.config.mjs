@@ -27,11 +27,14 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { ...globals.node } },
+    languageOptions: { globals: { ...globals.nodeBuiltin } },
     plugins: { 'import-x': importX },
     settings: {
       'import-x/resolver-next': [
-        createTypeScriptImportResolver({ project: 'packages/*/tsconfig.json', noWarnOnMultipleProjects: true }),
+        createTypeScriptImportResolver({
+          project: 'packages/*/tsconfig.json',
+          noWarnOnMultipleProjects: true,
+        }),
       ],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
       'import-x/extensions': ['.ts', '.js', '.mjs'],
@@ -39,10 +42,21 @@ export default tseslint.config(
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'no-shadow': 'off',
-      '@typescript-eslint/no-shadow': ['error', { builtinGlobals: true, hoist: 'functions', ignoreTypeValueShadow: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
-      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-shadow': [
+        'error',
+        { builtinGlobals: true, hoist: 'functions', ignoreTypeValueShadow: true },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+      '@typescript-eslint/consistent-type-imports': ['error', { disallowTypeAnnotations: false }],
       'no-control-regex': 'off',
     },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

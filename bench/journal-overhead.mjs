@@ -6,7 +6,6 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { Journal, recover, validateEdits } from '../packages/core/dist/index.js';
 
 const FILES = Number(process.argv[2] ?? 200);

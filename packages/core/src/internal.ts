@@ -17,14 +17,8 @@ export { PLUGIN_ALIASES, resolvePackageEntry, isPathSpec } from './host/resolve-
 export { configJsonSchema, configJsonSchemaText } from './host/json-schema.js';
 export { errorMessage, formatOrigin, usageOfError } from './api/errors.js';
 
-export {
-  Journal,
-  recover,
-  hasJournal,
-  journalDir,
-  SUTURE_DIR,
-  type RestoreOutcome,
-} from './safety/journal.js';
+export { Journal, recover, hasJournal, type RestoreOutcome } from './safety/journal.js';
+export { journalDir, SUTURE_DIR } from './safety/suture-dir.js';
 export { acquireLock, LockError, type RepoLock } from './safety/lock.js';
 export { fileDiff, gitApplyCommand } from './safety/patch.js';
 export { createRedactor, type Redactor } from './safety/redact.js';

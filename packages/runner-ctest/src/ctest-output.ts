@@ -117,7 +117,7 @@ export function parseGtestListing(json: string): Map<string, { file: string; lin
 /** `[  FAILED  ] Suite.Case` lines of a gtest transcript (a whole binary registered as one CTest entry). */
 export function failedGtestCases(output: string): string[] {
   const names = new Set<string>();
-  for (const m of output.matchAll(/^\[  FAILED  \] ([\w/]+\.[\w/]+)(?:, where .*)?(?: \(\d+ ms\))?$/gm))
+  for (const m of output.matchAll(/^\[ {2}FAILED {2}\] ([\w/]+\.[\w/]+)(?:, where .*)?(?: \(\d+ ms\))?$/gm))
     names.add(m[1]!);
   return [...names];
 }

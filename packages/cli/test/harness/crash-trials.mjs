@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, readFile, writeFile, stat } from 'node:fs/promises';
 import { watch } from 'node:fs';
 import { join } from 'node:path';
-import { removeDir, runSuture, sleep, spawnSuture, tempRepoDir } from './cli.mjs';
+import { removeDir, runSuture, spawnSuture, tempRepoDir } from './cli.mjs';
 import { processesIn } from './processes.mjs';
 import { diffSnapshots, prng, sameSnapshot, skipSuture, snapshot } from '../../../core/test/harness/tree.mjs';
 

@@ -14,7 +14,8 @@ export interface CodeEdge {
   reason: string;
 }
 
-export interface WalkSeed extends CodeEdge {}
+/** Where a walk starts: an edge into the failing test or a frame of its trace. */
+export type WalkSeed = CodeEdge;
 
 export interface WalkOptions {
   /** Edges followed from a seed at most this many times. Seeds are depth 0. */

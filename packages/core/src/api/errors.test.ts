@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FixerError, PluginError, usageOfError } from './errors.js';
 
-const usage = {
+const spent = {
   inputTokens: 10,
   outputTokens: 2,
   cacheReadTokens: 0,
@@ -14,9 +14,9 @@ describe('usageOfError', () => {
   it('finds the usage of a FixerError wrapped by the plugin guard', () => {
     expect(
       usageOfError(
-        new PluginError('p', undefined, 'bad answer', { cause: new FixerError('bad answer', usage) }),
+        new PluginError('p', undefined, 'bad answer', { cause: new FixerError('bad answer', spent) }),
       ),
-    ).toEqual(usage);
+    ).toEqual(spent);
   });
 
   it('finds it on a FixerError made by another copy of @suture/core, which instanceof would miss', () => {
@@ -30,8 +30,8 @@ describe('usageOfError', () => {
       }
     }
     expect(
-      usageOfError(new PluginError('p', undefined, 'x', { cause: new ForeignFixerError('x', usage) })),
-    ).toEqual(usage);
+      usageOfError(new PluginError('p', undefined, 'x', { cause: new ForeignFixerError('x', spent) })),
+    ).toEqual(spent);
   });
 
   it('parses the usage, so an older copy without cache counts adds zeros to the totals, not NaN, and garbage is left out', () => {

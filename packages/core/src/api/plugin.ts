@@ -1,4 +1,4 @@
-import type { Failure, FailureInput, FailureKind, Scope, ScopeInput } from './contracts/failure.js';
+import type { Failure, FailureInput, FailureKind, ScopeInput } from './contracts/failure.js';
 import type { FixProposalInput, FixRequest } from './contracts/fix.js';
 import type { Attempt, GateReport, ProjectReport, Round } from './contracts/report.js';
 import type { RunResult, RunResultInput, TestResult } from './contracts/run-result.js';

@@ -92,7 +92,7 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
   }
 
   const seen = new Set(failures.map((f) => f.fingerprint));
-  const process = async (list: Failure[], flaky: Set<string>): Promise<void> => {
+  const healAll = async (list: Failure[], flaky: Set<string>): Promise<void> => {
     for (const failure of list) {
       if (ctx.signal.aborted) {
         reports.push({
@@ -201,7 +201,7 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
     }
   };
 
-  await process(failures, error ? new Set<string>() : await triageFlaky(failures, project, rounds));
+  await healAll(failures, error ? new Set<string>() : await triageFlaky(failures, project, rounds));
   const followed = new Set<FailureReport>();
   // A healed build or collection failure stopped tests from running: run the suite again and take
   // on the failures it had hidden (at most twice, so a chain of new breakage cannot loop).
@@ -216,7 +216,7 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
     const hidden = (await rounds.analyze(again)).filter((f) => !seen.has(f.fingerprint));
     if (hidden.length === 0) break;
     for (const f of hidden) seen.add(f.fingerprint);
-    await process(hidden, await triageFlaky(hidden, project, rounds));
+    await healAll(hidden, await triageFlaky(hidden, project, rounds));
   }
 
   if (heals.length > 0 && project.heal.regression && !ctx.signal.aborted)

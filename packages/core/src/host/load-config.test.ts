@@ -179,7 +179,7 @@ describe('plugin loading', () => {
       export default function (options) { z.object({ depth: z.number() }).strict().parse(options); return {}; }`);
     await config(['./plugin.mjs', { depth: 'deep' }]);
     await expect(gateOptions()).rejects.toThrow(
-      /invalid options:\n  - depth: Invalid input: expected number, received string \(found "deep"\)/,
+      /invalid options:\n {2}- depth: Invalid input: expected number, received string \(found "deep"\)/,
     );
   });
 

@@ -3,7 +3,7 @@ import { basename, dirname, extname, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createJiti } from 'jiti';
 import { parseDocument } from 'yaml';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   ConfigSchema,
   HealConfigSchema,

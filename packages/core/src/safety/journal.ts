@@ -3,10 +3,9 @@ import { basename, dirname, join, posix } from 'node:path';
 import { atomicWrite, sha256 } from './atomic.js';
 import { stopRecordedProcessGroups } from './process/process-groups.js';
 import { acquireLock } from './lock.js';
+import { journalDir, processGroupsDir } from './suture-dir.js';
 import { phase } from './phase.js';
 
-export const SUTURE_DIR = '.suture';
-const JOURNAL_DIR = 'journal';
 const MANIFEST = 'manifest.json';
 
 export interface JournalEntry {
@@ -36,15 +35,6 @@ export interface RestoreOutcome {
   deleted: string[];
   /** Files changed by someone else since suture wrote them: left as they are. */
   conflicts: Array<{ file: string; reason: string }>;
-}
-
-export function journalDir(root: string): string {
-  return join(root, SUTURE_DIR, JOURNAL_DIR);
-}
-
-/** Where a gate records the process groups of its tests, for `recover` to stop after a crash. */
-export function processGroupsDir(root: string): string {
-  return join(root, SUTURE_DIR, 'procs');
 }
 
 export async function hasJournal(root: string): Promise<boolean> {

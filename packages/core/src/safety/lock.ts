@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { processAlive } from './process/process-groups.js';
-import { SUTURE_DIR } from './journal.js';
+import { SUTURE_DIR } from './suture-dir.js';
 import { phase } from './phase.js';
 
 interface LockInfo {

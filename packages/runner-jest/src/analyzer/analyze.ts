@@ -127,8 +127,10 @@ export async function analyzeJest(
   const groups = new Map<string, FailureInput>();
   const add = (f: FailureInput): void => {
     const g = groups.get(f.fingerprint);
-    if (g) for (const t of f.tests) g.tests.includes(t) || g.tests.push(t);
-    else groups.set(f.fingerprint, f);
+    if (g)
+      for (const t of f.tests)
+        if (!g.tests.includes(t)) g.tests.push(t);
+        else groups.set(f.fingerprint, f);
   };
   for (const d of result.diagnostics) if (d.source === 'jest-suite') add(fromSuite(d));
   for (const t of result.tests)

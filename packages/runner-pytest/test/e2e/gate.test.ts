@@ -116,12 +116,12 @@ describe('the gate on a real pytest project', () => {
       rationale: 'x',
       edits: [{ file: 'inventory/untouched.py', search: 'return 1', replace: 'return 2' }],
     });
-    const escape = () => ({
+    const escaping = () => ({
       verdict: 'edits',
       rationale: 'x',
       edits: [{ file: '../../etc/passwd', content: 'x' }],
     });
-    const fixer = scriptedFixer(Array(10).fill(byTest({ [TYPO]: [outside, escape] })));
+    const fixer = scriptedFixer(Array(10).fill(byTest({ [TYPO]: [outside, escaping] })));
     const report = await gate({
       repo,
       root,

@@ -119,7 +119,7 @@ describe('runGate on real node test processes', () => {
       'export function greet(name) {\r\n  return `hi ${name}`;\r\n}',
     );
     expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toMatch(
-      /return a \+ b;\n\}\n\nexport function mul\(a, b\) \{\n  return a \* b;\n\}$/,
+      /return a \+ b;\n\}\n\nexport function mul\(a, b\) \{\n {2}return a \* b;\n\}$/,
     );
   });
 
