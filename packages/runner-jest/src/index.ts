@@ -1,12 +1,12 @@
 import { API_VERSION, type Runner } from '@suture/core';
-import { scriptAnalyzer } from './analyzer/index.js';
+import { javascriptAnalyzer } from './analyzer/index.js';
 import { detectJest } from './detect.js';
 import { doctorJest } from './doctor.js';
 import { JestOptionsSchema, type JestOptions } from './options.js';
 import { runJest } from './run.js';
 
 export type { JestOptions } from './options.js';
-export { scriptAnalyzer } from './analyzer/index.js';
+export { javascriptAnalyzer } from './analyzer/index.js';
 
 /** The Jest runner: `jest({ config: 'jest.config.js' })`. Runs the project's own Jest. */
 export default function jest(options: JestOptions = {}): Runner {
@@ -18,7 +18,7 @@ export default function jest(options: JestOptions = {}): Runner {
     supportsSelection: true,
     run: (ctx) => runJest(resolved, ctx),
     detect: detectJest,
-    analyzer: scriptAnalyzer,
+    analyzer: javascriptAnalyzer,
     doctor: (root) => doctorJest(root, resolved.jestBin),
   };
 }

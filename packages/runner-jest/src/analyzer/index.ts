@@ -6,7 +6,7 @@ import { scopeJest } from './scope.js';
 const TEST_FILE = /\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)__tests__\//;
 
 /** The JS/TS analyzer: groups Jest failures by root cause and walks imports and requires for a scope. */
-export function scriptAnalyzer(): Analyzer {
+export function javascriptAnalyzer(): Analyzer {
   const cache = new ScriptCache();
   return {
     name: '@suture/runner-jest/analyzer',
