@@ -4,15 +4,20 @@ import { XMLParser } from 'fast-xml-parser';
 
 export type ConsoleStatus = 'passed' | 'failed' | 'timeout' | 'crashed' | 'skipped' | 'notrun';
 
-/** `3/5 Test #3: Calc.Crashes ....***Exception: SegFault  0.00 sec` lines: the only place timeouts and crashes differ from failures. */
+/**
+ * `3/5 Test #3: Calc.Crashes ....***Exception: SegFault  0.00 sec` lines: the only place timeouts
+ * and crashes differ from failures. A signal CTest has no word of its own for comes before the
+ * marker: `Subprocess aborted***Exception:` (SIGABRT: `abort()`, a failed `assert()`,
+ * `std::terminate`), `Subprocess killed***Exception:`.
+ */
 export function consoleStatuses(
   output: string,
 ): Map<string, { status: ConsoleStatus; detail: string; seconds: number }> {
   const out = new Map<string, { status: ConsoleStatus; detail: string; seconds: number }>();
   for (const m of output.matchAll(
-    /^\s*\d+\/\d+ Test\s+#\d+: (.+?) \.+\s*(\*\*\*)?(Passed|Failed|Timeout|Not Run|Skipped|Exception: [\w ]+?|Subprocess aborted|Child aborted|SEGFAULT|Illegal|Bus error|Other)\s+([\d.]+) sec/gm,
+    /^\s*\d+\/\d+ Test\s+#\d+: (.+?) \.+\s*(?:(?:\*\*\*)?(Passed|Failed|Timeout|Not Run|Skipped|Exception: [\w ]+?)|([A-Za-z][\w -]*?)\*\*\*Exception:)\s+([\d.]+) sec/gm,
   )) {
-    const word = m[3]!;
+    const word = m[2] ?? m[3]!;
     const status: ConsoleStatus =
       word === 'Passed'
         ? 'passed'
@@ -195,7 +200,7 @@ export function sanitizerError(output: string): string | undefined {
 }
 
 // `#0 0x55e6 in last(std::vector<int> const&, int) /src/buffer.cpp:4:10`: the name may hold spaces, the file is the last word
-const SANITIZER_FRAME = /^\s*#\d+ 0x[0-9a-f]+ in (.+) (\S+):(\d+)(?::\d+)?$/gm;
+const SANITIZER_FRAME = /^\s*#\d+ 0x[0-9a-f]+ in (.+) (\S+?):(\d+)(?::\d+)?$/gm;
 // the sanitizer's own interceptors, the C library and the standard headers are not where the project went wrong
 const RUNTIME = /^\/usr\/|\/libsanitizer\/|\/compiler-rt\/|^\.\.\/(?:sysdeps|csu)\//;
 

@@ -5,16 +5,15 @@ import { buildEnv, configureAndBuild } from './build.js';
 import {
   consoleStatuses,
   failedGtestCases,
-  faultingFrame,
   gtestTranscriptFailures,
   parseCtestJunit,
   parseGtestListing,
   readGtestReports,
-  sanitizerError,
   transcriptFailure,
   trimMessage,
   unityFailures,
 } from './ctest-output.js';
+import { crashCause, runningGtestCase, sanitizerCrash } from './crash-cause.js';
 import type { ResolvedCtestOptions } from './options.js';
 
 interface Registered {
@@ -220,8 +219,8 @@ export async function runCtest(options: ResolvedCtestOptions, ctx: RunContext): 
       else if (con?.status === 'crashed') status = 'crashed';
       else if (/Unable to find executable/.test(c.skippedMessage ?? '') || con?.status === 'notrun')
         status = 'error';
-      const sanitizer = status === 'failed' || status === 'crashed' ? sanitizerError(c.output) : undefined;
-      if (sanitizer) status = 'crashed';
+      // a sanitizer that ends the program with exit code 1 stopped it as a crash does
+      if (status === 'failed' && sanitizerCrash(c.output)) status = 'crashed';
       const base: TestResult = {
         id: c.name,
         name: c.name,
@@ -255,13 +254,16 @@ export async function runCtest(options: ResolvedCtestOptions, ctx: RunContext): 
           });
         continue;
       }
-      const frame = status === 'crashed' ? faultingFrame(c.output) : undefined;
+      const cause = status === 'crashed' ? crashCause(c.output) : undefined;
+      const frame = cause?.frame;
+      // the case a whole binary was running when it stopped: its TEST body is where to look
+      const running = status === 'crashed' && !reg?.gtestName ? runningGtestCase(c.output) : undefined;
       const failure = reg?.gtestName && status === 'failed' ? transcriptFailure(c.output) : undefined;
       const message =
         status === 'timeout'
           ? `killed by ctest at its timeout (${con?.seconds ?? '?'} s)`
           : status === 'crashed'
-            ? `crashed: ${sanitizer ?? con?.detail ?? 'abnormal exit'}`
+            ? `crashed: ${cause?.reason ?? con?.detail ?? 'abnormal exit'}${running ? ` (in ${running})` : ''}`
             : failure?.message || c.output.trim().split('\n').slice(-5).join('\n') || 'failed';
       const failureFile = failure?.file ?? at?.file;
       const failureLine = failure?.file ? failure.line : at?.line;
@@ -276,6 +278,7 @@ export async function runCtest(options: ResolvedCtestOptions, ctx: RunContext): 
                 ...(failureFile ? { failureFile: rel(ctx.root, failureFile), failureLine } : {}),
               }
             : {}),
+          ...(running ? { gtest: running } : {}),
           ...(frame ? { frame: { ...frame, file: rel(ctx.root, frame.file) } } : {}),
           ...(con ? { ctest: con.detail } : {}),
         },

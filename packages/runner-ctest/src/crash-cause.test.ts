@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { consoleStatuses } from './ctest-output.js';
+import {
+  crashCause,
+  failedAssertion,
+  runningGtestCase,
+  sanitizerCrash,
+  terminateReason,
+} from './crash-cause.js';
+
+// Lines as CMake 3.25, glibc 2.36, libstdc++ 12 and GCC 12's UBSan print them.
+const ctestLines = [
+  '1/6 Test #1: Guards.Passes ....................   Passed    0.02 sec',
+  '2/6 Test #2: Guards.Aborts ....................Subprocess aborted***Exception:   0.02 sec',
+  '3/6 Test #3: killed ...........................Subprocess killed***Exception:   0.00 sec',
+  '4/6 Test #4: Calc.Crashes .....................***Exception: SegFault  0.00 sec',
+  '5/6 Test #5: ub ...............................***Failed    0.01 sec',
+  '6/6 Test #6: slow .............................***Timeout   2.01 sec',
+].join('\n');
+
+describe('consoleStatuses', () => {
+  it('reads a signal CTest names before its ***Exception: marker as a crash', () => {
+    const statuses = Object.fromEntries(
+      [...consoleStatuses(ctestLines)].map(([name, s]) => [name, `${s.status}: ${s.detail}`]),
+    );
+    expect(statuses).toEqual({
+      'Guards.Passes': 'passed: Passed',
+      'Guards.Aborts': 'crashed: Subprocess aborted',
+      killed: 'crashed: Subprocess killed',
+      'Calc.Crashes': 'crashed: Exception: SegFault',
+      ub: 'failed: Failed',
+      slow: 'timeout: Timeout',
+    });
+  });
+});
+
+describe('failedAssertion', () => {
+  it("reads glibc's message: program, file, line, function and condition", () => {
+    expect(
+      failedAssertion(
+        "[ RUN      ] Guards.AssertsInCpp\nguards_test: /src/stack.c:5: stack_pop: Assertion `*size > 0' failed.\n",
+      ),
+    ).toEqual({
+      reason: "Assertion `*size > 0' failed",
+      frame: { file: '/src/stack.c', line: 5, fn: 'stack_pop' },
+    });
+  });
+
+  it('keeps a C++ signature whole and reads the quotes of libstdc++ assertions', () => {
+    expect(
+      failedAssertion(
+        "/usr/include/c++/12/bits/stl_vector.h:1123: std::vector<_Tp, _Alloc>::reference std::vector<_Tp, _Alloc>::operator[](size_type) [with _Tp = int; _Alloc = std::allocator<int>; reference = int&; size_type = long unsigned int]: Assertion '__n < this->size()' failed.",
+      ),
+    ).toMatchObject({
+      reason: "Assertion `__n < this->size()' failed",
+      frame: {
+        file: '/usr/include/c++/12/bits/stl_vector.h',
+        line: 1123,
+        fn: expect.stringMatching(/operator\[\]/),
+      },
+    });
+  });
+
+  it('reads the musl and BSD formats', () => {
+    expect(failedAssertion('Assertion failed: n > 0 (src/stack.c: stack_pop: 5)')).toEqual({
+      reason: "Assertion `n > 0' failed",
+      frame: { file: 'src/stack.c', line: 5, fn: 'stack_pop' },
+    });
+    expect(
+      failedAssertion('Assertion failed: (n > 0), function stack_pop, file src/stack.c, line 5.'),
+    ).toEqual({
+      reason: "Assertion `n > 0' failed",
+      frame: { file: 'src/stack.c', line: 5, fn: 'stack_pop' },
+    });
+  });
+
+  it('finds none in a GoogleTest failure', () => {
+    expect(failedAssertion('calc_test.cpp:9: Failure\nExpected equality of these values:')).toBeUndefined();
+  });
+});
+
+describe('terminateReason', () => {
+  it('names the exception and its what()', () => {
+    expect(
+      terminateReason(
+        "terminate called after throwing an instance of 'std::runtime_error'\n  what():  zero is not allowed\n",
+      ),
+    ).toBe('terminate called after throwing std::runtime_error: zero is not allowed');
+    expect(terminateReason("terminate called after throwing an instance of 'int'\n")).toBe(
+      'terminate called after throwing int',
+    );
+    expect(terminateReason('terminate called without an active exception\n')).toBe(
+      'terminate called without an active exception',
+    );
+  });
+});
+
+describe('sanitizerCrash and crashCause', () => {
+  const ubsan =
+    "/src/ub.cpp:2:36: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'\n";
+
+  it('turns a UBSan error into a crash at its line, unless a GoogleTest assertion failed too', () => {
+    expect(sanitizerCrash(ubsan)).toEqual({
+      reason:
+        "UndefinedBehaviorSanitizer: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'",
+      frame: { file: '/src/ub.cpp', line: 2 },
+    });
+    expect(sanitizerCrash(`${ubsan}/src/ub_test.cpp:7: Failure\nExpected equality`)).toBeUndefined();
+  });
+
+  it('prefers the sanitizer report, then the assertion, then terminate, then a bare backtrace frame', () => {
+    expect(
+      crashCause("x: /s/a.c:3: f: Assertion `p' failed.\nterminate called without an active exception"),
+    ).toMatchObject({ reason: "Assertion `p' failed" });
+    expect(crashCause("terminate called after throwing an instance of 'E'\n")).toEqual({
+      reason: 'terminate called after throwing E',
+    });
+    expect(crashCause('    #0 0x55e6 in step /src/walk.cpp:12:3\n')).toEqual({
+      frame: { fn: 'step', file: '/src/walk.cpp', line: 12 },
+    });
+    expect(crashCause('[ RUN      ] Guards.Aborts\n')).toBeUndefined();
+  });
+});
+
+describe('runningGtestCase', () => {
+  it('is the last started case that neither passed nor failed', () => {
+    const out = '[ RUN      ] Pool.Fills\n[       OK ] Pool.Fills (0 ms)\n[ RUN      ] Pool.Drains\nboom\n';
+    expect(runningGtestCase(out)).toBe('Pool.Drains');
+    expect(runningGtestCase('[ RUN      ] Pool.Fills\n[       OK ] Pool.Fills (0 ms)\n')).toBeUndefined();
+    expect(runningGtestCase('no gtest here')).toBeUndefined();
+  });
+});
