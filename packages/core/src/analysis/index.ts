@@ -20,3 +20,7 @@ export {
   type WalkSeed,
 } from './graph-walk.js';
 export { editDistance } from '../text/edit-distance.js';
+export { testFileMatcher, type TestFileConventions } from './test-files.js';
+export { failureFingerprint, normalizeMessage, type FailureSignature } from './fingerprint.js';
+export { groupFailures, type FailureCase } from './group-failures.js';
+export { resolvePython } from './python-interpreter.js';

@@ -29,7 +29,7 @@ export function applyScopePolicy(raw: ScopeInput, heal: HealConfig, analyzer?: A
       out.excluded.push({ file, reason: 'outside heal.allowedPaths' });
       continue;
     }
-    const test = isTestFile(file, analyzer);
+    const test = isTestFile(file, analyzer, scope);
     if (test && heal.editable === 'source') {
       out.excluded.push({ file, reason: 'a test file, and heal.editable is "source"' });
       continue;

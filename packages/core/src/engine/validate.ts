@@ -124,7 +124,7 @@ export async function validateEdits(input: ValidateInput): Promise<ProposalCheck
   const writes: PlannedWrite[] = [];
   for (const [file, { before, after }] of contents) {
     if (before === after) continue;
-    const test = isTestFile(file, input.analyzer);
+    const test = isTestFile(file, input.analyzer, scope);
     if (test && policy.editable === 'source')
       return { ok: false, reason: `${file} is a test and heal.editable is "source"` };
     if (!test && policy.editable === 'tests')
