@@ -1,23 +1,9 @@
-import { access } from 'node:fs/promises';
-import { join } from 'node:path';
 import { runProcess } from '@suture/core';
 
-const cache = new Map<string, Promise<unknown>>();
+// The runner and this fixer must ask the same interpreter, so the lookup is core's one answer.
+export { resolvePython as projectPython } from '@suture/core/analysis';
 
-export async function projectPython(root: string, configured?: string): Promise<string> {
-  if (configured) return configured;
-  for (const venv of ['.venv', 'venv', 'env']) {
-    const candidate = join(root, venv, 'bin', 'python');
-    if (
-      await access(candidate).then(
-        () => true,
-        () => false,
-      )
-    )
-      return candidate;
-  }
-  return 'python3';
-}
+const cache = new Map<string, Promise<unknown>>();
 
 /** Runs a Python snippet that prints JSON, once per interpreter and snippet. */
 async function ask<T>(python: string, root: string, code: string): Promise<T | undefined> {
