@@ -12,7 +12,9 @@ export { z } from 'zod';
 
 export {
   API_VERSION,
+  MIN_API_VERSION,
   type Analyzer,
+  type ApiRange,
   type AttemptEndEvent,
   type AttemptStartEvent,
   type DetectedProject,
@@ -20,6 +22,12 @@ export {
   type Fixer,
   type FixerContext,
   type GateMode,
+  type GenerateRequest,
+  type GenerateResult,
+  type GeneratedFile,
+  type GeneratedTest,
+  type Generator,
+  type GeneratorContext,
   type Logger,
   type Plugin,
   type PluginBase,
@@ -36,7 +44,14 @@ export {
   type RunStartEvent,
   type TestResultEvent,
 } from './api/plugin.js';
-export { defineAnalyzer, defineConfig, defineFixer, defineReporter, defineRunner } from './api/define.js';
+export {
+  defineAnalyzer,
+  defineConfig,
+  defineFixer,
+  defineGenerator,
+  defineReporter,
+  defineRunner,
+} from './api/define.js';
 export { ConfigError, FixerError, PluginError, type PluginOrigin } from './api/errors.js';
 
 export {

@@ -1,5 +1,5 @@
 import type { ConfigInput } from './contracts/config.js';
-import type { Analyzer, Fixer, Reporter, Runner } from './plugin.js';
+import type { Analyzer, Fixer, Generator as GeneratorPlugin, Reporter, Runner } from './plugin.js';
 
 /** Identity helpers for type inference in plugin and config files. */
 export function defineRunner<T extends Runner>(runner: T): T {
@@ -13,6 +13,9 @@ export function defineFixer<T extends Fixer>(fixer: T): T {
 }
 export function defineReporter<T extends Reporter>(reporter: T): T {
   return reporter;
+}
+export function defineGenerator<T extends GeneratorPlugin>(generator: T): T {
+  return generator;
 }
 export function defineConfig(config: ConfigInput): ConfigInput {
   return config;

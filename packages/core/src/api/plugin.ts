@@ -3,8 +3,23 @@ import type { FixProposalInput, FixRequest } from './contracts/fix.js';
 import type { Attempt, GateReport, ProjectReport, Round } from './contracts/report.js';
 import type { RunResult, RunResultInput, TestResult } from './contracts/run-result.js';
 
-/** The plugin API this version of core speaks. A plugin declaring another version is refused at load. */
+/**
+ * The newest plugin API this version of core speaks. A plugin built against this core declares it
+ * as its `apiVersion`.
+ */
 export const API_VERSION = 1;
+
+/**
+ * The oldest plugin API this core still loads. An API version stays loadable for at least one
+ * API version after the one that deprecates its hooks or fields (docs/compatibility.md).
+ */
+export const MIN_API_VERSION = 1;
+
+/** An inclusive range of plugin API versions. */
+export interface ApiRange {
+  readonly min: number;
+  readonly max: number;
+}
 
 export interface Logger {
   debug(message: string): void;
@@ -16,14 +31,26 @@ export interface Logger {
 export interface PluginBase {
   /** Equals the package name for published plugins; `suture:<name>` for built-ins. */
   readonly name: string;
-  /** Must equal the API_VERSION of the core that loads it. */
+  /**
+   * The plugin API the plugin was written against: the `API_VERSION` exported by the
+   * `@suture/core` it was built with. On its own it means "this version exactly"; core loads the
+   * plugin when it still speaks that version (from `MIN_API_VERSION` to `API_VERSION`).
+   */
   readonly apiVersion: number;
+  /**
+   * Every plugin API version the plugin works with, when it was tested against more than one
+   * (it must include `apiVersion`): `{ min: 1, max: 2 }`. Core loads the plugin when the two
+   * ranges meet and tells it the version in use through `PluginFactoryContext.apiVersion`.
+   */
+  readonly apiRange?: ApiRange;
 }
 
 /** The second argument of every plugin factory: `pytest(options, context)`. */
 export interface PluginFactoryContext {
   /** Absolute folder of the config file: resolve paths given in options from here. */
   configDir: string;
+  /** The newest plugin API of the loading core (`API_VERSION`); a plugin with an `apiRange` adapts to it. */
+  apiVersion?: number;
 }
 
 export interface DoctorCheck {
@@ -201,5 +228,62 @@ export interface Reporter extends PluginBase {
   onRunEnd?(report: GateReport, context: RunEndContext): void | Promise<void>;
 }
 
-export type Plugin = Runner | Analyzer | Fixer | Reporter;
-export type PluginKind = 'runner' | 'analyzer' | 'fixer' | 'reporter';
+// ---------------------------------------------------------------------------------------------
+// Generator
+
+export interface GenerateRequest {
+  project: { name: string; root: string; language?: string };
+  /** What the user asked for: `api` (tests from an OpenAPI document), `tests` (unit tests), or a generator's own goal. */
+  goal: string;
+  /** Project-relative inputs: the OpenAPI document, the source files to cover. */
+  inputs: string[];
+  /** Project-relative test files that already exist, so a generator adds instead of duplicating. */
+  existingTests: string[];
+  /** Generator options given on the command line, as given. */
+  options: Record<string, unknown>;
+}
+
+export interface GeneratedFile {
+  /** Project-relative POSIX path of a new file. */
+  file: string;
+  content: string;
+}
+
+export interface GeneratedTest {
+  file: string;
+  /** The test's name as the runner will report it (for the keep-or-remove filter and the report). */
+  test: string;
+  /** What it exercises: an endpoint, a function. */
+  covers?: string;
+}
+
+export interface GenerateResult {
+  files: GeneratedFile[];
+  /** What the files are meant to test, test by test, and a summary for the report. */
+  plan: { summary: string; tests: GeneratedTest[] };
+  usage?: FixProposalInput['usage'];
+}
+
+export interface GeneratorContext {
+  signal: AbortSignal;
+  logger: Logger;
+  /** Absolute project root (read-only for the generator). */
+  root: string;
+}
+
+/**
+ * Writes new tests for a project, as data: `generate` returns files and a plan and never writes.
+ * The engine writes the files through its workspace, runs them with the project's runner, heals
+ * only generated files, and keeps each test by a filter (it builds, passes repeatedly, adds
+ * coverage); a test that shows a product bug is reported, never "fixed".
+ */
+export interface Generator extends PluginBase {
+  /** Language of the tests it writes: 'python', 'cpp', 'javascript', ... */
+  readonly language: string;
+  generate(request: GenerateRequest, ctx: GeneratorContext): Promise<GenerateResult>;
+  /** Credentials and binaries check for `suture doctor`. */
+  doctor?(): Promise<DoctorCheck[]>;
+}
+
+export type Plugin = Runner | Analyzer | Fixer | Reporter | Generator;
+export type PluginKind = 'runner' | 'analyzer' | 'fixer' | 'reporter' | 'generator';

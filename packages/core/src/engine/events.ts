@@ -1,9 +1,9 @@
 import type { GateReport } from '../api/contracts/report.js';
-import type { Logger, Reporter, RunEndContext } from '../api/plugin.js';
+import type { Logger, PluginBase, Reporter, RunEndContext } from '../api/plugin.js';
 import { errorMessage } from '../api/errors.js';
 import { redactDeep, type Redactor } from '../safety/redact.js';
 
-type HookName = Exclude<keyof Reporter, 'name' | 'apiVersion' | 'onRunEnd'>;
+type HookName = Exclude<keyof Reporter, keyof PluginBase | 'onRunEnd'>;
 type HookEvent<K extends HookName> = Parameters<NonNullable<Reporter[K]>>[0];
 
 /** Fans events out to reporters in config order; a reporter that throws is logged, never fatal. */

@@ -170,7 +170,7 @@ describe('plugin loading', () => {
     );
     await config('./plugin7.mjs');
     await expect(gateOptions()).rejects.toThrow(
-      /declares apiVersion 7, but this @suture\/core speaks apiVersion 1/,
+      /needs plugin API 7, but this @suture\/core \S+ speaks API 1; upgrade suture/,
     );
   });
 

@@ -8,10 +8,12 @@ import { formatIssues } from './format-issues.js';
 import { editDistance } from '../text/edit-distance.js';
 import { errorMessage, PluginError, type PluginOrigin } from '../api/errors.js';
 import { isPathSpec, PLUGIN_ALIASES, resolvePackageEntry } from './resolve-plugin.js';
+import { apiUpgradeHint, checkApiVersion } from './api-version.js';
 import {
   API_VERSION,
   type Analyzer,
   type Fixer,
+  type Generator as GeneratorPlugin,
   type PluginFactoryContext,
   type PluginKind,
   type Reporter,
@@ -87,6 +89,7 @@ const REQUIRED: Record<PluginKind, string[]> = {
   analyzer: ['analyze', 'scope'],
   fixer: ['propose'],
   reporter: [],
+  generator: ['generate'],
 };
 
 /** Checks a plugin object's shape and API version; says what was expected. */
@@ -101,17 +104,14 @@ export function checkShape(value: unknown, kind: PluginKind, ref: PluginRef): vo
   const plugin = value as Record<string, unknown>;
   if (typeof plugin.name !== 'string' || plugin.name.length === 0)
     fail(`a ${kind} plugin must have a string "name"`);
-  if (plugin.apiVersion !== API_VERSION) {
-    fail(
-      `declares apiVersion ${String(plugin.apiVersion)}, but this @suture/core speaks apiVersion ${API_VERSION}; install a version of the plugin made for it`,
-    );
-  }
+  const api = checkApiVersion(plugin);
+  if (!api.ok) fail(`${api.reason}; ${apiUpgradeHint(api, { id: ref.id, isPath: isPathSpec(ref.id) })}`);
   for (const method of REQUIRED[kind]) {
     if (typeof plugin[method] !== 'function') fail(`a ${kind} plugin must have a "${method}" function`);
   }
-  if (kind === 'runner') {
-    if (typeof plugin.language !== 'string') fail('a runner must declare its "language"');
-    if (typeof plugin.supportsSelection !== 'boolean')
+  if (kind === 'runner' || kind === 'generator') {
+    if (typeof plugin.language !== 'string') fail(`a ${kind} must declare its "language"`);
+    if (kind === 'runner' && typeof plugin.supportsSelection !== 'boolean')
       fail('a runner must declare "supportsSelection" (true or false)');
   }
   if (
@@ -124,7 +124,6 @@ export function checkShape(value: unknown, kind: PluginKind, ref: PluginRef): vo
   }
 }
 
-/** What a plugin factory gets besides its options: `factory(options, context)`. */
 /** Calls the module's factory with the options and the context (or takes its plugin object). */
 export function instantiate(mod: unknown, ref: PluginRef, context: PluginFactoryContext): unknown {
   const m = mod as { default?: unknown; plugin?: unknown };
@@ -153,8 +152,16 @@ export async function loadPlugin(kind: 'runner', ref: PluginRef, fromDir: string
 export async function loadPlugin(kind: 'analyzer', ref: PluginRef, fromDir: string): Promise<Analyzer>;
 export async function loadPlugin(kind: 'fixer', ref: PluginRef, fromDir: string): Promise<Fixer>;
 export async function loadPlugin(kind: 'reporter', ref: PluginRef, fromDir: string): Promise<Reporter>;
+export async function loadPlugin(
+  kind: 'generator',
+  ref: PluginRef,
+  fromDir: string,
+): Promise<GeneratorPlugin>;
 export async function loadPlugin(kind: PluginKind, ref: PluginRef, fromDir: string): Promise<unknown> {
-  const plugin = instantiate(await importPlugin(ref, fromDir), ref, { configDir: resolve(fromDir) });
+  const plugin = instantiate(await importPlugin(ref, fromDir), ref, {
+    configDir: resolve(fromDir),
+    apiVersion: API_VERSION,
+  });
   checkShape(plugin, kind, ref);
   return plugin;
 }

@@ -1,5 +1,13 @@
 import { errorMessage, PluginError, type PluginOrigin } from '../api/errors.js';
-import type { Analyzer, Fixer, Logger, Reporter, Runner } from '../api/plugin.js';
+import type {
+  Analyzer,
+  Fixer,
+  Generator as GeneratorPlugin,
+  Logger,
+  PluginBase,
+  Reporter,
+  Runner,
+} from '../api/plugin.js';
 
 /**
  * Core never calls a raw plugin method: each call is timed and a throw becomes a PluginError that
@@ -25,12 +33,20 @@ function guard<A extends unknown[], R>(
   };
 }
 
+/** The identity a wrapper keeps: name and the declared API versions. */
+function identity(plugin: PluginBase): PluginBase {
+  return {
+    name: plugin.name,
+    apiVersion: plugin.apiVersion,
+    ...(plugin.apiRange ? { apiRange: plugin.apiRange } : {}),
+  };
+}
+
 export function wrapRunner(runner: Runner, origin: PluginOrigin | undefined, logger: Logger): Runner {
   const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) =>
     guard(runner.name, origin, m, logger, fn);
   return {
-    name: runner.name,
-    apiVersion: runner.apiVersion,
+    ...identity(runner),
     language: runner.language,
     supportsSelection: runner.supportsSelection,
     run: g('run', runner.run.bind(runner)),
@@ -44,8 +60,7 @@ export function wrapAnalyzer(analyzer: Analyzer, origin: PluginOrigin | undefine
   const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) =>
     guard(analyzer.name, origin, m, logger, fn);
   return {
-    name: analyzer.name,
-    apiVersion: analyzer.apiVersion,
+    ...identity(analyzer),
     analyze: g('analyze', analyzer.analyze.bind(analyzer)),
     scope: g('scope', analyzer.scope.bind(analyzer)),
     // synchronous hooks: a throw means "cannot tell", never a crash of the gate
@@ -73,26 +88,28 @@ export function wrapFixer(fixer: Fixer, origin: PluginOrigin | undefined, logger
   const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) =>
     guard(fixer.name, origin, m, logger, fn);
   return {
-    name: fixer.name,
-    apiVersion: fixer.apiVersion,
+    ...identity(fixer),
     ...(fixer.kinds ? { kinds: fixer.kinds } : {}),
     propose: g('propose', fixer.propose.bind(fixer)),
     ...(fixer.doctor ? { doctor: g('doctor', fixer.doctor.bind(fixer)) } : {}),
   };
 }
 
+/** Every reporter hook, in the order of a run. */
+export const REPORTER_HOOKS = [
+  'onRunStart',
+  'onProjectStart',
+  'onTestResult',
+  'onRoundEnd',
+  'onAttemptStart',
+  'onAttemptEnd',
+  'onProjectEnd',
+  'onRunEnd',
+] as const satisfies ReadonlyArray<keyof Reporter>;
+
 export function wrapReporter(reporter: Reporter, origin: PluginOrigin | undefined, logger: Logger): Reporter {
-  const wrapped: Reporter = { name: reporter.name, apiVersion: reporter.apiVersion };
-  for (const key of [
-    'onRunStart',
-    'onProjectStart',
-    'onTestResult',
-    'onRoundEnd',
-    'onAttemptStart',
-    'onAttemptEnd',
-    'onProjectEnd',
-    'onRunEnd',
-  ] as const) {
+  const wrapped: Reporter = identity(reporter);
+  for (const key of REPORTER_HOOKS) {
     const fn = reporter[key] as ((...a: unknown[]) => unknown) | undefined;
     if (fn)
       (wrapped as unknown as Record<string, unknown>)[key] = guard(
@@ -104,4 +121,19 @@ export function wrapReporter(reporter: Reporter, origin: PluginOrigin | undefine
       );
   }
   return wrapped;
+}
+
+export function wrapGenerator(
+  generator: GeneratorPlugin,
+  origin: PluginOrigin | undefined,
+  logger: Logger,
+): GeneratorPlugin {
+  const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) =>
+    guard(generator.name, origin, m, logger, fn);
+  return {
+    ...identity(generator),
+    language: generator.language,
+    generate: g('generate', generator.generate.bind(generator)),
+    ...(generator.doctor ? { doctor: g('doctor', generator.doctor.bind(generator)) } : {}),
+  };
 }
