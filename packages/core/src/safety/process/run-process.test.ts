@@ -100,15 +100,46 @@ describe('runProcess', () => {
     expect(r.output).toMatch(/output truncated/);
   });
 
-  it('switches colour off in children even when the parent forces it, and strips escapes a tool prints anyway', async () => {
+  it('passes the environment as given, colour variables included, and strips the colour a child prints', async () => {
+    // The child colours its output as a CLI library does: unless NO_COLOR is set.
     const script =
-      "console.log(process.env.FORCE_COLOR ?? 'unset', process.env.NO_COLOR, process.stdout.hasColors?.() ?? false); process.stdout.write('\\x1b[31mred\\x1b[39m plain\\n');";
-    const r = await runProcess(process.execPath, ['-e', script], {
+      "const { NO_COLOR, FORCE_COLOR, PY_COLORS } = process.env; console.log(NO_COLOR ?? 'no-NO_COLOR', FORCE_COLOR ?? 'no-FORCE_COLOR', PY_COLORS ?? 'no-PY_COLORS'); if (NO_COLOR === undefined) process.stdout.write('\\x1b[32mgreen\\x1b[39m plain\\n');";
+    const env = { ...process.env };
+    for (const key of ['NO_COLOR', 'FORCE_COLOR', 'PY_COLORS', 'CLICOLOR_FORCE']) delete env[key];
+    const plain = await runProcess(process.execPath, ['-e', script], { cwd: dir, env, timeoutMs: 10_000 });
+    expect(plain.output).toBe('no-NO_COLOR no-FORCE_COLOR no-PY_COLORS\ngreen plain\n');
+    const forced = await runProcess(process.execPath, ['-e', script], {
       cwd: dir,
-      env: { ...process.env, FORCE_COLOR: '3' },
+      env: { ...env, FORCE_COLOR: '3' },
       timeoutMs: 10_000,
     });
-    expect(r.output).toBe('unset 1 false\nred plain\n');
+    expect(forced.output).toBe('no-NO_COLOR 3 no-PY_COLORS\ngreen plain\n');
+  });
+
+  it('ends when the command exits although a helper it left behind keeps stdout open, and kills the helper', async () => {
+    const pids = join(dir, 'helper');
+    // The helper inherits stdout and outlives its parent; the parent exits at once with code 0.
+    const script = `sh -c 'echo $$ > ${pids}; exec sleep 60' & echo parent-done; exit 0`;
+    const r = await runProcess('sh', ['-c', script], {
+      cwd: dir,
+      env: process.env,
+      timeoutMs: 30_000,
+      drainMs: 300,
+    });
+    expect(r).toMatchObject({ exitCode: 0, timedOut: false, aborted: false });
+    expect(r.output).toBe('parent-done\n');
+    const helper = Number((await readFile(pids, 'utf8')).trim());
+    expect(await waitFor(() => !alive(helper), 5000)).toBe(true);
+  });
+
+  it('keeps what the command printed just before it exited', async () => {
+    const r = await runProcess('sh', ['-c', 'yes line | head -n 20000; exit 4'], {
+      cwd: dir,
+      env: process.env,
+      timeoutMs: 30_000,
+    });
+    expect(r.exitCode).toBe(4);
+    expect(r.outputBytes).toBe(20000 * 5);
   });
 
   it('decodes characters and escapes split across chunks, and survives bytes that are not UTF-8', async () => {

@@ -1,70 +1,26 @@
-import { StringDecoder } from 'node:string_decoder';
-import { stripVTControlCharacters } from 'node:util';
-import { execa } from 'execa';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { shellQuote } from '../../text/shell-quote.js';
+import { plainTextStream } from './plain-text.js';
 import { recordProcessGroup } from './process-groups.js';
 import { TailBuffer } from './tail-buffer.js';
 
-/**
- * Colour is switched off for every child: suture parses what tools print, and a `FORCE_COLOR`
- * inherited from the user's CI (or from nx) makes Node colour its stack frames and pytest its
- * tracebacks. `FORCE_COLOR=0` would not do: pytest treats any non-empty FORCE_COLOR as "on".
- */
-const NO_COLOR_ENV: Readonly<Record<string, string | undefined>> = {
-  FORCE_COLOR: undefined,
-  CLICOLOR_FORCE: undefined,
-  NO_COLOR: '1',
-  PY_COLORS: '0',
-  GTEST_COLOR: 'no',
-};
-
-/** A complete escape sequence: CSI, OSC (ended by BEL or ST), or a two-character escape. */
-const ESCAPE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\^_])/y;
-/** How far back an unfinished escape is held for the next chunk (an OSC hyperlink carries a URL); further back it is stray. */
-const MAX_ESCAPE = 512;
-
-/**
- * Where an escape sequence that has not ended yet starts, or -1. The scan may start at any ESC
- * of the tail: the only ESC inside a sequence begins an OSC's ST terminator, itself complete.
- */
-function unfinishedEscape(text: string): number {
-  for (
-    let i = text.indexOf('\x1b', Math.max(0, text.length - MAX_ESCAPE));
-    i !== -1;
-    i = text.indexOf('\x1b', ESCAPE.lastIndex)
-  ) {
-    ESCAPE.lastIndex = i;
-    if (!ESCAPE.test(text)) return i;
-  }
-  return -1;
-}
-
-/**
- * Decodes one byte stream to text without ANSI escapes. Multi-byte characters and escape
- * sequences split across chunks are held back until their end arrives; bytes that are not UTF-8
- * become U+FFFD instead of failing the run.
- */
-function plainTextStream(): { write(chunk: Buffer | string): string; end(): string } {
-  const decoder = new StringDecoder('utf8');
-  let pending = '';
-  const strip = (text: string, final: boolean): string => {
-    const all = pending + text;
-    const cut = final ? -1 : unfinishedEscape(all);
-    pending = cut === -1 ? '' : all.slice(cut);
-    return stripVTControlCharacters(cut === -1 ? all : all.slice(0, cut));
-  };
-  return {
-    write: (chunk) => strip(typeof chunk === 'string' ? chunk : decoder.write(chunk), false),
-    end: () => strip(decoder.end(), true),
-  };
-}
-
 export interface RunProcessOptions {
   cwd: string;
+  /**
+   * The child's whole environment, passed as given (default: this process's). Nothing is added:
+   * the code under test sees what it sees natively, and colour is stripped from what suture reads.
+   */
   env?: Record<string, string | undefined>;
   /** Wall-clock limit; the whole process group gets SIGTERM, then SIGKILL after `killGraceMs`. */
   timeoutMs: number;
   killGraceMs?: number;
+  /**
+   * How long output is still read after the command itself exits, while processes it left
+   * behind (a test's server, a daemonized helper) hold its pipes open. Then the group is killed
+   * and the pipes closed. Default 1000 ms.
+   */
+  drainMs?: number;
   signal?: AbortSignal;
   /** Bytes of combined output kept (the tail). Default 256 KiB. */
   tailBytes?: number;
@@ -88,10 +44,39 @@ export interface ProcessResult {
   durationMs: number;
 }
 
+type Ending = { code: number | null; signal: NodeJS.Signals | null } | { error: Error };
+
+function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+function start(file: string, args: readonly string[], options: RunProcessOptions): ChildProcess | Error {
+  try {
+    return spawn(file, args, {
+      cwd: options.cwd,
+      env: definedEnv(options.env ?? process.env),
+      detached: true,
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+const closed = (stream: Readable): Promise<void> =>
+  new Promise((resolve) => {
+    if (stream.closed) resolve();
+    else stream.once('close', () => resolve());
+  });
+
 /**
- * Runs a command in its own process group with a wall-clock limit. On timeout or abort the whole
- * group is killed (children that ignore SIGTERM included), so no process of the run outlives it.
- * Output is kept as a bounded tail, so a suite printing gigabytes keeps memory flat.
+ * Runs a command in its own process group with a wall-clock limit. The run ends when the command
+ * (the group leader) exits: output its leftovers still write is read for `drainMs`, then the
+ * group is killed, so a helper holding stdout open cannot stretch a finished run to its limit.
+ * On timeout or abort the whole group is killed (children that ignore SIGTERM included), so no
+ * process of the run outlives it. Output is kept as a bounded tail, so a suite printing
+ * gigabytes keeps memory flat.
  */
 export async function runProcess(
   file: string,
@@ -101,21 +86,25 @@ export async function runProcess(
   const started = Date.now();
   const tail = new TailBuffer(options.tailBytes ?? 256 * 1024);
   const command = [file, ...args].map(shellQuote).join(' ');
+  const result = (fields: Partial<ProcessResult>): ProcessResult => ({
+    command,
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    output: tail.toString(),
+    outputBytes: tail.totalBytes,
+    durationMs: Date.now() - started,
+    ...fields,
+  });
+  const child = start(file, args, options);
+  if (child instanceof Error) return result({ spawnError: child.message });
+
   let timedOut = false;
   let aborted = false;
-  const child = execa(file, args, {
-    cwd: options.cwd,
-    env: { ...options.env, ...NO_COLOR_ENV },
-    extendEnv: false,
-    detached: true,
-    reject: false,
-    stdin: options.input === undefined ? 'ignore' : 'pipe',
-    input: options.input,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    buffer: false,
-    cleanup: true,
-    windowsHide: true,
+  const ending = new Promise<Ending>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('error', (error) => resolve({ error }));
   });
   const forget = child.pid !== undefined ? recordProcessGroup(child.pid, command) : (): void => undefined;
   const emit = (text: string): void => {
@@ -123,12 +112,17 @@ export async function runProcess(
     tail.push(text);
     options.onOutput?.(text);
   };
-  const streams = [child.stdout, child.stderr].flatMap((stream) => {
-    if (!stream) return [];
+  const pipes = [child.stdout, child.stderr].filter((s): s is Readable => s !== null);
+  const decoders = pipes.map((stream) => {
     const decode = plainTextStream();
-    stream.on('data', (chunk: Buffer | string) => emit(decode.write(chunk)));
-    return [decode];
+    stream.on('data', (chunk: Buffer) => emit(decode.write(chunk)));
+    return decode;
   });
+  if (child.stdin) {
+    // a command that exits without reading its input closes the pipe under us
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input);
+  }
 
   const killGroup = (sig: NodeJS.Signals): void => {
     if (child.pid === undefined) return;
@@ -155,26 +149,28 @@ export async function runProcess(
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
-  const result = await child;
-  for (const decode of streams) emit(decode.end());
+  const end = await ending;
   clearTimeout(timer);
   options.signal?.removeEventListener('abort', onAbort);
+  if (!('error' in end)) {
+    let drainTimer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(pipes.map(closed)),
+      new Promise<void>((resolve) => {
+        drainTimer = setTimeout(resolve, options.drainMs ?? 1000);
+      }),
+    ]);
+    clearTimeout(drainTimer);
+  }
   // Descendants that outlived the leader (daemonized test helpers) still belong to the group.
   killGroup('SIGKILL');
   forget();
   if (graceTimer) clearTimeout(graceTimer);
+  for (const stream of pipes) stream.destroy();
+  decoders.forEach((decode) => emit(decode.end()));
 
-  const spawnFailed =
-    result.failed && result.exitCode === undefined && !result.signal && !timedOut && !aborted;
-  return {
-    command,
-    exitCode: result.exitCode ?? null,
-    signal: result.signal ?? null,
-    timedOut,
-    aborted,
-    spawnError: spawnFailed ? (result.originalMessage ?? result.shortMessage) : undefined,
-    output: tail.toString(),
-    outputBytes: tail.totalBytes,
-    durationMs: Date.now() - started,
-  };
+  if ('error' in end) {
+    return result(child.pid === undefined ? { spawnError: end.error.message } : { timedOut, aborted });
+  }
+  return result({ exitCode: end.code, signal: end.signal, timedOut, aborted });
 }
