@@ -1,25 +1,12 @@
-import {
-  API_VERSION,
-  runProcess,
-  z,
-  type DoctorCheck,
-  type Fixer,
-  type FixProposalInput,
-} from '@suture/core';
+import { API_VERSION, runProcess, type DoctorCheck, type Fixer, type FixProposalInput } from '@suture/core';
 import { cppFixIts } from './cpp/rules.js';
 import { fixItProposal } from './fixits.js';
+import { HintsOptionsSchema, type HintsOptions } from './options.js';
 import { projectPython } from './python/interpreter.js';
 import { pythonProposal } from './python/rules.js';
-import { scriptProposal } from './script/rules.js';
+import { scriptDoctor, scriptHints } from './script/hints.js';
 
-const HintsOptionsSchema = z
-  .object({
-    /** Interpreter asked for builtins, stdlib names and dir() of modules (default: the project's). */
-    python: z.string().min(1).optional(),
-  })
-  .strict();
-
-export type HintsOptions = z.input<typeof HintsOptionsSchema>;
+export type { HintsOptions } from './options.js';
 
 const NEEDS_LLM = 'needs an LLM fixer (configure @suture/llm-claude-cli or @suture/llm-openai)';
 
@@ -46,7 +33,7 @@ export default function hints(options: HintsOptions = {}): Fixer {
             }
           : undefined) ??
         (language === 'python' ? await pythonProposal(request, resolved.python) : undefined) ??
-        (language === 'javascript' || language === 'typescript' ? await scriptProposal(request) : undefined);
+        (language === 'javascript' || language === 'typescript' ? await scriptHints(request) : undefined);
       if (proposal) return proposal;
       const what =
         request.failure.kind === 'assertion' ? 'assertion failure' : `${request.failure.kind} failure`;
@@ -72,6 +59,7 @@ export default function hints(options: HintsOptions = {}): Fixer {
               message: `${python} not found: Python hints are off`,
               fix: 'install Python 3 or set the fixer option "python"',
             },
+        ...scriptDoctor(),
       ];
     },
   };

@@ -5,6 +5,7 @@ import ts from 'typescript';
 import type { Edit, FixProposalInput, FixRequest } from '@suture/core';
 import { diffEdit } from '../edits.js';
 import { bindingStatement, isBuiltinModuleName, memberUses, projectModuleNamed } from './node-builtins.js';
+import { undefinedName } from './undefined-name.js';
 
 const FIXABLE_CODES = new Set([2304, 2552, 2580, 2582, 2583, 2584, 2503, 2662, 2663]);
 const WANTED_FIXES = new Set(['spelling', 'import', 'requireInTs', 'fixMissingImport']);
@@ -146,9 +147,7 @@ function builtinModuleBinding(c: {
  * own code fixes (spelling, add an import or a require) on the file where it happened.
  */
 export async function scriptProposal(request: FixRequest): Promise<FixProposalInput | undefined> {
-  const text = `${request.failure.title}\n${request.failure.evidence}`;
-  const name =
-    /ReferenceError: (\w+) is not defined/.exec(text)?.[1] ?? /Cannot find name '(\w+)'/.exec(text)?.[1];
+  const name = undefinedName(request);
   const loc = request.failure.location;
   if (!name || !loc) return undefined;
   const root = request.project.root;
