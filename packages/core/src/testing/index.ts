@@ -20,3 +20,11 @@ export {
 } from './scripted-fixer.js';
 export { scriptRunner, scriptAnalyzer, projectFrames, type ScriptRunnerOptions } from './script-runner.js';
 export { sampleFixRequest, sampleFixerContext } from './sample-fix-request.js';
+export { FixerTester, type CaseApi, type FixerTesterOptions } from './fixer-tester.js';
+export {
+  checkFixerCase,
+  SAMPLE_PROJECT,
+  type FixerCase,
+  type FixerCaseOptions,
+  type FixerExpectation,
+} from './fixer-case.js';
