@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Diagnostic, FailureInput, Location, ProjectInfo, RunResult, TestResult } from '@suture/core';
+import { groupFailures, type FailureCase } from '@suture/core/analysis';
 import type { ExceptionInfo } from '../events.js';
-import { exceptionFromText, kindOf, normalizeMessage } from './classify.js';
+import { exceptionFromText, kindOf } from './classify.js';
 import { enclosingSymbol, type createPythonCache } from './python-model.js';
 
 type Cache = ReturnType<typeof createPythonCache>;
@@ -47,13 +47,6 @@ function textFrames(text: string): ExceptionInfo['frames'] {
   return hits.sort((a, b) => a.at - b.at).map((h) => h.frame);
 }
 
-function fingerprint(parts: readonly (string | undefined)[]): string {
-  return createHash('sha1')
-    .update(parts.map((p) => p ?? '').join('\0'))
-    .digest('hex')
-    .slice(0, 16);
-}
-
 function evidenceOf(message: string, trace: string | undefined): string {
   return trace && trace.includes(message.split('\n')[0] ?? '')
     ? trace
@@ -67,7 +60,7 @@ export function testSymbol(id: string): { file: string; symbol?: string } {
   return { file: file!, ...(last.length > 0 ? { symbol: last.slice(-2).join('.') } : {}) };
 }
 
-async function fromTest(test: TestResult, project: ProjectInfo, cache: Cache): Promise<FailureInput> {
+async function fromTest(test: TestResult, project: ProjectInfo, cache: Cache): Promise<FailureCase> {
   const exc = (test.details?.exception as ExceptionInfo | undefined) ?? undefined;
   const fallback = exceptionFromText(test.trace ?? '');
   const type = exc?.type ?? fallback.type;
@@ -85,7 +78,7 @@ async function fromTest(test: TestResult, project: ProjectInfo, cache: Cache): P
       ? `timeout in ${test.id}`
       : `${type ? `${type}: ` : ''}${message.split('\n')[0]}`.slice(0, 200);
   const repairable = kind !== 'infra';
-  return {
+  const failure: FailureCase['failure'] = {
     id: '',
     kind,
     title,
@@ -93,14 +86,6 @@ async function fromTest(test: TestResult, project: ProjectInfo, cache: Cache): P
     location,
     frames: frames.slice(1),
     evidence: evidenceOf(test.message ?? message, test.trace),
-    // Not the test's own name: one root cause hit by many tests is one group.
-    fingerprint: fingerprint([
-      kind,
-      type,
-      kind === 'timeout' ? test.id : normalizeMessage(message),
-      location.file,
-      location.symbol,
-    ]),
     repairable,
     ...(repairable
       ? {}
@@ -117,9 +102,17 @@ async function fromTest(test: TestResult, project: ProjectInfo, cache: Cache): P
       when: test.details?.when,
     },
   };
+  // an assertion's first line is what failed; pytest's explanation after it only spells out values
+  const said =
+    kind === 'timeout'
+      ? (test.message ?? 'timeout')
+      : kind === 'assertion'
+        ? (message.split('\n')[0] ?? '')
+        : message;
+  return { failure, type, message: said };
 }
 
-async function fromCollection(d: Diagnostic, project: ProjectInfo, cache: Cache): Promise<FailureInput> {
+async function fromCollection(d: Diagnostic, project: ProjectInfo, cache: Cache): Promise<FailureCase> {
   const { type, message } = exceptionFromText(d.raw ?? d.message);
   const frames = await projectFrames(project.root, textFrames(d.raw ?? ''), cache);
   const kind = type ? kindOf(type, message) : 'collection';
@@ -129,7 +122,7 @@ async function fromCollection(d: Diagnostic, project: ProjectInfo, cache: Cache)
     (d.file
       ? { file: projectPath(project.root, d.file) ?? d.file, ...(d.line ? { line: d.line } : {}) }
       : undefined);
-  return {
+  const failure: FailureCase['failure'] = {
     id: '',
     kind: kind === 'assertion' || kind === 'exception' ? 'collection' : kind,
     title: `cannot collect ${module}: ${type ? `${type}: ` : ''}${message}`.slice(0, 200),
@@ -137,13 +130,6 @@ async function fromCollection(d: Diagnostic, project: ProjectInfo, cache: Cache)
     ...(location ? { location } : {}),
     frames: frames.slice(1),
     evidence: d.raw ?? d.message,
-    fingerprint: fingerprint([
-      'collection',
-      type,
-      normalizeMessage(message),
-      location?.file,
-      location?.symbol,
-    ]),
     repairable: kind !== 'infra',
     diagnostics: [d],
     details: {
@@ -152,29 +138,22 @@ async function fromCollection(d: Diagnostic, project: ProjectInfo, cache: Cache)
       ...(type === 'NameError' ? { name: /name '([^']+)'/.exec(message)?.[1] } : {}),
     },
   };
+  return { failure, type, message };
 }
 
-/** Groups pytest results by root cause: same kind, exception, normalized message and location. */
+/** pytest's failing tests and collection errors, grouped by root cause with core's one policy. */
 export async function analyzePytest(
   result: RunResult,
   project: ProjectInfo,
   cache: Cache,
 ): Promise<FailureInput[]> {
-  const groups = new Map<string, FailureInput>();
-  const add = (f: FailureInput): void => {
-    const existing = groups.get(f.fingerprint);
-    if (!existing) groups.set(f.fingerprint, f);
-    else {
-      for (const t of f.tests) if (!existing.tests.includes(t)) existing.tests.push(t);
-      existing.diagnostics = [...(existing.diagnostics ?? []), ...(f.diagnostics ?? [])];
-    }
-  };
+  const cases: FailureCase[] = [];
   for (const d of result.diagnostics)
     if (d.source === 'pytest-collection' && d.severity === 'error')
-      add(await fromCollection(d, project, cache));
+      cases.push(await fromCollection(d, project, cache));
   for (const t of result.tests) {
     if (t.status === 'failed' || t.status === 'error' || t.status === 'timeout' || t.status === 'crashed')
-      add(await fromTest(t, project, cache));
+      cases.push(await fromTest(t, project, cache));
   }
-  return [...groups.values()];
+  return groupFailures(cases);
 }

@@ -27,15 +27,3 @@ export function exceptionFromText(text: string): { type?: string; message: strin
   const m = /^([\w.]+):?\s*(.*)$/.exec(hit)!;
   return { type: m[1], message: m[2] ?? '' };
 }
-
-/** A message with addresses, temp paths, line numbers and object ids removed: stable across attempts. */
-export function normalizeMessage(message: string): string {
-  return message
-    .replace(/0x[0-9a-fA-F]+/g, '0x?')
-    .replace(/(\/tmp|\/var\/folders|\/private\/var)\/[^\s'"]+/g, '<tmp>')
-    .replace(/line \d+/g, 'line ?')
-    .replace(/:\d+(:\d+)?\b/g, ':?')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 300);
-}

@@ -2,8 +2,7 @@ import { API_VERSION, type Analyzer } from '@suture/core';
 import { analyzePytest } from './analyze.js';
 import { createPythonCache } from './python-model.js';
 import { scopePytest } from './scope.js';
-
-const TEST_FILE = /(^|\/)(test_[^/]*\.py|[^/]*_test\.py|conftest\.py)$/;
+import { isPythonTestFile } from './test-files.js';
 
 /** The Python analyzer: groups pytest failures by root cause and walks the call graph for a scope. */
 export function pythonAnalyzer(): Analyzer {
@@ -13,7 +12,7 @@ export function pythonAnalyzer(): Analyzer {
     apiVersion: API_VERSION,
     analyze: (result, project) => analyzePytest(result, project, cache),
     scope: (failure, project) => scopePytest(failure, project, cache),
-    isTestFile: (file) => TEST_FILE.test(file),
+    isTestFile: isPythonTestFile,
     checkSyntax(file, content) {
       if (!file.endsWith('.py')) return undefined;
       const { tree } = cache.parseText(content);

@@ -10,6 +10,7 @@ import {
   resolveModule,
   type createPythonCache,
 } from './python-model.js';
+import { isPythonTestFile } from './test-files.js';
 
 type Cache = ReturnType<typeof createPythonCache>;
 
@@ -196,7 +197,7 @@ export async function scopePytest(failure: Failure, project: ProjectInfo, cache:
     frameEntries.push({
       file: f.file,
       symbols: f.symbol ? [f.symbol] : [],
-      role: /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(f.file) ? 'test' : 'source',
+      role: isPythonTestFile(f.file) ? 'test' : 'source',
       reasons: [
         i === 0 ? `where the failure happened (line ${f.line ?? '?'})` : `frame ${i + 1} of the traceback`,
       ],
@@ -212,5 +213,7 @@ export async function scopePytest(failure: Failure, project: ProjectInfo, cache:
     maxDepth: project.scopeDepth,
     expand: (node) => expand(project.root, node, cache),
   });
+  // the walk reaches helpers in conftest.py and test folders as callees: they are still tests
+  for (const e of walked) if (e.role === 'source' && isPythonTestFile(e.file)) e.role = 'test';
   return { entries: mergeScopeEntries(frameEntries, walked), excluded: [] };
 }
