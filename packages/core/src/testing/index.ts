@@ -28,3 +28,10 @@ export {
   type FixerCaseOptions,
   type FixerExpectation,
 } from './fixer-case.js';
+export {
+  requireToolchain,
+  REQUIRE_TOOLCHAINS_ENV,
+  type OptionalToolchain,
+  type SkippableTest,
+} from './toolchain.js';
+export { documentedOptions } from './readme-options.js';
