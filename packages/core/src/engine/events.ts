@@ -1,19 +1,60 @@
-import type { GateReport } from '../api/contracts/report.js';
+import type { GateReport, PluginErrorEntry } from '../api/contracts/report.js';
 import type { Logger, PluginBase, Reporter, RunEndContext } from '../api/plugin.js';
 import { errorMessage } from '../api/errors.js';
 import { redactDeep, type Redactor } from '../safety/redact.js';
+import { mergePluginErrors, pluginErrorEntry } from './plugin-errors.js';
 
 type HookName = Exclude<keyof Reporter, keyof PluginBase | 'onRunEnd'>;
 type HookEvent<K extends HookName> = Parameters<NonNullable<Reporter[K]>>[0];
 
-/** Fans events out to reporters in config order; a reporter that throws is logged, never fatal. */
+/** The project and the thing an event is about, for the report of a reporter that failed on it. */
+function aboutEvent(event: unknown): { project?: string; subject?: string } {
+  const e = event as {
+    project?: string | { name: string };
+    test?: { id: string };
+    round?: { kind: string };
+    failure?: { title: string };
+    attempt?: number | { attempt: number };
+  };
+  const project = typeof e.project === 'string' ? e.project : e.project?.name;
+  const attempt = typeof e.attempt === 'number' ? e.attempt : e.attempt?.attempt;
+  const subject = e.test
+    ? `test ${e.test.id}`
+    : e.round
+      ? `the ${e.round.kind} run`
+      : e.failure
+        ? `"${e.failure.title}"${attempt ? `, attempt ${attempt}` : ''}`
+        : undefined;
+  return { ...(project ? { project } : {}), ...(subject ? { subject } : {}) };
+}
+
+/**
+ * Fans events out to reporters in config order. A reporter that throws is logged and never stops
+ * the gate; what it failed on is kept for the report (`pluginErrors`).
+ */
 export class Emitter {
+  private readonly failed: PluginErrorEntry[] = [];
+
   constructor(
     private readonly reporters: readonly Reporter[],
     private readonly logger: Logger,
     /** Events carry test output and evidence: secrets are masked before any reporter sees them. */
     private readonly redact: Redactor = (text) => text,
   ) {}
+
+  /** The reporters that failed so far, one entry per reporter, hook and message. */
+  get pluginErrors(): PluginErrorEntry[] {
+    return mergePluginErrors(this.failed);
+  }
+
+  private record(reporter: Reporter, hook: string, error: unknown, event?: unknown): PluginErrorEntry {
+    this.logger.warn(`reporter ${reporter.name} failed in ${hook}: ${errorMessage(error)}`);
+    const entry = pluginErrorEntry(
+      { plugin: reporter.name, kind: 'reporter', phase: hook, ...aboutEvent(event) },
+      error,
+    );
+    return redactDeep(entry, this.redact);
+  }
 
   async emit<K extends HookName>(hook: K, event: HookEvent<K>): Promise<void> {
     if (this.reporters.length === 0) return;
@@ -24,19 +65,26 @@ export class Emitter {
       try {
         await fn.call(reporter, safe);
       } catch (error) {
-        this.logger.warn(`reporter ${reporter.name} failed in ${hook}: ${errorMessage(error)}`);
+        this.failed.push(this.record(reporter, hook, error, safe));
       }
     }
   }
 
-  async end(report: GateReport, context: RunEndContext): Promise<void> {
+  /**
+   * Calls every `onRunEnd`. A reporter that fails there is added to the report the reporters after
+   * it get (the ones before it have already written theirs); returns the report with all of them.
+   */
+  async end(report: GateReport, context: RunEndContext): Promise<GateReport> {
+    let current = report;
     for (const reporter of this.reporters) {
       if (!reporter.onRunEnd) continue;
       try {
-        await reporter.onRunEnd(report, context);
+        await reporter.onRunEnd(current, context);
       } catch (error) {
-        this.logger.warn(`reporter ${reporter.name} failed in onRunEnd: ${errorMessage(error)}`);
+        const entry = this.record(reporter, 'onRunEnd', error);
+        current = { ...current, pluginErrors: mergePluginErrors([...current.pluginErrors, entry]) };
       }
     }
+    return current;
   }
 }

@@ -12,10 +12,11 @@ import { acquireLock, type RepoLock } from '../safety/lock.js';
 import { fileDiff } from '../safety/patch.js';
 import { phase } from '../safety/phase.js';
 import { Emitter } from './events.js';
-import type { Heal } from './heal-loop.js';
 import { gateProject } from './project-gate.js';
+import { RefusalMemory } from './refusals.js';
 import { emptyTotals, sumTotals } from './totals.js';
 import type { GateOptions } from './types.js';
+import type { Conflict, Heal } from './writes.js';
 
 /** `suture run` refuses to start while an interrupted run's journal is waiting to be recovered. */
 export class UnrecoveredJournalError extends Error {
@@ -101,7 +102,7 @@ async function gateLocked(
 
   let journal: Journal | undefined;
   const projects: ProjectReport[] = [];
-  const conflicts: Array<{ file: string; reason: string }> = [];
+  const conflicts: Conflict[] = [];
   let internalError: string | undefined;
   let patch = '';
   try {
@@ -115,6 +116,7 @@ async function gateLocked(
       projects: options.projects.map((p) => p.name),
     });
     const heals: Heal[] = [];
+    const refusals = new RefusalMemory();
     const outcomes = await mapLimit(options.projects, options.concurrency, (project) =>
       gateProject(project, {
         repoRoot: options.root,
@@ -125,13 +127,14 @@ async function gateLocked(
         emitter,
         logger,
         signal: controller.signal,
-        conflicts,
+        refusals,
         redact,
       }),
     );
     for (const o of outcomes) {
       projects.push(o.report);
       heals.push(...o.heals);
+      conflicts.push(...o.conflicts);
     }
     if (controller.signal.aborted) internalError = 'the run was interrupted';
     const kept = new Set(heals.flatMap((h) => h.writes.map((w) => w.file)));
@@ -166,11 +169,11 @@ async function gateLocked(
   const finishedAt = new Date();
   const totals = projects.length > 0 ? sumTotals(projects) : emptyTotals();
   const green = projects.every(
-    (p) => p.status === 'completed' || (options.mode === 'fix' && p.status === 'recovered'),
+    (p) => p.status === 'completed' || (options.mode === 'fix' && p.status === 'healed'),
   );
   const report: GateReport = redactDeep(
     {
-      schemaVersion: 1,
+      schemaVersion: 2,
       runId,
       root: options.root,
       startedAt: startedAt.toISOString(),
@@ -184,6 +187,7 @@ async function gateLocked(
       exitCode: internalError ? 3 : green ? 0 : 1,
       runDir,
       ...(internalError ? { error: internalError } : {}),
+      pluginErrors: emitter.pluginErrors,
     } as GateReport,
     redact,
   );
@@ -196,7 +200,7 @@ async function gateLocked(
   } catch (error) {
     logger.warn(`could not write ${runDir}: ${errorMessage(error)}`);
   }
-  await emitter.end(report, { runDir, root: options.root });
+  const ended = await emitter.end(report, { runDir, root: options.root });
   phase('gate:end');
-  return report;
+  return ended;
 }

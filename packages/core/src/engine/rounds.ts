@@ -1,19 +1,29 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FailureSchema, type Failure } from '../api/contracts/failure.js';
-import type { Round } from '../api/contracts/report.js';
+import type { PluginErrorEntry, Round } from '../api/contracts/report.js';
 import { RunResultSchema, type RunResult } from '../api/contracts/run-result.js';
 import { errorMessage } from '../api/errors.js';
 import type { Logger, ProjectInfo } from '../api/plugin.js';
 import type { GateProject } from './types.js';
 import type { Emitter } from './events.js';
 import { phase } from '../safety/phase.js';
+import { pluginErrorEntry } from './plugin-errors.js';
+
+/** What the analyzer made of a run; `error` when it threw (the failures are then unknown, not none). */
+export interface Analysis {
+  failures: Failure[];
+  error?: PluginErrorEntry;
+}
 
 export interface RoundRunner {
   /** Runs the suite (or a selection) and records the round. */
   run(kind: Round['kind'], selection?: string[]): Promise<RunResult>;
-  analyze(result: RunResult): Promise<Failure[]>;
-  rounds: Round[];
+  analyze(result: RunResult): Promise<Analysis>;
+  /** Every round run so far, in order. */
+  readonly rounds: readonly Round[];
+  /** The runner and analyzer errors of those rounds (a runner that threw, an analyzer that did). */
+  readonly pluginErrors: readonly PluginErrorEntry[];
   info: ProjectInfo;
 }
 
@@ -38,6 +48,7 @@ export function createRoundRunner(
   signal: AbortSignal,
 ): RoundRunner {
   const rounds: Round[] = [];
+  const pluginErrors: PluginErrorEntry[] = [];
   const info: ProjectInfo = {
     name: project.name,
     root: project.root,
@@ -45,8 +56,39 @@ export function createRoundRunner(
     logger,
   };
   let n = 0;
+  const subject = (kind: Round['kind'], selection?: string[]): string =>
+    selection ? `the ${kind} run of ${selection.length} test(s)` : `the ${kind} run`;
+  const runnerError = (error: unknown, kind: Round['kind'], selection?: string[]): void =>
+    void pluginErrors.push(
+      pluginErrorEntry(
+        {
+          plugin: project.runner.name,
+          kind: 'runner',
+          phase: 'run',
+          project: project.name,
+          subject: subject(kind, selection),
+        },
+        error,
+      ),
+    );
+  const analyzerError = (error: unknown): PluginErrorEntry => {
+    const last = rounds[rounds.length - 1];
+    const entry = pluginErrorEntry(
+      {
+        plugin: project.analyzer.name,
+        kind: 'analyzer',
+        phase: 'analyze',
+        project: project.name,
+        ...(last ? { subject: subject(last.kind) } : {}),
+      },
+      error,
+    );
+    pluginErrors.push(entry);
+    return entry;
+  };
   return {
     rounds,
+    pluginErrors,
     info,
     async run(kind, selection) {
       const workDir = join(runDir, 'work', project.name, String(++n));
@@ -65,16 +107,17 @@ export function createRoundRunner(
           onTestResult: (test) => void emitter.emit('onTestResult', { project: project.name, test }),
         });
         const parsed = RunResultSchema.safeParse(raw);
-        result = parsed.success
-          ? parsed.data
-          : errorResult(
-              `${project.runner.name} returned an invalid RunResult: ${parsed.error.issues
-                .slice(0, 3)
-                .map((i) => `${i.path.join('.')}: ${i.message}`)
-                .join('; ')}`,
-              started,
-            );
+        if (parsed.success) result = parsed.data;
+        else {
+          const issues = parsed.error.issues
+            .slice(0, 3)
+            .map((i) => `${i.path.join('.')}: ${i.message}`)
+            .join('; ');
+          runnerError(`returned an invalid RunResult: ${issues}`, kind, selection);
+          result = errorResult(`${project.runner.name} returned an invalid RunResult: ${issues}`, started);
+        }
       } catch (error) {
+        runnerError(error, kind, selection);
         result = errorResult(errorMessage(error), started);
       }
       phase(`run:${kind}:end`);
@@ -93,21 +136,22 @@ export function createRoundRunner(
       return result;
     },
     async analyze(result) {
-      if (result.status === 'passed') return [];
+      if (result.status === 'passed') return { failures: [] };
       let raw;
       try {
         raw = await project.analyzer.analyze(result, info);
       } catch (error) {
         logger.warn(`${project.analyzer.name} could not analyze the run: ${errorMessage(error)}`);
-        return [];
+        return { failures: [], error: analyzerError(error) };
       }
       const byFingerprint = new Map<string, Failure>();
       for (const item of raw) {
         const parsed = FailureSchema.safeParse(item);
         if (!parsed.success) {
-          logger.warn(
-            `${project.analyzer.name} produced an invalid failure: ${parsed.error.issues[0]?.message ?? ''}`,
-          );
+          const issue = parsed.error.issues[0];
+          const detail = `produced an invalid failure: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : ''}`;
+          logger.warn(`${project.analyzer.name} ${detail}`);
+          analyzerError(detail);
           continue;
         }
         const f = { ...parsed.data, id: `${project.name}:${parsed.data.fingerprint}` };
@@ -119,7 +163,7 @@ export function createRoundRunner(
       const failures = [...byFingerprint.values()];
       const last = rounds[rounds.length - 1];
       if (last) last.failures = failures.map((f) => f.id);
-      return failures;
+      return { failures };
     },
   };
 }

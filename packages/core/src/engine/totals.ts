@@ -57,8 +57,8 @@ export function sumTotals(projects: readonly ProjectReport[]): Totals {
 export function projectStatus(failures: readonly FailureReport[], error?: string): ProjectReport['status'] {
   if (error) return 'failed';
   const real = failures.filter((f) => f.outcome !== 'flaky');
-  if (real.length === 0) return failures.length === 0 ? 'completed' : 'recovered';
+  if (real.length === 0) return failures.length === 0 ? 'completed' : 'healed';
   const healed = real.filter((f) => f.outcome === 'healed').length;
-  if (healed === real.length) return 'recovered';
+  if (healed === real.length) return 'healed';
   return healed > 0 ? 'failed_after_repair' : 'failed';
 }

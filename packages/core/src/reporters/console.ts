@@ -2,6 +2,7 @@ import { join, relative } from 'node:path';
 import { z } from 'zod';
 import type { Round } from '../api/contracts/report.js';
 import { gitApplyCommand } from '../safety/patch.js';
+import { pluginErrorLine } from './plugin-error-line.js';
 import { usageLine } from './usage-line.js';
 import { API_VERSION, type Reporter } from '../api/plugin.js';
 
@@ -96,6 +97,7 @@ export function consoleReporter(
           `    ${f.outcome.padEnd(11)} ${f.failure.kind.padEnd(10)} ${f.failure.title}${where}${f.reason && f.outcome !== 'healed' ? ` — ${f.reason.split('\n')[0]}` : ''}`,
         );
       }
+      for (const x of p.pluginErrors) line(`    plugin error: ${pluginErrorLine(x).split('\n')[0]}`);
     },
     onRunEnd(report, { runDir, root }) {
       const t = report.totals;
@@ -105,6 +107,7 @@ export function consoleReporter(
       );
       if (t.llmCalls > 0) line(`LLM: ${usageLine(t)}`);
       for (const c of report.conflicts) line(`conflict: ${c.file}: ${c.reason}`);
+      for (const e of report.pluginErrors) line(`plugin error: ${pluginErrorLine(e).split('\n')[0]}`);
       const shown = relative(process.cwd(), runDir) || runDir;
       line(`reports: ${shown.startsWith('..') ? runDir : shown}`);
       if (report.patch && report.mode === 'check')

@@ -1,9 +1,10 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { z } from 'zod';
-import type { GateReport, ProjectReport } from '../api/contracts/report.js';
+import type { GateReport, PluginErrorEntry, ProjectReport } from '../api/contracts/report.js';
 import type { TestResult } from '../api/contracts/run-result.js';
 import { API_VERSION, type Reporter } from '../api/plugin.js';
 import { healedTests, lastFullRound } from './final-tests.js';
+import { pluginErrorLine } from './plugin-error-line.js';
 import { outputPath, writeOutput } from './write-file.js';
 
 const JunitOptionsSchema = z.object({ file: z.string().default('results.xml') }).strict();
@@ -49,6 +50,33 @@ function testcase(project: string, test: TestResult, healed: boolean): XmlNode {
   return node;
 }
 
+/** A plugin that threw is an error of the run, with a test case of its own so CI shows it. */
+function pluginErrorCase(classname: string, e: PluginErrorEntry): XmlNode {
+  return {
+    '@_classname': classname,
+    '@_name': clean(`suture: ${e.plugin} failed in ${e.phase}`),
+    '@_time': '0',
+    error: {
+      '@_message': clean(e.message.slice(0, 1000)),
+      '@_type': 'plugin-error',
+      '#text': clean(pluginErrorLine(e)),
+    },
+  };
+}
+
+function counted(name: string, cases: XmlNode[], time: number): XmlNode {
+  const count = (key: string): number => cases.filter((c) => key in c).length;
+  return {
+    '@_name': name,
+    '@_tests': String(cases.length),
+    '@_failures': String(count('failure')),
+    '@_errors': String(count('error')),
+    '@_skipped': String(count('skipped')),
+    '@_time': (time / 1000).toFixed(3),
+    testcase: cases,
+  };
+}
+
 function suite(project: ProjectReport): XmlNode {
   const round = lastFullRound(project);
   const healed = healedTests(project);
@@ -75,21 +103,22 @@ function suite(project: ProjectReport): XmlNode {
       error: { '@_message': clean(project.error), '@_type': 'error' },
     });
   }
-  const count = (key: string): number => cases.filter((c) => key in c).length;
-  return {
-    '@_name': project.name,
-    '@_tests': String(cases.length),
-    '@_failures': String(count('failure')),
-    '@_errors': String(count('error')),
-    '@_skipped': String(count('skipped')),
-    '@_time': (project.durationMs / 1000).toFixed(3),
-    testcase: cases,
-  };
+  for (const e of project.pluginErrors) cases.push(pluginErrorCase(project.name, e));
+  return counted(project.name, cases, project.durationMs);
 }
 
 /** Renders the merged JUnit XML of every project (one `<testsuite>` per project). */
 export function renderJunit(report: GateReport): string {
   const suites = report.projects.map(suite);
+  // Reporters belong to the run, not to a project.
+  if (report.pluginErrors.length > 0)
+    suites.push(
+      counted(
+        'suture',
+        report.pluginErrors.map((e) => pluginErrorCase('suture', e)),
+        0,
+      ),
+    );
   const sum = (key: string): number => suites.reduce((n, s) => n + Number(s[key]), 0);
   const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressEmptyNode: true });
   const xml = builder.build({

@@ -1,9 +1,16 @@
 import { appendFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
-import type { Attempt, FailureReport, GateReport, ProjectReport } from '../api/contracts/report.js';
+import type {
+  Attempt,
+  FailureReport,
+  GateReport,
+  PluginErrorEntry,
+  ProjectReport,
+} from '../api/contracts/report.js';
 import { API_VERSION, type Reporter } from '../api/plugin.js';
 import { gitApplyCommand } from '../safety/patch.js';
+import { allPluginErrors, pluginErrorLine } from './plugin-error-line.js';
 import { usageLine } from './usage-line.js';
 import { outputPath, writeOutput } from './write-file.js';
 
@@ -13,7 +20,7 @@ const MarkdownOptionsSchema = z
 
 const STATUS_ICON: Record<ProjectReport['status'], string> = {
   completed: '✅',
-  recovered: '🩹',
+  healed: '🩹',
   failed_after_repair: '⚠️',
   failed: '❌',
 };
@@ -42,7 +49,7 @@ function failureSection(f: FailureReport): string[] {
     `Kind \`${f.failure.kind}\`${where}; ${f.failure.tests.length} test(s).`,
   ];
   if (f.reason) lines.push('', `Reason: ${f.reason}`);
-  if (f.reverted) lines.push('', 'The heal was reverted: the regression run showed it broke other tests.');
+  if (f.broke?.length) lines.push('', `Broke: ${f.broke.map((t) => `\`${t}\``).join(', ')}.`);
   if (f.attempts.some((a) => a.expectationChanged && a.verdict === 'healed')) {
     lines.push('', '> ⚠️ **Expectation changed**: the heal edits an expected value in a test. Review it.');
   }
@@ -79,9 +86,17 @@ function failureSection(f: FailureReport): string[] {
   return [...lines, ''];
 }
 
-/** Renders the gate's Markdown summary: per-project table, then every failure with its attempts. */
+function pluginErrorSection(heading: string, errors: readonly PluginErrorEntry[]): string[] {
+  return [heading, '', ...errors.map((e) => `- ${pluginErrorLine(e).replace(/\r?\n/g, ' ')}`), ''];
+}
+
+/**
+ * Renders the gate's Markdown summary: per-project table, then every project's plugin errors and
+ * failures with their attempts, then the reporters that failed.
+ */
 export function renderMarkdown(report: GateReport): string {
   const t = report.totals;
+  const broken = allPluginErrors(report).length;
   const lines = [
     `## suture: ${report.exitCode === 0 ? 'green' : 'failures remain'} (${report.mode} mode)`,
     '',
@@ -92,15 +107,18 @@ export function renderMarkdown(report: GateReport): string {
         `| ${cell(p.name)} | ${STATUS_ICON[p.status]} ${p.status} | ${p.totals.tests} | ${p.totals.failed} | ${p.totals.healed} | ${p.totals.stillFailing} | ${p.totals.bugs} | ${p.totals.flaky} |`,
     ),
     '',
-    `Totals: ${t.tests} tests, ${t.failures} failure group(s), ${t.healed} healed, ${t.stillFailing} still failing, ${t.bugs} product bug(s), ${t.flaky} flaky; LLM: ${usageLine(t)}.`,
+    `Totals: ${t.tests} tests, ${t.failures} failure group(s), ${t.healed} healed, ${t.stillFailing} still failing, ${t.bugs} product bug(s), ${t.flaky} flaky${broken > 0 ? `, ${broken} plugin error(s)` : ''}; LLM: ${usageLine(t)}.`,
     '',
   ];
   for (const p of report.projects) {
-    if (p.error) lines.push(`### ${p.name}`, '', `Error: ${p.error}`, '');
-    if (p.failures.length === 0) continue;
-    if (!p.error) lines.push(`### ${p.name}`, '');
+    if (!p.error && p.failures.length === 0 && p.pluginErrors.length === 0) continue;
+    lines.push(`### ${p.name}`, '');
+    if (p.error) lines.push(`Error: ${p.error}`, '');
+    if (p.pluginErrors.length > 0) lines.push(...pluginErrorSection('#### Plugin errors', p.pluginErrors));
     for (const f of p.failures) lines.push(...failureSection(f));
   }
+  if (report.pluginErrors.length > 0)
+    lines.push(...pluginErrorSection('### Plugin errors', report.pluginErrors));
   if (report.conflicts.length > 0) {
     lines.push('### Conflicts', '', ...report.conflicts.map((c) => `- \`${c.file}\`: ${c.reason}`), '');
   }

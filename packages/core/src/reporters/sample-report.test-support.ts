@@ -4,7 +4,7 @@ import { GateReportSchema, type GateReport } from '../api/contracts/report.js';
 export function sampleReport(overrides: Partial<GateReport> = {}): GateReport {
   const failureBase = { blocksAll: false, frames: [], repairable: true, diagnostics: [], details: {} };
   return GateReportSchema.parse({
-    schemaVersion: 1,
+    schemaVersion: 2,
     runId: '20261122-120000-abcd',
     root: '/repo',
     startedAt: '2026-11-22T12:00:00.000Z',

@@ -157,7 +157,10 @@ describe('the gate on a real pytest project', () => {
       heal: { flakyReruns: 0, maxAttempts: 1 },
     });
     const logic = report.projects[0]!.failures.find((f) => f.failure.tests.includes(LOGIC))!;
-    expect(logic).toMatchObject({ outcome: 'exhausted', reverted: true });
+    expect(logic).toMatchObject({
+      outcome: 'reverted',
+      broke: ['tests/test_pricing.py::test_no_discount_below_ten'],
+    });
     expect(logic.reason).toMatch(/regression run broke tests\/test_pricing\.py::test_no_discount_below_ten/);
     expect(await readFile(join(root, 'inventory/pricing.py'), 'utf8')).toContain('return 0.0\n');
     expect(report.projects[0]!.rounds.filter((r) => r.kind === 'regression')).toHaveLength(2);

@@ -16,10 +16,13 @@ export const ValidationSchema = z.object({
 });
 export type Validation = z.infer<typeof ValidationSchema>;
 
+/** How one attempt ended. What each verdict means for the next attempt is the ladder table (engine/ladder.ts). */
 export const AttemptVerdictSchema = z.enum([
   'healed', // edits applied and the failure's tests pass
   'failed-validation', // edits applied, tests still fail: rolled back
   'refused', // edits refused by the engine (scope, policy, syntax, test weakening): nothing written
+  'repeated-patch', // the same patch as an earlier attempt that did not heal: not applied again
+  'repeated-request', // the fixer already refused this very request: not sent again
   'product-bug', // fixer says the code under test is wrong and may not be edited
   'unfixable', // fixer gave up
   'fixer-error', // fixer threw, timed out, or returned garbage
@@ -51,6 +54,7 @@ export const FailureOutcomeSchema = z.enum([
   'flaky',
   'unfixable',
   'exhausted',
+  'reverted', // healed, then undone: the regression run showed the heal broke tests that passed before
   'skipped',
 ]);
 export type FailureOutcome = z.infer<typeof FailureOutcomeSchema>;
@@ -63,12 +67,17 @@ export const FailureReportSchema = z.object({
   scope: ScopeSchema.optional(),
   attempts: z.array(AttemptSchema).default([]),
   bug: BugReportSchema.optional(),
-  /** The heal was reverted because the regression run broke other tests. */
-  reverted: z.boolean().default(false),
+  /** Outcome `reverted`: the tests that passed before the heal and failed after it. */
+  broke: z.array(z.string()).optional(),
 });
 export type FailureReport = z.infer<typeof FailureReportSchema>;
 
-export const RoundKindSchema = z.enum(['initial', 'retry', 'regression']);
+/**
+ * initial: the whole suite, first. retry: a selection (flaky triage, a patch's validation).
+ * regression: the whole suite after the heals. recheck: the tests of failures still failing at the
+ * end, on the final tree, when no regression run covered them.
+ */
+export const RoundKindSchema = z.enum(['initial', 'retry', 'regression', 'recheck']);
 
 /** One run of the suite (or a selection of it) and what it found. */
 export const RoundSchema = z.object({
@@ -83,7 +92,11 @@ export const RoundSchema = z.object({
 });
 export type Round = z.infer<typeof RoundSchema>;
 
-export const ProjectStatusSchema = z.enum(['completed', 'recovered', 'failed_after_repair', 'failed']);
+/**
+ * completed: nothing failed. healed: every failure was healed (or was flaky). failed_after_repair:
+ * some healed, some still fail. failed: nothing healed, or the project could not be gated.
+ */
+export const ProjectStatusSchema = z.enum(['completed', 'healed', 'failed_after_repair', 'failed']);
 export type ProjectStatus = z.infer<typeof ProjectStatusSchema>;
 
 export const TotalsSchema = z.object({
@@ -107,6 +120,25 @@ export const TotalsSchema = z.object({
 });
 export type Totals = z.infer<typeof TotalsSchema>;
 
+/** A plugin that threw (or broke its contract) while the gate ran, and what it was doing. */
+export const PluginErrorEntrySchema = z.object({
+  /** The plugin's name, e.g. `@suture/runner-pytest`. */
+  plugin: z.string(),
+  kind: z.enum(['runner', 'analyzer', 'fixer', 'reporter']),
+  /** Its config entry, e.g. `suture.config.json#projects[0].runner` (absent for built-ins). */
+  origin: z.string().optional(),
+  /** The method or hook that failed: `run`, `analyze`, `scope`, `propose`, `onProjectEnd`, ... */
+  phase: z.string(),
+  /** The project it was working on, when there was one. */
+  project: z.string().optional(),
+  /** What it was processing: the run, the failure and attempt, the test. */
+  subject: z.string().optional(),
+  message: z.string(),
+  /** How many times the same plugin failed the same way in the same phase. */
+  occurrences: z.number().int().positive().default(1),
+});
+export type PluginErrorEntry = z.infer<typeof PluginErrorEntrySchema>;
+
 export const ProjectReportSchema = z.object({
   name: z.string(),
   root: z.string(),
@@ -118,13 +150,16 @@ export const ProjectReportSchema = z.object({
   durationMs: z.number().nonnegative(),
   /** Set when the project could not be gated at all (runner missing, toolchain missing). */
   error: z.string().optional(),
+  /** Runners, analyzers and fixers that threw while gating this project. */
+  pluginErrors: z.array(PluginErrorEntrySchema).default([]),
 });
 export type ProjectReport = z.infer<typeof ProjectReportSchema>;
 
 export const ConflictSchema = z.object({ file: z.string(), reason: z.string() });
 
 export const GateReportSchema = z.object({
-  schemaVersion: z.literal(1),
+  /** 2: project status `healed` (was `recovered`), failure outcome `reverted`, `pluginErrors`. */
+  schemaVersion: z.literal(2),
   runId: z.string(),
   /** Absolute path of the repository root (the config file's folder). */
   root: z.string(),
@@ -144,5 +179,7 @@ export const GateReportSchema = z.object({
   runDir: z.string().optional(),
   /** Set when the gate itself failed (exit code 3). */
   error: z.string().optional(),
+  /** Reporters that threw; each project's own plugin errors are in `projects[].pluginErrors`. */
+  pluginErrors: z.array(PluginErrorEntrySchema).default([]),
 });
 export type GateReport = z.infer<typeof GateReportSchema>;

@@ -62,7 +62,7 @@ describe('runGate workspace safety', () => {
       }),
     );
     const report = await gate(b, [scriptedFixer([FIX_ADD])], { mode: 'fix' });
-    expect(report.projects[0]!.status).toBe('recovered');
+    expect(report.projects[0]!.status).toBe('healed');
     expect(b.logs.join('\n')).toContain(`took over a stale lock left by pid ${dead.pid}`);
     await expect(readFile(join(b.root, '.suture/lock'))).rejects.toThrow(/ENOENT/);
   });
@@ -158,7 +158,7 @@ describe('runGate workspace safety', () => {
       projects: [project(a.root, { name: 'one' }), project(join(a.root, 'sub'), { name: 'two' })],
     });
     expect(report.projects.map((p) => p.name)).toEqual(['one', 'two']);
-    expect(report.projects.map((p) => p.status).sort()).toEqual(['failed', 'recovered']);
+    expect(report.projects.map((p) => p.status).sort()).toEqual(['failed', 'healed']);
     expect(report.totals).toMatchObject({ failures: 2, healed: 1 });
     expect(report.exitCode).toBe(1);
   });

@@ -35,7 +35,7 @@ describe('runGate on real node test processes', () => {
     const b = await box();
     const fixer = scriptedFixer([FIX_ADD]);
     const report = await gate(b, [fixer], { mode: 'fix' });
-    expect(report.projects[0]!.status).toBe('recovered');
+    expect(report.projects[0]!.status).toBe('healed');
     expect(report.exitCode).toBe(0);
     const f = failureOf(report, 'tests/add.test.mjs');
     expect(f.outcome).toBe('healed');
@@ -279,9 +279,11 @@ describe('runGate on real node test processes', () => {
     const report = await gate(b, [fixer], { mode: 'fix' });
     const f = failureOf(report, 'tests/add.test.mjs');
     expect(f.attempts[0]!.verdict).toBe('healed');
-    expect(f.reverted).toBe(true);
-    expect(f.outcome).toBe('exhausted');
-    expect(f.reason).toContain('tests/mul.test.mjs');
+    expect(f.outcome).toBe('reverted');
+    expect(f.broke).toEqual(['tests/mul.test.mjs']);
+    expect(f.reason).toBe('the heal was reverted: the regression run broke tests/mul.test.mjs');
+    expect(report.projects[0]!.status).toBe('failed');
+    expect(report.exitCode).toBe(1);
     expect(report.projects[0]!.rounds.filter((r) => r.kind === 'regression').length).toBeGreaterThanOrEqual(
       1,
     );
@@ -363,9 +365,8 @@ describe('runGate on real node test processes', () => {
       const report = await gate(b, [scriptedFixer([step, step])], { mode: 'fix' });
       const add = failureOf(report, 'tests/add.test.mjs');
       const mul = failureOf(report, 'tests/mul.test.mjs');
-      expect([add.outcome, add.reverted]).toEqual(['healed', false]);
-      expect([mul.outcome, mul.reverted]).toEqual(['exhausted', true]);
-      expect(mul.reason).toContain('tests/sub.test.mjs');
+      expect(add.outcome).toBe('healed');
+      expect([mul.outcome, mul.broke]).toEqual(['reverted', ['tests/sub.test.mjs']]);
       expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toBe(
         MATH.replace('a - b; // add', 'a + b; // add'),
       );

@@ -56,8 +56,11 @@ describe('one fix that heals several failures', () => {
     const failures = report.projects[0]!.failures.filter((f) =>
       f.failure.tests.some((t) => t.startsWith('tests/add')),
     );
-    expect(failures.map((f) => f.outcome)).toEqual(['exhausted', 'exhausted']);
-    expect(failures[0]!.reverted).toBe(true);
-    expect(failures[1]!.reason).toMatch(/which was reverted$/);
+    expect(failures.map((f) => f.outcome)).toEqual(['reverted', 'reverted']);
+    expect(failures[0]!.broke).toEqual(['tests/mul.test.mjs']);
+    expect(failures[1]!.broke).toBeUndefined();
+    expect(failures[1]!.reason).toMatch(
+      /^its tests passed after the heal of tests\/add\.test\.mjs: .*, which was reverted: it broke tests\/mul\.test\.mjs$/,
+    );
   });
 });

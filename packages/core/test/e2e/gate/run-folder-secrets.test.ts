@@ -33,7 +33,7 @@ describe('the run folder', () => {
       env: { SESSION_TOKEN: secret },
       projects: [project(b.root, { runner })],
     });
-    expect(report.projects[0]!.status).toBe('recovered');
+    expect(report.projects[0]!.status).toBe('healed');
     const files = Object.keys(await hashTree(report.runDir!));
     expect(files.some((f) => f.startsWith('work/'))).toBe(false);
     for (const f of files) expect(await readFile(join(report.runDir!, f), 'utf8'), f).not.toContain(secret);

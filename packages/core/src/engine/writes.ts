@@ -1,0 +1,56 @@
+import { posix, relative } from 'node:path';
+import type { Journal } from '../safety/journal.js';
+import { toPosix } from '../safety/paths.js';
+import type { PlannedWrite } from './validate.js';
+
+/** A validated patch that was applied, to keep or to undo. */
+export interface Heal {
+  failureId: string;
+  /** The healed failure's title, to name the heal in other failures' reasons. */
+  title: string;
+  /** What it wrote, one entry per file, with the content each file had just before, to undo exactly this heal. */
+  writes: AppliedWrite[];
+}
+
+export interface AppliedWrite {
+  /** Repository-relative POSIX path. */
+  file: string;
+  before: string | undefined;
+  after: string;
+}
+
+/** A file the user changed while suture ran: the user's version was kept. */
+export interface Conflict {
+  file: string;
+  reason: string;
+}
+
+/** A project-relative path as the journal names it (repository-relative). */
+export function repoPath(repoRoot: string, projectRoot: string, file: string): string {
+  return toPosix(relative(repoRoot, posix.join(toPosix(projectRoot), file)));
+}
+
+export async function applyWrites(
+  journal: Journal,
+  repoRoot: string,
+  projectRoot: string,
+  writes: readonly PlannedWrite[],
+): Promise<AppliedWrite[]> {
+  const applied: AppliedWrite[] = [];
+  for (const w of writes) {
+    const file = repoPath(repoRoot, projectRoot, w.file);
+    applied.push({ file, before: w.before, after: w.after });
+    await journal.write(file, w.after);
+  }
+  return applied;
+}
+
+/** Undoes writes newest first, leaving earlier heals of the same files in place. */
+export async function undoWrites(journal: Journal, writes: readonly AppliedWrite[]): Promise<Conflict[]> {
+  const conflicts: Conflict[] = [];
+  for (const w of [...writes].reverse()) {
+    const conflict = await journal.putBack(w.file, w.after, w.before);
+    if (conflict) conflicts.push(conflict);
+  }
+  return conflicts;
+}
