@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { access, readdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join, relative } from 'node:path';
-import { runProcess, type Diagnostic, type RunContext } from '@suture/core';
+import { makeIgnoredDir, runProcess, type Diagnostic, type RunContext } from '@suture/core';
 import { parseCmakeErrors, parseCompilerOutput } from './gcc-diagnostics.js';
-import type { ResolvedCtestOptions } from './options.js';
+import { DEFAULT_BUILD_DIR, type ResolvedCtestOptions } from './options.js';
 
 const SKIP = new Set(['.git', 'node_modules', '.suture']);
 /** Machine-readable fix-its and no colour: spelled the same by GCC and Clang. */
@@ -78,6 +78,8 @@ export async function configureAndBuild(
 ): Promise<BuildOutcome> {
   const started = Date.now();
   const env = buildEnv();
+  // a build folder suture makes (or its own by name) never shows up in `git status`
+  await makeIgnoredDir(buildDir, { owned: options.buildDir === DEFAULT_BUILD_DIR });
   const hashFile = join(buildDir, '.suture-cmake-hash');
   const generator = options.generator ?? ((await hasNinja()) ? 'Ninja' : undefined);
   const configure = [

@@ -1,9 +1,12 @@
 import { z } from '@suture/core';
 
+/** suture's own build folder, so the user's build is never disturbed. */
+export const DEFAULT_BUILD_DIR = 'build-suture';
+
 export const CtestOptionsSchema = z
   .object({
-    /** Build folder, relative to the project root. suture's own by default, so the user's build is never disturbed. */
-    buildDir: z.string().min(1).default('build-suture'),
+    /** Build folder, relative to the project root. suture's own by default. */
+    buildDir: z.string().min(1).default(DEFAULT_BUILD_DIR),
     /** CMake generator; default Ninja when `ninja` is on PATH, else CMake's default. */
     generator: z.string().min(1).optional(),
     cmake: z.string().min(1).default('cmake'),

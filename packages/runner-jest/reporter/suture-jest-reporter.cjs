@@ -1,30 +1,49 @@
-// Jest reporter shipped with @suture/runner-jest. Appends one JSON line when each test case starts
-// and ends to the file named by SUTURE_JEST_EVENTS, so that when a synchronous infinite loop
-// makes the run hit its wall-clock limit, the runner still knows which test was running.
+// Jest reporter shipped with @suture/runner-jest. Appends one JSON line per event to the file
+// named by its `events` option, which the runner reads while Jest runs: results stream to suture
+// as each test ends, and when a test never ends the runner knows which one it is. Writes are
+// synchronous because a test that loops forever in-band blocks this very process right after its
+// start event.
 'use strict';
 const fs = require('node:fs');
 
+/** A test file's result in the shape of Jest's `--json` report (as @jest/test-result formats it). */
+function suiteOf(r) {
+  const assertionResults = r.testResults.map(({ failureDetails: _dropped, ...a }) => a);
+  const common = { name: r.testFilePath, message: r.failureMessage ?? '', assertionResults };
+  if (r.testExecError)
+    return { ...common, status: 'failed', message: r.failureMessage ?? r.testExecError.message ?? '' };
+  if (r.skipped) return { ...common, status: 'skipped' };
+  const status = r.numFailingTests > 0 ? 'failed' : r.numPendingTests === 0 ? 'passed' : 'focused';
+  return { ...common, status };
+}
+
 class SutureJestReporter {
-  constructor() {
-    this.path = process.env.SUTURE_JEST_EVENTS;
+  constructor(globalConfig, options) {
+    this.path = options && options.events;
+    this.testTimeout = globalConfig.testTimeout;
   }
   emit(event) {
-    if (this.path) fs.appendFileSync(this.path, `${JSON.stringify(event)}\n`);
+    if (this.path) fs.appendFileSync(this.path, `${JSON.stringify({ ...event, at: Date.now() })}\n`);
   }
-  onTestCaseStart(test, info) {
-    this.emit({
-      event: 'start',
-      file: test.path,
-      fullName: info.fullName,
-      ancestorTitles: info.ancestorTitles,
-      title: info.title,
-    });
-  }
-  onTestCaseResult(test, result) {
-    this.emit({ event: 'end', file: test.path, fullName: result.fullName, status: result.status });
+  onRunStart() {
+    this.emit({ event: 'run-start', testTimeout: this.testTimeout });
   }
   onTestFileStart(test) {
     this.emit({ event: 'file-start', file: test.path });
+  }
+  onTestCaseStart(test, info) {
+    const { fullName, ancestorTitles, title } = info;
+    this.emit({ event: 'test-start', file: test.path, fullName, ancestorTitles, title });
+  }
+  onTestCaseResult(test, result) {
+    const { failureDetails: _dropped, ...rest } = result;
+    this.emit({ event: 'test-end', file: test.path, result: rest });
+  }
+  onTestResult(test, result) {
+    this.emit({ event: 'file-end', file: test.path, suite: suiteOf(result) });
+  }
+  onRunComplete(_contexts, results) {
+    this.emit({ event: 'run-end', success: results.success });
   }
 }
 

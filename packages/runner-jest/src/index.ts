@@ -3,7 +3,7 @@ import { javascriptAnalyzer } from './analyzer/index.js';
 import { detectJest } from './detect.js';
 import { doctorJest } from './doctor.js';
 import { JestOptionsSchema, type JestOptions } from './options.js';
-import { runJest } from './run.js';
+import { runJest, type DurationMemory } from './run.js';
 
 export type { JestOptions } from './options.js';
 export { javascriptAnalyzer } from './analyzer/index.js';
@@ -11,12 +11,14 @@ export { javascriptAnalyzer } from './analyzer/index.js';
 /** The Jest runner: `jest({ config: 'jest.config.js' })`. Runs the project's own Jest. */
 export default function jest(options: JestOptions = {}): Runner {
   const resolved = JestOptionsSchema.parse(options);
+  // what each test took when this runner last ran it: a re-run's limits come from it
+  const durations: DurationMemory = new Map();
   return {
     name: '@suture/runner-jest',
     apiVersion: API_VERSION,
     language: 'javascript',
     supportsSelection: true,
-    run: (ctx) => runJest(resolved, ctx),
+    run: (ctx) => runJest(resolved, ctx, durations),
     detect: detectJest,
     analyzer: javascriptAnalyzer,
     doctor: (root) => doctorJest(root, resolved.jestBin),

@@ -3,6 +3,8 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPORTER = fileURLToPath(new URL('../reporter/suture-jest-reporter.cjs', import.meta.url));
+/** The script that starts the project's Jest with process.argv as a plain `jest` run has it. */
+export const ENTRY = fileURLToPath(new URL('../reporter/jest-entry.cjs', import.meta.url));
 
 /** The project's own Jest: `node_modules/jest/bin/jest.js` found walking up from the root. */
 export async function resolveJest(

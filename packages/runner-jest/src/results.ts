@@ -1,8 +1,10 @@
 import { relative } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { z, type Diagnostic, type TestResult } from '@suture/core';
 import { testId } from './ids.js';
 
-const AssertionResultSchema = z
+/** One test of a Jest report: an entry of `assertionResults`, or what onTestCaseResult gets. */
+export const AssertionResultSchema = z
   .object({
     ancestorTitles: z.array(z.string()).default([]),
     fullName: z.string(),
@@ -13,23 +15,21 @@ const AssertionResultSchema = z
     duration: z.number().nullish(),
   })
   .passthrough();
-type AssertionResult = z.infer<typeof AssertionResultSchema>;
+export type AssertionResult = z.infer<typeof AssertionResultSchema>;
 
-/** The part of Jest's `--json` report suture reads; parsed, so a damaged report is a clear error. */
-export const JestJsonSchema = z
+/** One test file of a Jest report. */
+export const SuiteResultSchema = z
   .object({
-    testResults: z.array(
-      z
-        .object({
-          name: z.string(),
-          status: z.string(),
-          message: z.string().default(''),
-          assertionResults: z.array(AssertionResultSchema).default([]),
-        })
-        .passthrough(),
-    ),
+    name: z.string(),
+    status: z.string(),
+    message: z.string().default(''),
+    assertionResults: z.array(AssertionResultSchema).default([]),
   })
   .passthrough();
+export type SuiteResult = z.infer<typeof SuiteResultSchema>;
+
+/** The part of Jest's `--json` report suture reads; parsed, so a damaged report is a clear error. */
+export const JestJsonSchema = z.object({ testResults: z.array(SuiteResultSchema) }).passthrough();
 export type JestJson = z.infer<typeof JestJsonSchema>;
 
 /** Jest's report file, or why it cannot be used. */
@@ -48,12 +48,16 @@ export function readJestJson(raw: string): { json: JestJson } | { error: string 
   };
 }
 
-// Jest colours nothing in --ci/--no-colors mode, but a project's own reporter might.
-const ANSI = /\u001b\[[0-9;]*m/g;
+// Jest colours its failure messages whenever chalk sees colour support (FORCE_COLOR in CI, say).
+const plain = (text: string): string => stripVTControlCharacters(text);
+
+/** What a reader of Jest's own timeout failure can change. */
+export const JEST_TIMEOUT_HINT =
+  'raise the runner option "testTimeoutMs" (or Jest\'s testTimeout, or the timeout argument of this test)';
 
 /** The failure message without the stack: what a reviewer reads first. */
 export function shortMessage(text: string): string {
-  const lines = text.replace(ANSI, '').split('\n');
+  const lines = plain(text).split('\n');
   const stackAt = lines.findIndex((l) => /^\s+at /.test(l));
   return (stackAt >= 0 ? lines.slice(0, stackAt) : lines).join('\n').trim().slice(0, 2000);
 }
@@ -61,7 +65,7 @@ export function shortMessage(text: string): string {
 function status(a: AssertionResult): TestResult['status'] {
   if (a.status === 'passed') return 'passed';
   if (a.status === 'failed')
-    return (a.failureMessages ?? []).some((m) => /Exceeded timeout of \d+ ?ms/.test(m))
+    return (a.failureMessages ?? []).some((m) => /Exceeded timeout of \d+ ?ms/.test(plain(m)))
       ? 'timeout'
       : 'failed';
   return 'skipped';
@@ -96,7 +100,7 @@ export function foldResults(
   for (const suite of json.testResults) {
     const file = relative(root, suite.name);
     if (suite.assertionResults.length === 0 && suite.status === 'failed') {
-      const message = suite.message.replace(ANSI, '');
+      const message = plain(suite.message);
       const headline =
         message
           .split('\n')
@@ -121,26 +125,30 @@ export function foldResults(
       });
       continue;
     }
-    for (const a of suite.assertionResults) {
-      const failure = (a.failureMessages ?? []).join('\n\n').replace(ANSI, '');
-      const st = status(a);
-      const line = a.location?.line ?? lineOf?.(suite.name, a.ancestorTitles, a.title);
-      tests.push({
-        id: testId(file, a.fullName),
-        name: a.fullName,
-        file,
-        ...(line ? { line } : {}),
-        status: st,
-        ...(a.duration != null ? { durationMs: a.duration } : {}),
-        ...(failure
-          ? {
-              message: shortMessage(failure),
-              trace: failure.slice(0, 100_000),
-              details: { ...expectation(failure), title: a.title, ancestorTitles: a.ancestorTitles },
-            }
-          : {}),
-      });
-    }
+    for (const a of suite.assertionResults)
+      tests.push(testResultOf(a, file, a.location?.line ?? lineOf?.(suite.name, a.ancestorTitles, a.title)));
   }
   return { tests, diagnostics };
+}
+
+/** One test of a Jest report as a suite TestResult; `file` is relative to the project root. */
+export function testResultOf(a: AssertionResult, file: string, line?: number): TestResult {
+  const failure = plain((a.failureMessages ?? []).join('\n\n'));
+  const st = status(a);
+  const short = failure ? shortMessage(failure) : '';
+  return {
+    id: testId(file, a.fullName),
+    name: a.fullName,
+    file,
+    ...(line ? { line } : {}),
+    status: st,
+    ...(a.duration != null ? { durationMs: a.duration } : {}),
+    ...(failure
+      ? {
+          message: st === 'timeout' ? `${short}\n(${JEST_TIMEOUT_HINT})` : short,
+          trace: failure.slice(0, 100_000),
+          details: { ...expectation(failure), title: a.title, ancestorTitles: a.ancestorTitles },
+        }
+      : {}),
+  };
 }

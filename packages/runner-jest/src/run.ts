@@ -1,143 +1,247 @@
-import { readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { runProcess, type RunContext, type RunResultInput, type TestResult } from '@suture/core';
+import { stripVTControlCharacters } from 'node:util';
+import type { Diagnostic, RunContext, RunResultInput, TestResult } from '@suture/core';
 import { nodeFlags, usesNativeEsm } from './esm.js';
-import { namePattern, parseId, testId } from './ids.js';
+import { parseId, testId } from './ids.js';
+import { fileGapLimit, stoppedMessage, testLimit } from './limits.js';
+import { liveResults } from './live.js';
 import type { ResolvedJestOptions } from './options.js';
+import { runPass, LINGER_MS, type PassResult } from './pass.js';
+import { planPass } from './plan.js';
 import { REPORTER, resolveJest } from './resolve-jest.js';
-import { foldResults, readJestJson } from './results.js';
-import { locateTests } from './test-locations.js';
+import { foldResults, type SuiteResult } from './results.js';
+import { displayCommand } from './command.js';
+import { FileFactsCache, locateTests } from './test-locations.js';
+import type { Overdue, WatchdogLimits } from './watchdog.js';
+
+/** After this many tests stopped at their limit in one run, the rest of the suite is not run again. */
+const MAX_STOPPED = 5;
 
 function tail(text: string, lines: number): string {
-  return text.trimEnd().split('\n').slice(-lines).join('\n');
+  return stripVTControlCharacters(text).trimEnd().split('\n').slice(-lines).join('\n');
 }
 
-/** The test that started and never ended, from the reporter's event lines. */
-async function runningTest(
-  eventsFile: string,
+/** Durations (ms) of the tests a runner has seen, by id: the limits of a later re-run come from them. */
+export type DurationMemory = Map<string, number>;
+
+/** A test or a test file stopped at its limit, as it goes into the result. */
+function stoppedResult(
   root: string,
-): Promise<{ id: string; file: string } | undefined> {
-  const text = await readFile(eventsFile, 'utf8').catch(() => '');
-  const open = new Map<string, { id: string; file: string }>();
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    let e: { event: string; file: string; fullName?: string };
-    try {
-      e = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const file = relative(root, e.file);
-    if (e.event === 'start' && e.fullName !== undefined)
-      open.set(`${file}\0${e.fullName}`, { id: testId(file, e.fullName), file });
-    if (e.event === 'end' && e.fullName !== undefined) open.delete(`${file}\0${e.fullName}`);
-  }
-  return [...open.values()].pop();
-}
-
-export async function runJest(options: ResolvedJestOptions, ctx: RunContext): Promise<RunResultInput> {
-  const jest = await resolveJest(ctx.root, options.jestBin);
-  const base = { selected: ctx.selection !== undefined };
-  if (!jest) {
+  o: Overdue,
+  output: string,
+  lineOf: (file: string, ancestors: readonly string[], title: string) => number | undefined,
+): { test?: TestResult; diagnostic?: Diagnostic } {
+  if (o.kind === 'test') {
+    const file = relative(root, o.test.file);
+    const line =
+      o.test.title === undefined ? undefined : lineOf(o.test.file, o.test.ancestorTitles, o.test.title);
     return {
-      ...base,
-      status: 'error',
-      tests: [],
-      exitCode: null,
-      command: 'jest',
-      durationMs: 0,
-      error: `Jest is not installed for ${ctx.root}: install it with \`npm install -D jest\` (or set the runner option "jestBin")`,
+      test: {
+        id: testId(file, o.test.fullName),
+        name: o.test.fullName,
+        file,
+        ...(line ? { line } : {}),
+        status: 'timeout',
+        durationMs: o.elapsedMs,
+        message: `${o.test.fullName} ${stoppedMessage(o.limit)}`,
+        trace: tail(output, 40),
+      },
     };
   }
-  const outputFile = join(ctx.workDir, 'jest-results.json');
-  const eventsFile = join(ctx.workDir, 'jest-events.jsonl');
-  const selection = ctx.selection?.map(parseId) ?? [];
+  const file = relative(root, o.file);
+  return {
+    diagnostic: {
+      source: 'jest-suite',
+      severity: 'error',
+      code: 'Timeout',
+      file,
+      message: `${file} ran ${o.elapsedMs} ms outside any test (its top-level code, a beforeAll or an afterAll) and was stopped at ${o.limitMs} ms; if it needs longer, raise the runner option "testTimeoutMs"`,
+      notes: [],
+      fixIts: [],
+      tests: [],
+      raw: tail(output, 40),
+    },
+  };
+}
+
+export async function runJest(
+  options: ResolvedJestOptions,
+  ctx: RunContext,
+  memory: DurationMemory = new Map(),
+): Promise<RunResultInput> {
+  const started = Date.now();
+  const base = { selected: ctx.selection !== undefined };
+  const fail = (error: string, command = 'jest'): RunResultInput => ({
+    ...base,
+    status: 'error',
+    tests: [],
+    exitCode: null,
+    command,
+    durationMs: Date.now() - started,
+    error,
+  });
+  const configured = options.jestBin && resolve(ctx.root, options.jestBin);
+  if (
+    configured &&
+    !(await access(configured).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return fail(
+      `the runner option "jestBin" names ${configured}, which does not exist: point it at the project's node_modules/jest/bin/jest.js, or remove it to use the Jest the project resolves`,
+    );
+  const jest = await resolveJest(ctx.root, options.jestBin);
+  if (!jest)
+    return fail(
+      `Jest is not installed for ${ctx.root}: install it with \`npm install -D jest\` (or set the runner option "jestBin")`,
+    );
+
+  const selection = ctx.selection?.map(parseId);
   const env = { ...process.env, ...options.env };
   const esm = options.esm === 'auto' ? await usesNativeEsm(ctx.root) : options.esm;
-  const args = [
-    ...nodeFlags(esm, env.NODE_OPTIONS),
-    jest.script,
-    '--json',
-    `--outputFile=${outputFile}`,
-    '--ci',
-    '--no-colors',
-    '--watchman=false',
-    '--reporters=default',
-    `--reporters=${REPORTER}`,
-    ...(options.config ? [`--config=${resolve(ctx.root, options.config)}`] : []),
-    ...options.args,
-    ...(selection.length > 0
-      ? [
-          '--runTestsByPath',
-          ...new Set(selection.map((s) => s.file)),
-          `--testNamePattern=${namePattern(selection.map((s) => s.fullName))}`,
-        ]
-      : []),
-  ];
-  const proc = await runProcess(process.execPath, args, {
-    cwd: ctx.root,
-    env: { ...env, SUTURE_JEST_EVENTS: eventsFile, CI: 'true' },
-    timeoutMs: ctx.timeoutMs,
-    signal: ctx.signal,
-  });
+  const flags = nodeFlags(esm, env.NODE_OPTIONS);
+  const command = displayCommand(ctx.root, options, jest.script, flags, selection);
+  const facts = new FileFactsCache();
+  const limits: WatchdogLimits = {
+    test: (file, fullName, jestTimeout) =>
+      testLimit({
+        option: options.testTimeoutMs,
+        jestTimeout,
+        declared: facts.now(file)?.timeout,
+        lastDurationMs: selection ? memory.get(testId(relative(ctx.root, file), fullName)) : undefined,
+      }),
+    fileGap: (file, jestTimeout) =>
+      fileGapLimit({ option: options.testTimeoutMs, jestTimeout, declared: facts.now(file)?.timeout }),
+  };
+  const wanted = (t: TestResult): boolean =>
+    !ctx.selection || ctx.selection.includes(t.id) || t.status !== 'skipped';
+  const live = liveResults(ctx.root, facts, wanted, ctx.onTestResult);
+
+  // Each pass runs what is left: a test that hangs stops its pass, and the next runs the test
+  // files that did not end, without the tests that hung.
+  const suites = new Map<string, SuiteResult>();
+  const stopped: Array<{ overdue: Overdue; output: string }> = [];
+  const skipFiles = new Set<string>();
+  const skipNames = new Set<string>();
+  const outputs: string[] = [];
+  let last: PassResult | undefined;
+  /** Why files that did not end were not run again. */
+  let cut: 'time' | 'count' | undefined;
+  for (let n = 1; ; n++) {
+    const remaining = started + ctx.timeoutMs - Date.now();
+    const plan = planPass(
+      ctx.root,
+      options,
+      { jestBin: jest.script, reporter: REPORTER, events: join(ctx.workDir, `jest-events-${n}.jsonl`) },
+      { ...(selection ? { selection } : {}), skipFiles, skipNames, again: n > 1 },
+    );
+    if (plan.files?.length === 0) break;
+    if (remaining <= 0) {
+      cut = 'time';
+      break;
+    }
+    const pass = await runPass({
+      plan,
+      planFile: join(ctx.workDir, `jest-plan-${n}.json`),
+      nodeFlags: flags,
+      cwd: ctx.root,
+      env,
+      timeoutMs: remaining,
+      signal: ctx.signal,
+      limits,
+      onEvent: (e) => live.onEvent(e),
+    });
+    last = pass;
+    outputs.push(pass.proc.output);
+    for (const [file, suite] of pass.suites) {
+      suites.set(file, suite);
+      skipFiles.add(file);
+    }
+    if (pass.overdue.length === 0) break;
+    for (const o of pass.overdue) {
+      stopped.push({ overdue: o, output: pass.proc.output });
+      if (o.kind === 'test') skipNames.add(o.test.fullName);
+      else skipFiles.add(o.file);
+    }
+    if (stopped.length >= MAX_STOPPED) {
+      cut = 'count';
+      break;
+    }
+  }
+  if (!last)
+    return fail(`the run's time limit of ${ctx.timeoutMs} ms had passed before Jest started`, command);
+
+  const output = outputs.join('\n');
   const common = {
     ...base,
-    command: proc.command.replace(process.execPath, 'node'),
-    durationMs: proc.durationMs,
-    outputTail: proc.output,
-    exitCode: proc.exitCode,
+    command,
+    durationMs: Date.now() - started,
+    outputTail: last.lingered
+      ? `${output}\n[suture] Jest was stopped ${LINGER_MS / 1000} s after its last test file ended: something kept Node running (a server, a timer, a connection); \`--detectOpenHandles\` finds it`
+      : output,
+    exitCode: last.proc.exitCode,
   };
+  const json = { testResults: [...suites.values()] };
+  const lineOf = await locateTests(json.testResults);
+  const folded = foldResults(json, ctx.root, lineOf);
+  const diagnostics = folded.diagnostics;
+  let tests = folded.tests;
+  for (const s of stopped) {
+    const r = stoppedResult(ctx.root, s.overdue, s.output, lineOf);
+    if (r.test) tests = [...tests.filter((t) => t.id !== r.test!.id), r.test];
+    if (r.diagnostic) diagnostics.push(r.diagnostic);
+  }
+  const kept = tests.filter(wanted);
+  await live.finish(kept);
+  for (const t of kept) if (t.durationMs !== undefined) memory.set(t.id, t.durationMs);
 
-  const raw = await readFile(outputFile, 'utf8').catch(() => undefined);
-  const report = raw === undefined ? undefined : readJestJson(raw);
-  const json = report && 'json' in report ? report.json : undefined;
-
-  if (proc.timedOut || proc.aborted) {
-    const why = proc.aborted
+  if (last.proc.timedOut || ctx.signal.aborted || cut) {
+    const why = ctx.signal.aborted
       ? 'the run was aborted'
-      : `killed at the wall-clock limit of ${ctx.timeoutMs} ms`;
-    const running = await runningTest(eventsFile, ctx.root);
-    const tests: TestResult[] = json
-      ? foldResults(json, ctx.root, await locateTests(json.testResults)).tests
-      : [];
-    if (running && !tests.some((t) => t.id === running.id)) {
-      tests.push({
-        id: running.id,
-        name: parseId(running.id).fullName,
-        file: running.file,
-        status: 'timeout',
-        message: `${why} while this test was running (a synchronous loop Jest's own timeout cannot stop)`,
-        trace: tail(proc.output, 40),
-      });
+      : last.proc.timedOut || cut === 'time'
+        ? `killed at the wall-clock limit of ${ctx.timeoutMs} ms (the project's "timeoutMs")`
+        : `${stopped.length} tests were stopped at their limits; the rest of the suite was not run again`;
+    const running = last.proc.timedOut || ctx.signal.aborted ? last.running.at(-1) : undefined;
+    if (running) {
+      const file = relative(ctx.root, running.file);
+      const id = testId(file, running.fullName);
+      if (!kept.some((t) => t.id === id))
+        kept.push({
+          id,
+          name: running.fullName,
+          file,
+          status: 'timeout',
+          message: `${why} while this test was running`,
+          trace: tail(last.proc.output, 40),
+        });
     }
     return {
       ...common,
       status: 'timeout',
-      tests,
-      error: running ? `${why} while running ${running.id}` : why,
+      tests: kept,
+      diagnostics,
+      error: running
+        ? `${why} while running ${testId(relative(ctx.root, running.file), running.fullName)}`
+        : why,
     };
   }
-  if (!json) {
+  if (suites.size === 0 && stopped.length === 0) {
+    const plain = stripVTControlCharacters(last.proc.output);
     const validation =
-      /Validation Error|Unknown option|is not a valid|Error: Could not locate module|Can't find a root directory|Multiple configurations found/.exec(
-        proc.output,
+      /Validation Error|Unknown option|is not a valid|Error: Could not locate module|Can't find a root directory|Multiple configurations found|Option ".*" was replaced/.exec(
+        plain,
       );
-    const what = proc.spawnError
-      ? `cannot start node: ${proc.spawnError}`
-      : report && 'error' in report
-        ? report.error
-        : validation
-          ? 'Jest configuration error'
-          : 'Jest crashed before writing its JSON report';
-    return { ...common, status: 'error', tests: [], error: `${what}:\n${tail(proc.output, 25)}` };
+    const what = last.proc.spawnError
+      ? `cannot start node: ${last.proc.spawnError}`
+      : validation
+        ? 'Jest configuration error'
+        : last.proc.exitCode === 0
+          ? 'Jest ran no test'
+          : 'Jest stopped before it reported any test file';
+    return { ...common, status: 'error', tests: [], diagnostics, error: `${what}:\n${tail(plain, 25)}` };
   }
-  const { tests, diagnostics } = foldResults(json, ctx.root, await locateTests(json.testResults));
-  for (const t of tests) ctx.onTestResult?.(t);
-  // tests outside the selection are reported by Jest as skipped: keep only what was asked for
-  const kept =
-    selection.length > 0
-      ? tests.filter((t) => ctx.selection!.includes(t.id) || t.status !== 'skipped')
-      : tests;
   const failed = kept.some((t) => t.status !== 'passed' && t.status !== 'skipped') || diagnostics.length > 0;
   if (!failed && kept.length === 0) {
     return {
@@ -145,7 +249,7 @@ export async function runJest(options: ResolvedJestOptions, ctx: RunContext): Pr
       status: 'error',
       tests: kept,
       diagnostics,
-      error: `Jest ran no test${selection.length ? ' matching the selection' : ''}:\n${tail(proc.output, 10)}`,
+      error: `Jest ran no test${selection ? ' matching the selection' : ''}:\n${tail(output, 10)}`,
     };
   }
   return { ...common, status: failed ? 'failed' : 'passed', tests: kept, diagnostics };

@@ -16,6 +16,8 @@ export interface DeclaredTest {
   suites: Title[];
   title: Title;
   line: number;
+  /** The timeout in ms given as the third argument, when it is a number literal. */
+  timeout?: number;
 }
 
 const TESTS = new Set(['test', 'it', 'fit', 'xit', 'xtest']);
@@ -71,8 +73,17 @@ function titleOf(node: SyntaxNode | undefined, each: boolean): Title {
   return { re: new RegExp(`^${source}$`), fixed, ...(exact ? { text } : {}) };
 }
 
+/** A number literal's value (`30_000`, `3e4`), or undefined for anything else. */
+function numberOf(node: SyntaxNode | undefined): number | undefined {
+  if (node?.type !== 'number') return undefined;
+  const value = Number(node.text.replace(/_/g, ''));
+  return Number.isFinite(value) ? value : undefined;
+}
+
 /** `test`, `it.only`, `describe.each(table)`: what a call declares, or undefined when it is no Jest call. */
-function jestCall(call: SyntaxNode): { kind: 'test' | 'suite'; title: Title; line: number } | undefined {
+function jestCall(
+  call: SyntaxNode,
+): { kind: 'test' | 'suite'; title: Title; line: number; timeout?: number } | undefined {
   const fn = call.childForFieldName('function');
   const args = call.childForFieldName('arguments');
   if (!fn || args?.type !== 'arguments') return undefined;
@@ -99,14 +110,22 @@ function jestCall(call: SyntaxNode): { kind: 'test' | 'suite'; title: Title; lin
     : head.type === 'member_expression'
       ? (head.childForFieldName('property') ?? head)
       : head;
+  const given = args.namedChildren.filter((n) => n.type !== 'comment');
+  // test(name, fn, timeout): Jest's per-test timeout is the third argument
+  const timeout = kind === 'test' && given.length >= 3 ? numberOf(given[given.length - 1]) : undefined;
   return {
     kind,
-    title: titleOf(
-      args.namedChildren.find((n) => n.type !== 'comment'),
-      each,
-    ),
+    title: titleOf(given[0], each),
     line: at.startPosition.row + 1,
+    ...(timeout !== undefined ? { timeout } : {}),
   };
+}
+
+/** `jest.setTimeout(n)`: n, which then holds for the tests of the file. */
+function setTimeoutCall(call: SyntaxNode): number | undefined {
+  const fn = call.childForFieldName('function');
+  if (fn?.type !== 'member_expression' || fn.text.replace(/\s/g, '') !== 'jest.setTimeout') return undefined;
+  return numberOf(call.childForFieldName('arguments')?.namedChildren[0]);
 }
 
 /** Every test a file declares, with its enclosing `describe` titles. */
@@ -115,7 +134,12 @@ export function declaredTests(tree: SyntaxTree): DeclaredTest[] {
   const visit = (node: SyntaxNode, suites: Title[]): void => {
     const call = node.type === 'call_expression' ? jestCall(node) : undefined;
     if (call?.kind === 'test') {
-      out.push({ suites, title: call.title, line: call.line });
+      out.push({
+        suites,
+        title: call.title,
+        line: call.line,
+        ...(call.timeout !== undefined ? { timeout: call.timeout } : {}),
+      });
       return;
     }
     const inner = call?.kind === 'suite' ? [...suites, call.title] : suites;
@@ -181,4 +205,59 @@ export async function locateTests(
       }),
   );
   return (file, ancestors, title) => byFile.get(file)?.(ancestors, title);
+}
+
+/** The longest timeout a test file declares: a test's third argument or `jest.setTimeout(n)`. */
+export function declaredTimeout(tree: SyntaxTree): number | undefined {
+  let longest: number | undefined;
+  const keep = (n: number | undefined): void => {
+    if (n !== undefined && n > (longest ?? 0)) longest = n;
+  };
+  for (const d of declaredTests(tree)) keep(d.timeout);
+  const visit = (node: SyntaxNode): void => {
+    if (node.type === 'call_expression') keep(setTimeoutCall(node));
+    for (const child of node.namedChildren) visit(child);
+  };
+  visit(tree.rootNode);
+  return longest;
+}
+
+/** What the runner needs of a test file while Jest runs it: its tests' lines and its longest declared timeout. */
+export interface TestFileFacts {
+  lineOf: (ancestors: readonly string[], title: string) => number | undefined;
+  timeout?: number;
+}
+
+/** The facts of a test file by its absolute path; a file that cannot be read or parsed has none. */
+export async function testFileFacts(absFile: string): Promise<TestFileFacts> {
+  const parsed = await cache
+    .forFile(absFile)
+    .parseFile(absFile)
+    .catch(() => undefined);
+  if (!parsed) return { lineOf: () => undefined };
+  const timeout = declaredTimeout(parsed.tree);
+  return { lineOf: testLines(declaredTests(parsed.tree)), ...(timeout !== undefined ? { timeout } : {}) };
+}
+
+/** Each test file's facts, read once per run: at once when ready (for limits), or awaited. */
+export class FileFactsCache {
+  private readonly pending = new Map<string, Promise<TestFileFacts>>();
+  private readonly ready = new Map<string, TestFileFacts>();
+
+  get(absFile: string): Promise<TestFileFacts> {
+    let facts = this.pending.get(absFile);
+    if (!facts) {
+      facts = testFileFacts(absFile).then((f) => {
+        this.ready.set(absFile, f);
+        return f;
+      });
+      this.pending.set(absFile, facts);
+    }
+    return facts;
+  }
+
+  /** The facts if they have been read already. */
+  now(absFile: string): TestFileFacts | undefined {
+    return this.ready.get(absFile);
+  }
 }

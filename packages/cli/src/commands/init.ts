@@ -98,6 +98,9 @@ export async function initCommand(flags: { force?: boolean }): Promise<number> {
     reporters: ['console', 'json', 'junit', 'markdown', 'patch', 'bugs'],
   };
   await writeFile(target, `${JSON.stringify(config, null, 2)}\n`);
-  process.stdout.write(`wrote ${target}\nnext: \`suture doctor\`, then \`suture run\`\n`);
+  const builds = projects.some((p) => (Array.isArray(p.runner) ? p.runner[0] : p.runner) === 'ctest');
+  process.stdout.write(
+    `wrote ${target}\nsuture writes its run state to .suture/${builds ? ' and its C/C++ builds to build-suture/' : ''}; each folder holds a .gitignore of its own, so git status stays clean without an entry in yours\nnext: \`suture doctor\`, then \`suture run\`\n`,
+  );
   return 0;
 }

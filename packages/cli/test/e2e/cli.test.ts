@@ -83,9 +83,7 @@ describe('suture CLI', () => {
     expect(files).toEqual(
       expect.arrayContaining(['report.json', 'results.xml', 'summary.md', 'fixes.patch']),
     );
-    expect(execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' }).trim()).toBe(
-      '?? .suture/',
-    );
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' }).trim()).toBe('');
     execFileSync('git', ['apply', '--check', join(dir, '.suture/runs', runs[0]!, 'fixes.patch')], {
       cwd: dir,
     });

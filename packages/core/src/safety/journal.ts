@@ -3,7 +3,7 @@ import { basename, dirname, join, posix } from 'node:path';
 import { atomicWrite, sha256 } from './atomic.js';
 import { stopRecordedProcessGroups } from './process/process-groups.js';
 import { acquireLock } from './lock.js';
-import { journalDir, processGroupsDir } from './suture-dir.js';
+import { ensureSutureDir, journalDir, processGroupsDir } from './suture-dir.js';
 import { phase } from './phase.js';
 
 const MANIFEST = 'manifest.json';
@@ -126,6 +126,7 @@ export class Journal {
         `an unrecovered journal exists in ${journalDir(root)}: run \`suture recover\` to restore the files of the interrupted run`,
       );
     }
+    await ensureSutureDir(root);
     await mkdir(journalDir(root), { recursive: true });
     const journal = new Journal(root, {
       version: 1,

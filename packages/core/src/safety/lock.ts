@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { link, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { processAlive } from './process/process-groups.js';
-import { SUTURE_DIR } from './suture-dir.js';
+import { ensureSutureDir, SUTURE_DIR } from './suture-dir.js';
 import { phase } from './phase.js';
 
 interface LockInfo {
@@ -57,7 +57,7 @@ export interface RepoLock {
  */
 export async function acquireLock(root: string, runId: string): Promise<RepoLock> {
   const path = join(root, SUTURE_DIR, 'lock');
-  await mkdir(join(root, SUTURE_DIR), { recursive: true });
+  await ensureSutureDir(root);
   let staleFrom: LockInfo | undefined;
   for (let tries = 0; tries < 3; tries++) {
     try {

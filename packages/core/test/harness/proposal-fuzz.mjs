@@ -93,7 +93,13 @@ function mayChange(rel, existedBefore, heal, linkPaths) {
   return side(rel);
 }
 
-const RUN_STATE = ['repo/.suture/runs', 'repo/.suture/journal', 'repo/.suture/lock', 'repo/.suture/procs'];
+const RUN_STATE = [
+  'repo/.suture/runs',
+  'repo/.suture/journal',
+  'repo/.suture/lock',
+  'repo/.suture/procs',
+  'repo/.suture/.gitignore',
+];
 
 /** Everything under base (both folders), except the engine's own run state. */
 const world = (base) => snapshot(base, (rel) => RUN_STATE.includes(rel));

@@ -191,7 +191,9 @@ describe('Jest runner edge cases', () => {
     expect(bad.error).toMatch(/Jest configuration error|Validation/);
     const missing = await run(root, { options: { jestBin: join(root, 'no-jest.js') } });
     expect(missing.status).toBe('error');
-    expect(missing.error).toMatch(/crashed before writing its JSON report|Cannot find module/);
+    expect(missing.error).toMatch(
+      /the runner option "jestBin" names .*no-jest\.js, which does not exist: point it at/,
+    );
   });
 
   it('says how to install Jest when the project has none', async () => {

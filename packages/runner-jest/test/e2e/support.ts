@@ -1,7 +1,7 @@
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RunResultSchema, type RunResult } from '@suture/core';
+import { RunResultSchema, type RunResult, type Runner, type TestResult } from '@suture/core';
 import { silentLogger } from '@suture/core/testing';
 import jest, { type JestOptions } from '../../src/index.js';
 
@@ -20,18 +20,26 @@ export async function copy(name: string): Promise<string> {
 
 export async function run(
   root: string,
-  extra: { selection?: string[]; timeoutMs?: number; options?: JestOptions } = {},
+  extra: {
+    selection?: string[];
+    timeoutMs?: number;
+    options?: JestOptions;
+    /** A runner made once, for runs that build on what an earlier run measured. */
+    runner?: Runner;
+    onTestResult?: (test: TestResult) => void;
+  } = {},
 ): Promise<RunResult> {
   const workDir = await mkdtemp(join(TMP, 'jest-work-'));
   temps.push(workDir);
   return RunResultSchema.parse(
-    await jest(extra.options ?? {}).run({
+    await (extra.runner ?? jest(extra.options ?? {})).run({
       root,
       workDir,
       timeoutMs: extra.timeoutMs ?? 120_000,
       signal: new AbortController().signal,
       logger: silentLogger,
       ...(extra.selection ? { selection: extra.selection } : {}),
+      ...(extra.onTestResult ? { onTestResult: extra.onTestResult } : {}),
     }),
   );
 }

@@ -1,0 +1,78 @@
+// Starts the project's own Jest the way its `jest` command does, for @suture/runner-jest.
+//
+// Why not `jest --json --reporters=...`: in-band, the tests run in this very process, and a test
+// that parses process.argv (a CLI built on commander or util.parseArgs, say) fails on flags it
+// does not know. So process.argv is set to exactly what `jest <the user's args>` gives; Jest's
+// own parser (jest-cli's buildArgv) reads those args, and what suture needs (its reporter, the
+// selection, --ci, limits) is added to the parsed object handed to Jest's programmatic runCLI.
+// The plan arrives through an environment variable that is removed before Jest loads anything,
+// so the tests see the environment a plain run would give them.
+'use strict';
+const { readFileSync, realpathSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { dirname, join } = require('node:path');
+
+const planFile = process.env.SUTURE_JEST_PLAN;
+delete process.env.SUTURE_JEST_PLAN;
+const plan = JSON.parse(readFileSync(planFile, 'utf8'));
+process.argv = [process.argv[0], plan.jestBin, ...plan.args];
+// what jest-cli/bin/jest.js does before it runs
+if (process.env.NODE_ENV == null) process.env.NODE_ENV = 'test';
+
+/** jest-cli and @jest/core as the project's Jest resolves them (hoisted, nested or pnpm). */
+function loadJest(bin) {
+  let dir = dirname(realpathSync(bin));
+  for (;;) {
+    try {
+      const name = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name;
+      if (name === 'jest' || name === 'jest-cli') break;
+    } catch {
+      // not a package folder
+    }
+    if (dirname(dir) === dir) throw new Error(`${bin} is not inside the jest or jest-cli package`);
+    dir = dirname(dir);
+  }
+  const cliPath = createRequire(join(dir, 'package.json')).resolve('jest-cli');
+  const cli = require(cliPath);
+  const core = createRequire(cliPath)('@jest/core');
+  if (typeof cli.buildArgv !== 'function' || typeof core.runCLI !== 'function')
+    throw new Error(`the Jest at ${dir} has no buildArgv/runCLI; suture needs Jest 29.6 or newer`);
+  return { buildArgv: cli.buildArgv, runCLI: core.runCLI };
+}
+
+/** `prefix` ahead of each pattern, which Jest searches for anywhere in the string. */
+function within(prefix, patterns) {
+  if (patterns.length === 0) return [prefix];
+  return patterns.map((p) => `${prefix}[\\s\\S]*?(?:${String(p).replace(/^\.\//, '^')})`);
+}
+
+async function main() {
+  const { buildArgv, runCLI } = loadJest(plan.jestBin);
+  const argv = await buildArgv(plan.args);
+  Object.assign(argv, plan.argv);
+  argv.reporters = [...(argv.reporters ?? ['default']), [plan.reporter, { events: plan.events }]];
+  if (plan.files) {
+    argv._ = plan.files;
+    argv.runTestsByPath = true;
+  } else if (plan.excludePaths) {
+    argv._ = within(plan.excludePaths, [...argv._, ...(argv.testPathPatterns ?? [])]);
+    delete argv.testPathPatterns;
+  }
+  if (plan.names || plan.excludeNames) {
+    const names = plan.names ?? within('', argv.testNamePattern ? [argv.testNamePattern] : [])[0];
+    argv.testNamePattern = `${plan.excludeNames ?? ''}${names}`;
+  }
+  const projects = argv.projects && argv.projects.length > 0 ? argv.projects : [process.cwd()];
+  const { results, globalConfig } = await runCLI(argv, projects);
+  // jest-cli's exit: the failure code, and a forced exit only when the user asked for one
+  const code = results.success ? 0 : globalConfig.testFailureExitCode;
+  process.on('exit', () => {
+    if (code !== 0) process.exitCode = code;
+  });
+  if (globalConfig.forceExit) process.exit(code);
+}
+
+main().catch((error) => {
+  console.error(error && error.stack ? error.stack : String(error));
+  process.exit(1);
+});

@@ -1,0 +1,39 @@
+import { relative } from 'node:path';
+import { namePattern } from './ids.js';
+import type { ResolvedJestOptions } from './options.js';
+
+const quote = (arg: string): string =>
+  /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The command line that runs what the runner runs, for the report and for a reader to paste: the
+ * runner itself starts Jest through its API (see reporter/jest-entry.cjs), which has no command
+ * line of its own to show.
+ */
+export function displayCommand(
+  root: string,
+  options: ResolvedJestOptions,
+  jestBin: string,
+  nodeFlags: readonly string[],
+  selection: ReadonlyArray<{ file: string; fullName: string }> | undefined,
+): string {
+  const bin = relative(root, jestBin);
+  const argv = [
+    'node',
+    ...nodeFlags,
+    bin.startsWith('..') ? jestBin : bin,
+    ...options.args,
+    '--ci',
+    ...(options.config ? ['--config', options.config] : []),
+    ...(options.runInBand ? ['--runInBand'] : []),
+    ...(options.testTimeoutMs !== undefined ? [`--testTimeout=${options.testTimeoutMs}`] : []),
+    ...(selection
+      ? [
+          '--runTestsByPath',
+          ...new Set(selection.map((s) => s.file)),
+          `--testNamePattern=${namePattern(selection.map((s) => s.fullName))}`,
+        ]
+      : []),
+  ];
+  return argv.map(quote).join(' ');
+}

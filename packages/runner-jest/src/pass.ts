@@ -1,0 +1,87 @@
+import { writeFile } from 'node:fs/promises';
+import { runProcess, type ProcessResult } from '@suture/core';
+import { tailEvents, type JestEvent } from './events.js';
+import type { JestPlan } from './plan.js';
+import { ENTRY } from './resolve-jest.js';
+import type { SuiteResult } from './results.js';
+import { Watchdog, type Overdue, type RunningTest, type WatchdogLimits } from './watchdog.js';
+
+/**
+ * How long Jest may stay up after its last test file ended (global teardown included) before it
+ * is stopped: natively it would wait forever for an open handle (a server, a timer).
+ */
+export const LINGER_MS = 60_000;
+const CHECK_MS = 250;
+
+export interface PassInput {
+  plan: JestPlan;
+  planFile: string;
+  nodeFlags: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  timeoutMs: number;
+  signal: AbortSignal;
+  limits: WatchdogLimits;
+  /** Each event as it is read, in order. */
+  onEvent: (event: JestEvent) => void;
+}
+
+export interface PassResult {
+  proc: ProcessResult;
+  /** The result of each test file that ended, by absolute path. */
+  suites: Map<string, SuiteResult>;
+  /** What ran past its limit; non-empty when the watchdog stopped Jest. */
+  overdue: Overdue[];
+  /** Tests that had started and not ended when Jest stopped. */
+  running: RunningTest[];
+  /** Test files that had started and not ended when Jest stopped. */
+  openFiles: string[];
+  /** Jest reported the end of its run, then did not exit within LINGER_MS and was stopped. */
+  lingered: boolean;
+}
+
+/** One Jest process: started through reporter/jest-entry.cjs, followed through its events. */
+export async function runPass(input: PassInput): Promise<PassResult> {
+  await writeFile(input.planFile, JSON.stringify(input.plan));
+  const stop = new AbortController();
+  const forward = (): void => stop.abort();
+  if (input.signal.aborted) forward();
+  input.signal.addEventListener('abort', forward, { once: true });
+
+  const watchdog = new Watchdog(input.limits);
+  const suites = new Map<string, SuiteResult>();
+  let overdue: Overdue[] = [];
+  let endedAt: number | undefined;
+  let lingered = false;
+  const tail = tailEvents(input.plan.events, (e) => {
+    watchdog.observe(e);
+    if (e.event === 'file-end') suites.set(e.file, e.suite);
+    if (e.event === 'run-end') endedAt = Date.now();
+    input.onEvent(e);
+  });
+  const check = setInterval(() => {
+    if (stop.signal.aborted) return;
+    const now = Date.now();
+    overdue = watchdog.overdue(now);
+    if (endedAt !== undefined && now - endedAt > LINGER_MS) lingered = true;
+    if (overdue.length > 0 || lingered) stop.abort();
+  }, CHECK_MS);
+
+  const proc = await runProcess(process.execPath, [...input.nodeFlags, ENTRY], {
+    cwd: input.cwd,
+    env: { ...input.env, SUTURE_JEST_PLAN: input.planFile },
+    timeoutMs: input.timeoutMs,
+    signal: stop.signal,
+  });
+  clearInterval(check);
+  input.signal.removeEventListener('abort', forward);
+  await tail.stop();
+  return {
+    proc,
+    suites,
+    overdue: input.signal.aborted ? [] : overdue,
+    running: watchdog.running(),
+    openFiles: watchdog.openFiles(),
+    lingered: lingered && !input.signal.aborted,
+  };
+}

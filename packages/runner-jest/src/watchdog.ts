@@ -1,0 +1,90 @@
+import type { JestEvent } from './events.js';
+import type { Limit } from './limits.js';
+
+/** A test that started and has not ended; `file` is absolute, as Jest names it. */
+export interface RunningTest {
+  file: string;
+  fullName: string;
+  ancestorTitles: string[];
+  title?: string;
+  startedAt: number;
+}
+
+export type Overdue =
+  | { kind: 'test'; test: RunningTest; elapsedMs: number; limit: Limit }
+  | { kind: 'file'; file: string; elapsedMs: number; limitMs: number };
+
+export interface WatchdogLimits {
+  test(file: string, fullName: string, jestTimeout: number | undefined): Limit;
+  fileGap(file: string, jestTimeout: number | undefined): number;
+}
+
+const key = (file: string, fullName: string): string => `${file}\0${fullName}`;
+
+/**
+ * Follows the reporter's events and says which tests (or test files, outside any test) have run
+ * past their limit. Times are the reporter's own clock readings, on the same machine.
+ */
+export class Watchdog {
+  private readonly tests = new Map<string, RunningTest>();
+  /** Files that started and have not ended: when their last test ended (or they started), and how many tests are open. */
+  private readonly files = new Map<string, { idleSince: number; open: number }>();
+  private jestTimeout: number | undefined;
+
+  constructor(private readonly limits: WatchdogLimits) {}
+
+  observe(e: JestEvent): void {
+    switch (e.event) {
+      case 'run-start':
+        this.jestTimeout = e.testTimeout;
+        return;
+      case 'file-start':
+        this.files.set(e.file, { idleSince: e.at, open: 0 });
+        return;
+      case 'test-start': {
+        const { file, fullName, ancestorTitles, title } = e;
+        this.tests.set(key(file, fullName), { file, fullName, ancestorTitles, title, startedAt: e.at });
+        const f = this.files.get(e.file);
+        if (f) f.open++;
+        return;
+      }
+      case 'test-end': {
+        if (!this.tests.delete(key(e.file, e.result.fullName))) return;
+        const f = this.files.get(e.file);
+        if (f) this.files.set(e.file, { idleSince: e.at, open: Math.max(0, f.open - 1) });
+        return;
+      }
+      case 'file-end':
+        this.files.delete(e.file);
+        for (const [k, t] of this.tests) if (t.file === e.file) this.tests.delete(k);
+        return;
+      default:
+    }
+  }
+
+  /** Tests still running, oldest first: what a wall-clock kill interrupted. */
+  running(): RunningTest[] {
+    return [...this.tests.values()].sort((a, b) => a.startedAt - b.startedAt);
+  }
+
+  /** Test files that started and have not ended. */
+  openFiles(): string[] {
+    return [...this.files.keys()];
+  }
+
+  overdue(now: number): Overdue[] {
+    const out: Overdue[] = [];
+    for (const test of this.tests.values()) {
+      const limit = this.limits.test(test.file, test.fullName, this.jestTimeout);
+      const elapsedMs = now - test.startedAt;
+      if (elapsedMs > limit.ms) out.push({ kind: 'test', test, elapsedMs, limit });
+    }
+    for (const [file, f] of this.files) {
+      if (f.open > 0) continue;
+      const limitMs = this.limits.fileGap(file, this.jestTimeout);
+      const elapsedMs = now - f.idleSince;
+      if (elapsedMs > limitMs) out.push({ kind: 'file', file, elapsedMs, limitMs });
+    }
+    return out;
+  }
+}

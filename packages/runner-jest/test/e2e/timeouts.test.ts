@@ -1,0 +1,73 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import jest from '../../src/index.js';
+import { cleanup, copy, run } from './support.js';
+
+afterAll(cleanup);
+
+const statuses = (r: { tests: Array<{ id: string; status: string }> }): string[][] =>
+  r.tests.map((t) => [t.id, t.status]).sort((a, b) => a[0]!.localeCompare(b[0]!));
+
+describe('Jest runner per-test limits', () => {
+  it('with default settings, names a synchronous loop and a promise that never settles as timeouts and keeps every other result', async () => {
+    const root = await copy('hang');
+    const r = await run(root);
+    expect(statuses(r)).toEqual([
+      ['__tests__/plain.test.js::plain fails', 'failed'],
+      ['__tests__/plain.test.js::plain passes', 'passed'],
+      ['__tests__/spin.test.js::after the loop', 'passed'],
+      ['__tests__/spin.test.js::before the loop', 'passed'],
+      ['__tests__/spin.test.js::spins forever', 'timeout'],
+      ['__tests__/wait.test.js::still runs after the wait', 'passed'],
+      ['__tests__/wait.test.js::waits forever', 'timeout'],
+    ]);
+    // a failed run, not one cut short: every test has its result
+    expect(r.status).toBe('failed');
+    const spin = r.tests.find((t) => t.id === '__tests__/spin.test.js::spins forever')!;
+    expect(spin).toMatchObject({ file: '__tests__/spin.test.js', line: 3 });
+    expect(spin.message).toMatch(/^spins forever did not finish within 30000 ms .*blocks its worker/);
+    expect(spin.message).toMatch(/raise the runner option "testTimeoutMs"/);
+    const wait = r.tests.find((t) => t.id === '__tests__/wait.test.js::waits forever')!;
+    expect(wait.message).toMatch(/Exceeded timeout of 5000 ms/);
+    expect(wait.message).toMatch(/raise the runner option "testTimeoutMs"/);
+  }, 110_000);
+
+  it('stops a loop in a worker at testTimeoutMs and keeps the results of the files other workers ran', async () => {
+    const root = await copy('hang');
+    // a fresh cache: with no timings Jest gives each file to a worker instead of running in-band
+    await writeFile(
+      join(root, 'jest.config.js'),
+      'module.exports = { cacheDirectory: "<rootDir>/.cache" };\n',
+    );
+    const r = await run(root, { options: { args: ['--maxWorkers=2'], testTimeoutMs: 1000 } });
+    expect(r.status).toBe('failed');
+    const spin = r.tests.find((t) => t.id === '__tests__/spin.test.js::spins forever')!;
+    expect(spin.status).toBe('timeout');
+    expect(spin.message).toMatch(/did not finish within 3000 ms \(the test's timeout of 1000 ms/);
+    const wait = r.tests.find((t) => t.id === '__tests__/wait.test.js::waits forever')!;
+    expect(wait.message).toMatch(/Exceeded timeout of 1000 ms/);
+    expect(statuses(r).filter(([, s]) => s === 'passed')).toHaveLength(4);
+  });
+
+  it('gives a re-run a limit from the duration it measured', async () => {
+    const root = await copy('hang');
+    const runner = jest({ env: { SPIN_UNLESS: join(root, 'fixed') } });
+    await writeFile(join(root, 'fixed'), '');
+    await writeFile(
+      join(root, '__tests__/spin.test.js'),
+      "const fs = require('node:fs');\ntest('spins once broken', () => {\n  while (!fs.existsSync(process.env.SPIN_UNLESS)) {}\n});\n",
+    );
+    const first = await run(root, { runner });
+    expect(first.tests.find((t) => t.name === 'spins once broken')?.status).toBe('passed');
+    const { rm } = await import('node:fs/promises');
+    await rm(join(root, 'fixed'));
+    const again = await run(root, { runner, selection: ['__tests__/spin.test.js::spins once broken'] });
+    expect(again.tests.map((t) => [t.id, t.status])).toEqual([
+      ['__tests__/spin.test.js::spins once broken', 'timeout'],
+    ]);
+    expect(again.tests[0]!.message).toMatch(
+      /did not finish within 7500 ms \(a re-run may take 10 times the \d+ ms the test took before, at least its timeout of 5000 ms/,
+    );
+  });
+});
