@@ -10,7 +10,7 @@ import {
   type TestResult,
 } from '@suture/core';
 import { runGate } from '@suture/core/internal';
-import { scriptedFixer, silentLogger } from '@suture/core/testing';
+import { requireToolchain, scriptedFixer, silentLogger } from '@suture/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ctest from '../../src/index.js';
 import { cleanup, copy, edit, project, run } from './support.js';
@@ -148,7 +148,8 @@ describe('CTest runner on a real CMake + GoogleTest project', () => {
 });
 
 describe('the CTest runner with Clang', () => {
-  it("builds with the user's compiler and flags, and reads Clang's diagnostics and fix-its", async () => {
+  it("builds with the user's compiler and flags, and reads Clang's diagnostics and fix-its", async (ctx) => {
+    requireToolchain(ctx, { command: 'clang++', install: 'apt-get install clang' });
     const root = await copy('calc');
     const workDir = await mkdtemp(join(tmpdir(), 'suture-ctest-work-'));
     const clang = ctest({ parallel: 2, configureArgs: ['-DCMAKE_CXX_COMPILER=clang++'] });
