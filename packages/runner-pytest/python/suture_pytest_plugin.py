@@ -1,32 +1,45 @@
-"""pytest plugin loaded by @suture/runner-pytest with ``-p suture_pytest_plugin``.
+"""pytest plugin registered by suture_pytest_launch for @suture/runner-pytest.
 
-Appends one JSON line per event to the file named by SUTURE_PYTEST_EVENTS, flushed at once, so
-that when the run is killed at its time limit the runner still knows which test was running.
+Appends one JSON line per event to the run's event file, flushed at once, so that the runner
+streams each result as the test finishes and, when the run is killed, still knows which test
+was running.
 """
 import json
 import os
+import sys
+import threading
+from pathlib import Path
 
 import pytest
 
-_PATH = os.environ.get("SUTURE_PYTEST_EVENTS")
 _MAX_TEXT = 64 * 1024
 _MAX_FRAMES = 40
 
 
-_handle = None
+class EventLog:
+    """The event file; written from the test's thread and from the timeout watchdog."""
+
+    def __init__(self, path):
+        self._path = path
+        self._handle = None
+        self._lock = threading.Lock()
+
+    def emit(self, event):
+        line = json.dumps(event, default=str) + "\n"
+        with self._lock:
+            if self._handle is None:
+                # line-buffered: every event reaches the file before the next test starts
+                self._handle = open(self._path, "a", encoding="utf-8", buffering=1)
+            self._handle.write(line)
+
+    def close(self):
+        with self._lock:
+            if self._handle is not None:
+                self._handle.close()
+                self._handle = None
 
 
-def _emit(event):
-    global _handle
-    if not _PATH:
-        return
-    if _handle is None:
-        # line-buffered: every event reaches the file before the next test starts
-        _handle = open(_PATH, "a", encoding="utf-8", buffering=1)
-    _handle.write(json.dumps(event, default=str) + "\n")
-
-
-def _clip(text):
+def clip(text):
     if text is None:
         return None
     text = str(text)
@@ -36,14 +49,19 @@ def _clip(text):
     return text[:half] + "\n[... output trimmed by suture ...]\n" + text[-half:]
 
 
+def trim_frames(frames):
+    if len(frames) > _MAX_FRAMES:
+        return frames[:5] + frames[-(_MAX_FRAMES - 5):]
+    return frames
+
+
 def _exception_info(excinfo):
     value = excinfo.value
-    frames = []
-    for entry in excinfo.traceback:
-        frames.append({"file": str(entry.path), "line": entry.lineno + 1, "function": entry.name})
-    if len(frames) > _MAX_FRAMES:
-        frames = frames[:5] + frames[-(_MAX_FRAMES - 5):]
-    info = {"type": excinfo.typename, "message": _clip(str(value))[:4000], "frames": frames}
+    frames = [
+        {"file": str(entry.path), "line": entry.lineno + 1, "function": entry.name}
+        for entry in excinfo.traceback
+    ]
+    info = {"type": excinfo.typename, "message": clip(str(value))[:4000], "frames": trim_frames(frames)}
     name = getattr(value, "name", None)
     if isinstance(name, str):
         info["name"] = name
@@ -59,48 +77,137 @@ def _exception_info(excinfo):
     return info
 
 
-def pytest_runtest_logstart(nodeid, location):
-    _emit({"event": "start", "nodeid": nodeid, "file": location[0], "line": None if location[1] is None else location[1] + 1})
+def _line(location):
+    return None if location[1] is None else location[1] + 1
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item, call):
-    report = yield
-    if call.excinfo is not None and report.failed:
-        report.suture_exc = _exception_info(call.excinfo)
-    return report
+def _inside(path, folder):
+    return path == folder or path.startswith(folder + os.sep)
 
 
-def pytest_runtest_logreport(report):
-    if report.passed and report.when != "call":
-        # passing setup/teardown phases carry nothing the runner needs except the end of the test
+class SuturePlugin:
+    def __init__(self, log, root, cache_dir=None, deselect=()):
+        self._log = log
+        self._root = os.path.realpath(root)
+        self._cache_dir = cache_dir
+        self._deselect = set(deselect)
+        self._durations = {}
+        self._shadows_seen = set()
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_configure(self, config):
+        # The cache (the `cache` fixture, --lf) works as usual, but writes into the run's folder,
+        # not into the project. An `-o cache_dir=` would warn, or fail under strict config, when
+        # the project turns the cache plugin off.
+        cache = getattr(config, "cache", None)
+        if cache is None or not self._cache_dir:
+            return
+        try:
+            config.cache = type(cache)(Path(self._cache_dir), config, _ispytest=True)
+        except TypeError:
+            pass  # a pytest older than 6.2 keeps its own cache
+
+    def pytest_collection_modifyitems(self, config, items):
+        # a restarted run leaves out the tests the earlier process already finished
+        if not self._deselect:
+            return
+        kept = [item for item in items if item.nodeid not in self._deselect]
+        dropped = [item for item in items if item.nodeid in self._deselect]
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = kept
+
+    def pytest_collection_finish(self, session):
+        self._log.emit({"event": "collected", "nodeids": [item.nodeid for item in session.items]})
+        self._report_shadowed()
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        self._log.emit({"event": "start", "nodeid": nodeid, "file": location[0], "line": _line(location)})
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        if call.excinfo is not None and report.failed:
+            report.suture_exc = _exception_info(call.excinfo)
+
+    def pytest_runtest_logreport(self, report):
+        phases = self._durations.setdefault(report.nodeid, {})
+        phases[report.when] = report.duration
+        if not (report.passed and report.when != "call"):
+            self._log.emit(self._report_event(report))
         if report.when == "teardown":
-            _emit({"event": "end", "nodeid": report.nodeid})
-        return
-    event = {
-        "event": "report",
-        "nodeid": report.nodeid,
-        "when": report.when,
-        "outcome": report.outcome,
-        "duration": report.duration,
-        "file": report.location[0],
-        "line": None if report.location[1] is None else report.location[1] + 1,
-        "wasxfail": hasattr(report, "wasxfail"),
-    }
-    if report.failed or report.skipped:
-        event["longrepr"] = _clip(report.longreprtext)
-    exc = getattr(report, "suture_exc", None)
-    if exc is not None:
-        event["exception"] = exc
-    _emit(event)
+            self._durations.pop(report.nodeid, None)
+            self._log.emit(
+                {
+                    "event": "end",
+                    "nodeid": report.nodeid,
+                    "duration": sum(phases.values()),
+                    "setup": phases.get("setup", 0.0),
+                }
+            )
 
+    def _report_event(self, report):
+        event = {
+            "event": "report",
+            "nodeid": report.nodeid,
+            "when": report.when,
+            "outcome": report.outcome,
+            "duration": report.duration,
+            "file": report.location[0],
+            "line": _line(report.location),
+            "wasxfail": hasattr(report, "wasxfail"),
+        }
+        if report.failed or report.skipped:
+            event["longrepr"] = clip(report.longreprtext)
+        exc = getattr(report, "suture_exc", None)
+        if exc is not None:
+            event["exception"] = exc
+        timeout = getattr(report, "suture_timeout", None)
+        if timeout is not None:
+            event["timeout"] = timeout
+        return event
 
-def pytest_collectreport(report):
-    if report.failed:
-        _emit({"event": "collect-error", "nodeid": report.nodeid, "longrepr": _clip(report.longreprtext)})
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self._log.emit({"event": "collect-error", "nodeid": report.nodeid, "longrepr": clip(report.longreprtext)})
 
+    def pytest_sessionfinish(self, session, exitstatus):
+        self._report_shadowed()
+        self._log.emit({"event": "finish", "exitstatus": int(exitstatus)})
+        self._log.close()
 
-def pytest_sessionfinish(session, exitstatus):
-    _emit({"event": "finish", "exitstatus": int(exitstatus)})
-    if _handle is not None:
-        _handle.close()
+    def _report_shadowed(self):
+        """Project modules imported from somewhere else: an installed copy shadows the source."""
+        stdlib = getattr(sys, "stdlib_module_names", ())
+        for name, module in list(sys.modules.items()):
+            if "." in name or name in stdlib or name in self._shadows_seen:
+                continue
+            loaded = getattr(module, "__file__", None)
+            if not loaded:
+                continue
+            sources = self._sources(name)
+            if not sources:
+                continue
+            real = os.path.realpath(loaded)
+            if any(_inside(real, source) for source in sources):
+                continue
+            self._shadows_seen.add(name)
+            self._log.emit(
+                {
+                    "event": "shadowed",
+                    "module": name,
+                    "loaded": real,
+                    "source": os.path.relpath(sources[0], self._root),
+                }
+            )
+
+    def _sources(self, name):
+        found = []
+        for base in (self._root, os.path.join(self._root, "src")):
+            package = os.path.join(base, name)
+            if os.path.isfile(os.path.join(package, "__init__.py")):
+                found.append(package)
+            elif os.path.isfile(package + ".py"):
+                found.append(package + ".py")
+        return found

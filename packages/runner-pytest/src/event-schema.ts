@@ -1,4 +1,4 @@
-import { z, type Diagnostic, type TestResult } from '@suture/core';
+import { z } from '@suture/core';
 
 export interface ExceptionInfo {
   type: string;
@@ -11,17 +11,33 @@ export interface ExceptionInfo {
   syntax_lineno?: number;
 }
 
+const FramesSchema = z.array(z.object({ file: z.string(), line: z.number(), function: z.string() }));
+
 const ExceptionSchema = z
-  .object({
-    type: z.string(),
-    message: z.string(),
-    frames: z.array(z.object({ file: z.string(), line: z.number(), function: z.string() })),
-  })
+  .object({ type: z.string(), message: z.string(), frames: FramesSchema })
   .passthrough();
 
+/** Where a test was when it reached its limit (suture_pytest_timeout.py). */
+const TimeoutSchema = z.object({
+  limitS: z.number(),
+  source: z.enum(['default', 'derived', 'declared']),
+  /** The test did not stop at the limit: the watchdog ended its pytest process. */
+  hard: z.boolean(),
+  where: z.object({ file: z.string(), line: z.number(), function: z.string() }).nullable(),
+  stack: z.string(),
+  frames: FramesSchema,
+});
+export type TimeoutInfo = z.infer<typeof TimeoutSchema>;
+
 const line = z.number().nullable();
+const text = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? undefined);
+
 /** One line the shipped plugin writes; parsed, so a damaged line is dropped instead of breaking the fold. */
 const PytestEventSchema = z.discriminatedUnion('event', [
+  z.object({ event: z.literal('collected'), nodeids: z.array(z.string()) }),
   z.object({ event: z.literal('start'), nodeid: z.string(), file: z.string(), line }),
   z.object({
     event: z.literal('report'),
@@ -32,13 +48,19 @@ const PytestEventSchema = z.discriminatedUnion('event', [
     file: z.string(),
     line,
     wasxfail: z.boolean(),
-    longrepr: z
-      .string()
-      .nullish()
-      .transform((v) => v ?? undefined),
+    longrepr: text,
     exception: ExceptionSchema.optional(),
+    timeout: TimeoutSchema.optional(),
   }),
-  z.object({ event: z.literal('end'), nodeid: z.string() }),
+  /** A test's last phase is over; durations in seconds, setup included. */
+  z.object({
+    event: z.literal('end'),
+    nodeid: z.string(),
+    duration: z.number().optional(),
+    setup: z.number().optional(),
+  }),
+  /** The watchdog ended the process: this test did not come back from its limit. */
+  z.object({ event: z.literal('stopped'), nodeid: z.string(), timeout: TimeoutSchema }),
   z.object({
     event: z.literal('collect-error'),
     nodeid: z.string(),
@@ -47,125 +69,29 @@ const PytestEventSchema = z.discriminatedUnion('event', [
       .nullable()
       .transform((v) => v ?? ''),
   }),
+  /** A project module was imported from outside the project (an installed copy). */
+  z.object({ event: z.literal('shadowed'), module: z.string(), loaded: z.string(), source: z.string() }),
   z.object({ event: z.literal('finish'), exitstatus: z.number() }),
 ]);
-type PytestEvent = z.infer<typeof PytestEventSchema>;
+export type PytestEvent = z.infer<typeof PytestEventSchema>;
 
-export interface ParsedEvents {
-  tests: TestResult[];
-  diagnostics: Diagnostic[];
-  /** A test that started and never finished (the run was killed while it ran). */
-  running?: string;
-  exitStatus?: number;
+/** One event line, or undefined when it is cut short (the process was killed) or not of the plugin's shape. */
+export function parseEventLine(raw: string): PytestEvent | undefined {
+  if (!raw.trim()) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  const parsed = PytestEventSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /**
- * Parses the plugin's JSON lines. A line cut short (the process was killed) or not of the
- * plugin's shape is dropped; a run that lost events this way still fails on its exit code.
+ * Parses the plugin's JSON lines. A damaged line is dropped; a run that lost events this way
+ * still fails on its exit code.
  */
-export function parseEvents(text: string): PytestEvent[] {
-  const events: PytestEvent[] = [];
-  for (const raw of text.split('\n')) {
-    if (!raw.trim()) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      continue;
-    }
-    const parsed = PytestEventSchema.safeParse(value);
-    if (parsed.success) events.push(parsed.data);
-  }
-  return events;
-}
-
-function lastErrorLine(longrepr: string): string {
-  const e = longrepr
-    .split('\n')
-    .filter((l) => /^E\s/.test(l))
-    .map((l) => l.replace(/^E\s+/, ''));
-  return (
-    e.find((l) => /^\w+(\.\w+)*(Error|Exception|Warning|Exit|Interrupt)\b/.test(l)) ??
-    e[e.length - 1] ??
-    longrepr.trim().split('\n').pop() ??
-    ''
-  );
-}
-
-/** Where a collection error points: a `File "x", line N` or `x.py:N:` mention inside the project. */
-function collectLocation(longrepr: string, nodeid: string): { file: string; line?: number } {
-  const m = /File "([^"]+)", line (\d+)/.exec(longrepr) ?? /^([^\s:]+\.py):(\d+)/m.exec(longrepr);
-  if (m) return { file: m[1]!, line: Number(m[2]) };
-  return { file: nodeid };
-}
-
-/** Folds per-phase events into one TestResult per nodeid and collection errors into diagnostics. */
-export function foldEvents(events: readonly PytestEvent[]): ParsedEvents {
-  const tests = new Map<string, TestResult>();
-  const diagnostics: Diagnostic[] = [];
-  let running: string | undefined;
-  let exitStatus: number | undefined;
-  for (const e of events) {
-    if (e.event === 'start') {
-      running = e.nodeid;
-      tests.set(e.nodeid, {
-        id: e.nodeid,
-        file: e.file,
-        ...(e.line ? { line: e.line } : {}),
-        status: 'passed',
-        durationMs: 0,
-      });
-    } else if (e.event === 'report') {
-      const t = tests.get(e.nodeid) ?? {
-        id: e.nodeid,
-        file: e.file,
-        ...(e.line ? { line: e.line } : {}),
-        status: 'passed' as const,
-        durationMs: 0,
-      };
-      t.durationMs = (t.durationMs ?? 0) + e.duration * 1000;
-      if (e.outcome === 'failed') {
-        // call failures win over teardown errors; a setup error is an error
-        if (t.status === 'passed' || t.status === 'skipped')
-          t.status = e.when === 'call' ? 'failed' : 'error';
-        if (!t.trace) {
-          t.trace = e.longrepr ?? '';
-          t.message = e.exception
-            ? `${e.exception.type}: ${e.exception.message}`.split('\n').slice(0, 3).join('\n')
-            : lastErrorLine(e.longrepr ?? '');
-          if (e.exception) t.details = { exception: e.exception, when: e.when };
-        }
-      } else if (e.outcome === 'skipped' && t.status === 'passed') {
-        t.status = 'skipped';
-        t.message = e.wasxfail ? 'xfail' : (e.longrepr ?? '').split('\n').pop();
-      }
-      tests.set(e.nodeid, t);
-      if (e.when === 'teardown' && running === e.nodeid) running = undefined;
-    } else if (e.event === 'end') {
-      if (running === e.nodeid) running = undefined;
-    } else if (e.event === 'collect-error') {
-      const where = collectLocation(e.longrepr, e.nodeid);
-      diagnostics.push({
-        source: 'pytest-collection',
-        severity: 'error',
-        message: lastErrorLine(e.longrepr),
-        file: where.file,
-        ...(where.line ? { line: where.line } : {}),
-        code: /^(\w+Error)/.exec(lastErrorLine(e.longrepr))?.[1],
-        notes: [],
-        fixIts: [],
-        tests: [],
-        raw: e.longrepr,
-        symbol: e.nodeid,
-      });
-    } else if (e.event === 'finish') {
-      exitStatus = e.exitstatus;
-    }
-  }
-  return {
-    tests: [...tests.values()],
-    diagnostics,
-    ...(running ? { running } : {}),
-    ...(exitStatus !== undefined ? { exitStatus } : {}),
-  };
+export function parseEvents(content: string): PytestEvent[] {
+  return content.split('\n').flatMap((raw) => parseEventLine(raw) ?? []);
 }

@@ -2,6 +2,7 @@ import { API_VERSION, type Runner } from '@suture/core';
 import { pythonAnalyzer } from './analyzer/index.js';
 import { detectPytest } from './detect.js';
 import { doctorPytest } from './doctor.js';
+import { DurationMemory } from './limits.js';
 import { PytestOptionsSchema, type PytestOptions } from './options.js';
 import { runPytest } from './run.js';
 
@@ -11,12 +12,14 @@ export { pythonAnalyzer } from './analyzer/index.js';
 /** The pytest runner: `pytest({ python: '.venv/bin/python', args: ['-m', 'not slow'] })`. */
 export default function pytest(options: PytestOptions = {}): Runner {
   const resolved = PytestOptionsSchema.parse(options);
+  // Re-runs of selected tests take their limits from the durations this instance measured.
+  const memory = new DurationMemory();
   return {
     name: '@suture/runner-pytest',
     apiVersion: API_VERSION,
     language: 'python',
     supportsSelection: true,
-    run: (ctx) => runPytest(resolved, ctx),
+    run: (ctx) => runPytest(resolved, ctx, memory),
     detect: detectPytest,
     analyzer: pythonAnalyzer,
     doctor: (root) => doctorPytest(resolved, root),

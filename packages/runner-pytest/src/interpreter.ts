@@ -1,24 +1,26 @@
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/** Folder of the Python side shipped with this package: the launcher and suture's pytest plugins. */
+export const PYTHON_DIR = fileURLToPath(new URL('../python', import.meta.url));
+/** Starts pytest as `python -m pytest` would, with suture's plugins registered as objects. */
+export const LAUNCHER = join(PYTHON_DIR, 'suture_pytest_launch.py');
+/** The launcher's exit code when pytest is not importable. */
+export const EXIT_NO_PYTEST = 97;
+/** The exit code of a process the timeout watchdog ended (suture_pytest_timeout.py). */
+export const EXIT_STOPPED = 70;
 
 // One lookup for the runner and the hints fixer: the option, the project's virtualenv, python3.
 export { resolvePython } from '@suture/core/analysis';
 
-/** Folder holding the pytest plugin shipped with this package. */
-export const PLUGIN_DIR = fileURLToPath(new URL('../python', import.meta.url));
-export const PLUGIN_MODULE = 'suture_pytest_plugin';
-
+/**
+ * The tests' environment: suture's own with the runner option `env` on top, nothing else. What
+ * suture needs to tell its plugins travels in a file, so the code under test sees no variable
+ * it would not see under a plain `python -m pytest`.
+ */
 export function pythonEnv(
   base: NodeJS.ProcessEnv,
   extra: Record<string, string>,
 ): Record<string, string | undefined> {
-  return {
-    ...base,
-    ...extra,
-    PYTHONPATH: [PLUGIN_DIR, base.PYTHONPATH].filter(Boolean).join(':'),
-    // The runner must not write into the project: no __pycache__, no .pytest_cache.
-    PYTHONDONTWRITEBYTECODE: '1',
-    PYTHONUNBUFFERED: '1',
-    PYTHONIOENCODING: 'utf-8',
-    PY_COLORS: '0',
-  };
+  return { ...base, ...extra };
 }

@@ -4,10 +4,25 @@ export const PytestOptionsSchema = z
   .object({
     /** Python interpreter; default: the project's .venv/venv interpreter when present, else `python3`. */
     python: z.string().min(1).optional(),
-    /** Extra pytest arguments, e.g. ["-x", "-m", "not slow"]. */
+    /** Extra pytest arguments, e.g. ["-x", "-m", "not slow"]; the tests see them in sys.argv. */
     args: z.array(z.string()).default([]),
-    /** Extra environment variables for the test process. */
+    /**
+     * Environment variables set for the test process on top of suture's own environment, e.g.
+     * `{ "PYTHONPATH": "src" }` for a src layout (relative paths are read from the project root).
+     */
     env: z.record(z.string(), z.string()).default({}),
+    /**
+     * Time limit of one test (setup, call and teardown), in ms; 0 turns it off. A test past it is
+     * reported as a timeout with the stack where it was stuck, and the run goes on with the
+     * others. A test's own `@pytest.mark.timeout(s)` (or pytest-timeout's setting) raises it.
+     */
+    testTimeoutMs: z.number().int().nonnegative().default(60_000),
+    /**
+     * The least limit a test gets in a re-run of selected tests (flaky triage, a fix's
+     * validation), in ms. Such a re-run gives each test 5x its measured duration, at least
+     * this, at most `testTimeoutMs`, so a fix that makes a test hang costs seconds, not minutes.
+     */
+    rerunTimeoutMs: z.number().int().positive().default(10_000),
   })
   .strict();
 

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { isAbsolute, join, relative } from 'node:path';
-import { runProcess, type RunContext, type RunResultInput, type TestResult } from '@suture/core';
-import { foldEvents, parseEvents } from './events.js';
-import { PLUGIN_MODULE, pythonEnv, resolvePython } from './interpreter.js';
+import type { Diagnostic, ProcessResult, RunContext, RunResultInput, TestResult } from '@suture/core';
+import { EventFold } from './events.js';
+import { EXIT_NO_PYTEST, EXIT_STOPPED, pythonEnv, resolvePython } from './interpreter.js';
+import { describeTimeout, testLimits, type DurationMemory } from './limits.js';
 import type { ResolvedPytestOptions } from './options.js';
+import { runSession } from './session.js';
 
 const EXIT_MEANING: Record<number, string> = {
   2: 'pytest was interrupted (exit code 2)',
@@ -11,50 +11,112 @@ const EXIT_MEANING: Record<number, string> = {
   4: 'pytest usage error (exit code 4)',
   5: 'pytest collected no tests (exit code 5)',
 };
+/** Each stuck or crashed test costs one more pytest process; past this many the rest is not run. */
+const MAX_PROCESSES = 20;
+const TAIL_CHARS = 256 * 1024;
 
 function tailLines(text: string, n: number): string {
   return text.trimEnd().split('\n').slice(-n).join('\n');
 }
 
-/** Test ids and files relative to the project root, whatever pytest printed. */
-function relativize(root: string, tests: TestResult[]): void {
-  for (const t of tests) {
-    if (t.file && isAbsolute(t.file)) t.file = relative(root, t.file);
-  }
+/** The test that was running when pytest died under it (a segfault, os._exit in the test). */
+function crashed(test: TestResult, proc: ProcessResult): void {
+  const how = proc.signal ? `died of ${proc.signal}` : `exited with code ${proc.exitCode}`;
+  test.status = 'crashed';
+  test.message = `pytest ${how} while this test ran; the tests after it ran in a new pytest process`;
+  test.trace = tailLines(proc.output, 60);
+  test.details = { ...test.details, ...(proc.signal ? { signal: proc.signal } : {}) };
 }
 
-export async function runPytest(options: ResolvedPytestOptions, ctx: RunContext): Promise<RunResultInput> {
+function shadowWarnings(fold: EventFold): Diagnostic[] {
+  return fold.shadowed.map((s) => ({
+    source: 'pytest-import',
+    severity: 'warning',
+    message: `the tests imported "${s.module}" from ${s.loaded}, not from the project's ${s.source}: an installed copy shadows the source, so the tests did not test it. Put the source first on the path (the runner option env: { "PYTHONPATH": "src" } for a src layout) or install the project in editable mode (pip install -e .)`,
+    file: s.source,
+    symbol: s.module,
+    notes: [],
+    fixIts: [],
+    tests: [],
+  }));
+}
+
+export async function runPytest(
+  options: ResolvedPytestOptions,
+  ctx: RunContext,
+  memory: DurationMemory,
+): Promise<RunResultInput> {
   const python = await resolvePython(ctx.root, options.python);
-  const eventsFile = join(ctx.workDir, 'pytest-events.jsonl');
-  const args = [
-    '-m',
-    'pytest',
-    `--rootdir=${ctx.root}`,
-    '-p',
-    'no:cacheprovider',
-    '-p',
-    PLUGIN_MODULE,
-    '--continue-on-collection-errors',
-    '-q',
-    '-o',
-    'console_output_style=classic',
-    ...options.args,
-    ...(ctx.selection ?? []),
-  ];
-  const proc = await runProcess(python, args, {
-    cwd: ctx.root,
-    env: pythonEnv(process.env, { ...options.env, SUTURE_PYTEST_EVENTS: eventsFile }),
-    timeoutMs: ctx.timeoutMs,
-    signal: ctx.signal,
-  });
+  const limits = testLimits(options, ctx.selection, memory);
+  const fold = new EventFold(ctx.root, describeTimeout(options, limits));
+  const started = Date.now();
+  const stream = (test: TestResult): void => {
+    try {
+      ctx.onTestResult?.(test);
+    } catch (error) {
+      ctx.logger.debug(`onTestResult threw for ${test.id}: ${String(error)}`);
+    }
+  };
+  const processes: ProcessResult[] = [];
+  let interrupted = false;
+  for (let index = 1; ; index++) {
+    fold.restart();
+    const proc = await runSession(
+      {
+        python,
+        root: ctx.root,
+        workDir: ctx.workDir,
+        index,
+        args: [...options.args, ...(ctx.selection ?? [])],
+        env: pythonEnv(process.env, options.env),
+        limits,
+        deselect: [...fold.tests.keys()],
+        timeoutMs: Math.max(1, ctx.timeoutMs - (Date.now() - started)),
+        signal: ctx.signal,
+      },
+      fold,
+      stream,
+    );
+    processes.push(proc);
+    if (proc.spawnError || proc.timedOut || proc.aborted || fold.exitStatus !== undefined) break;
+    const stuck = fold.stopped ?? fold.running;
+    if (!stuck) break;
+    interrupted = true;
+    if (!fold.stopped && fold.running) {
+      const test = fold.tests.get(fold.running)!;
+      crashed(test, proc);
+      fold.running = undefined;
+      stream(test);
+    }
+    const left = (fold.collected ?? []).filter((id) => !fold.tests.has(id));
+    if (left.length === 0) break;
+    if (index >= MAX_PROCESSES) {
+      ctx.logger.warn(`pytest was restarted ${MAX_PROCESSES} times; ${left.length} test(s) did not run`);
+      break;
+    }
+    ctx.logger.info(`pytest stopped at ${stuck}; running the ${left.length} test(s) left in a new process`);
+  }
+  const tests = [...fold.tests.values()];
+  memory.record(
+    tests.map((t) => [t.id, t.durationMs ?? 0]),
+    fold.setupMs.values(),
+  );
+  const diagnostics = [...fold.diagnostics, ...shadowWarnings(fold)];
+  for (const d of diagnostics) if (d.severity === 'warning') ctx.logger.warn(d.message);
+
+  const first = processes[0]!;
+  const proc = processes[processes.length - 1]!;
+  const output = processes
+    .map((p) => p.output)
+    .join('\n[suture: pytest went on in a new process]\n')
+    .slice(-TAIL_CHARS);
   const base = {
-    command: proc.command,
-    durationMs: proc.durationMs,
-    outputTail: proc.output,
+    command: first.command,
+    durationMs: Date.now() - started,
+    outputTail: output,
     exitCode: proc.exitCode,
     selected: ctx.selection !== undefined,
   };
-
   if (proc.spawnError) {
     return {
       ...base,
@@ -63,60 +125,53 @@ export async function runPytest(options: ResolvedPytestOptions, ctx: RunContext)
       error: `cannot start ${python}: ${proc.spawnError}; install Python 3 or set the runner option "python"`,
     };
   }
-  if (/No module named pytest/.test(proc.output)) {
+  if (proc.exitCode === EXIT_NO_PYTEST && tests.length === 0) {
     return {
       ...base,
       status: 'error',
       tests: [],
-      error: `pytest is not installed for ${python}; install it with \`${python} -m pip install pytest\``,
+      error: `pytest is not installed for ${python}; install it with \`${python} -m pip install pytest\` (or set the runner option "python" to the interpreter that has it)`,
     };
   }
-  let text = '';
-  try {
-    text = await readFile(eventsFile, 'utf8');
-  } catch {
-    // no events: pytest never loaded the plugin
-  }
-  const folded = foldEvents(parseEvents(text));
-  relativize(ctx.root, folded.tests);
-  for (const t of folded.tests) ctx.onTestResult?.(t);
-
   if (proc.timedOut || proc.aborted) {
     const why = proc.aborted
       ? 'the run was aborted'
-      : `killed at the wall-clock limit of ${ctx.timeoutMs} ms`;
-    if (folded.running) {
-      const t = folded.tests.find((x) => x.id === folded.running);
-      if (t) {
-        t.status = 'timeout';
-        t.message = `${why} while this test was running`;
-        t.trace = tailLines(proc.output, 60);
-      }
+      : `killed at the wall-clock limit of the run (${ctx.timeoutMs} ms; raise "timeoutMs" in the suture config, per project or at the top)`;
+    const running = fold.running ? fold.tests.get(fold.running) : undefined;
+    if (running) {
+      running.status = 'timeout';
+      running.message = `${why} while this test was running`;
+      running.trace = tailLines(proc.output, 60);
     }
     return {
       ...base,
       status: 'timeout',
-      tests: folded.tests,
-      diagnostics: folded.diagnostics,
-      error: folded.running ? `${why} while running ${folded.running}` : why,
+      tests,
+      diagnostics,
+      error: running ? `${why} while running ${running.id}` : why,
     };
   }
   const code = proc.exitCode ?? -1;
-  if (code === 0) return { ...base, status: 'passed', tests: folded.tests, diagnostics: folded.diagnostics };
-  if (code === 1 || (code === 2 && (folded.tests.length > 0 || folded.diagnostics.length > 0))) {
-    return { ...base, status: 'failed', tests: folded.tests, diagnostics: folded.diagnostics };
+  if (interrupted && tests.length > 0) {
+    return { ...base, exitCode: first.exitCode, status: 'failed', tests, diagnostics };
   }
-  if (code === 5 && folded.diagnostics.length > 0) {
-    return { ...base, status: 'failed', tests: folded.tests, diagnostics: folded.diagnostics };
+  if (code === 0) return { ...base, status: 'passed', tests, diagnostics };
+  const errors = fold.diagnostics.length > 0;
+  if (code === 1 || (code === 2 && (tests.length > 0 || errors)) || (code === 5 && errors)) {
+    return { ...base, status: 'failed', tests, diagnostics };
   }
   const meaning =
     EXIT_MEANING[code] ??
-    (proc.signal ? `pytest was killed by ${proc.signal}` : `pytest exited with code ${code}`);
+    (code === EXIT_STOPPED
+      ? 'pytest was stopped by the per-test limit outside any test'
+      : proc.signal
+        ? `pytest was killed by ${proc.signal}`
+        : `pytest exited with code ${code}`);
   return {
     ...base,
     status: 'error',
-    tests: folded.tests,
-    diagnostics: folded.diagnostics,
+    tests,
+    diagnostics,
     error: `${meaning}:\n${tailLines(proc.output, 15)}`,
   };
 }

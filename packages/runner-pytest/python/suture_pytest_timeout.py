@@ -1,0 +1,178 @@
+"""Per-test time limits for @suture/runner-pytest.
+
+At a test's limit, SIGALRM raises TestTimeout where the test is (the sleep, the loop), so pytest
+reports it, runs its teardown and goes on to the next test. A test that does not come back from
+that (a loop in C code, a handler that swallows the exception) is stopped by a watchdog thread a
+little later: it writes the test's stack to the event file and ends the process, and the runner
+starts a new one for the tests that are left. Either way the stack of the test's thread at the
+limit, as faulthandler prints it, says where the test was stuck.
+"""
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+
+import pytest
+
+from suture_pytest_plugin import trim_frames
+
+# The runner knows this exit code: the watchdog stopped a test, start again with the rest.
+EXIT_STOPPED = 70
+
+
+class TestTimeout(BaseException):
+    """A BaseException, so that `except Exception` in the test does not swallow it."""
+
+    __test__ = False
+
+
+def _declared(item):
+    """A limit the project declares itself: pytest-timeout's marker, option or ini value."""
+    values = []
+    marker = item.get_closest_marker("timeout")
+    if marker is not None:
+        values.append(marker.kwargs.get("timeout", marker.args[0] if marker.args else None))
+    values.append(item.config.getoption("timeout", None))
+    try:
+        values.append(item.config.getini("timeout"))
+    except (ValueError, KeyError):
+        pass
+    seconds = []
+    for value in values:
+        try:
+            if value is not None and float(value) > 0:
+                seconds.append(float(value))
+        except (TypeError, ValueError):
+            pass
+    return max(seconds) if seconds else None
+
+
+class Timeouts:
+    def __init__(self, log, root, default_s, per_test):
+        self._log = log
+        self._root = os.path.realpath(root)
+        self._plugin_dir = os.path.dirname(os.path.realpath(__file__))
+        self._default_s = default_s
+        self._per_test = per_test
+        self._main = threading.main_thread().ident
+        self._cond = threading.Condition()
+        self._watch = None  # (nodeid, limit, source, monotonic deadline)
+        self._stack = None  # the stack captured by the alarm, for the report
+        self._watchdog = None
+
+    def limit(self, item):
+        """(seconds, source) for this test, or (None, None) when it has no limit."""
+        declared = _declared(item)
+        ours = self._per_test.get(item.nodeid, self._default_s)
+        if declared is not None and (ours is None or declared > ours):
+            return declared, "declared"
+        if ours is None:
+            return None, None
+        return ours, "derived" if item.nodeid in self._per_test else "default"
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        seconds, source = self.limit(item)
+        if seconds is None:
+            yield
+            return
+        alarm = self._can_alarm(item)
+        previous = signal.signal(signal.SIGALRM, self._alarm(item, seconds, source)) if alarm else None
+        if alarm:
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+        # with an alarm, the watchdog leaves time for the exception and the teardown it starts
+        grace = min(30.0, max(5.0, seconds / 4)) if alarm else 0.0
+        self._arm((item.nodeid, seconds, source, time.monotonic() + seconds + grace))
+        try:
+            yield
+        finally:
+            if alarm:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous)
+            self._arm(None)
+            self._stack = None
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        if call.excinfo is not None and call.excinfo.errisinstance(TestTimeout) and self._stack is not None:
+            report.suture_timeout = self._stack
+
+    def _can_alarm(self, item):
+        if not hasattr(signal, "setitimer") or threading.get_ident() != self._main:
+            return False
+        if item.config.pluginmanager.hasplugin("timeout"):
+            return False  # pytest-timeout owns SIGALRM; the watchdog still stops a hang
+        return signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, signal.SIG_IGN, None)
+
+    def _alarm(self, item, seconds, source):
+        def on_alarm(signum, frame):
+            __tracebackhide__ = True
+            self._stack = self._describe(frame, seconds, source, hard=False)
+            raise TestTimeout("%s ran past its limit of %g s" % (item.nodeid, seconds))
+
+        return on_alarm
+
+    def _arm(self, watch):
+        with self._cond:
+            self._watch = watch
+            if self._watchdog is None and watch is not None:
+                self._watchdog = threading.Thread(target=self._run, name="suture-timeout", daemon=True)
+                self._watchdog.start()
+            self._cond.notify()
+
+    def _run(self):
+        with self._cond:
+            while True:
+                if self._watch is None:
+                    self._cond.wait()
+                    continue
+                nodeid, seconds, source, deadline = self._watch
+                left = deadline - time.monotonic()
+                if left > 0:
+                    self._cond.wait(left)
+                    continue
+                frame = sys._current_frames().get(self._main)
+                stack = self._describe(frame, seconds, source, hard=True)
+                self._log.emit({"event": "stopped", "nodeid": nodeid, "timeout": stack})
+                self._log.close()
+                sys.stderr.flush()
+                os._exit(EXIT_STOPPED)
+
+    def _describe(self, frame, seconds, source, hard):
+        """The test thread's stack from the outermost project frame in (pytest's own frames
+        around it say nothing), and its innermost frame in project code."""
+        entries = traceback.extract_stack(frame) if frame is not None else []
+        inside = [i for i, e in enumerate(entries) if self._in_project(os.path.realpath(e.filename))]
+        if inside:
+            entries = entries[inside[0] :]
+        shown = [self._shown(e.filename) for e in entries]
+        where = None
+        if inside:
+            last = entries[inside[-1] - inside[0]]
+            where = {"file": self._shown(last.filename), "line": last.lineno, "function": last.name}
+        lines = ["Stack of the test's thread at the limit (most recent call first):"]
+        lines += ['  File "%s", line %s in %s' % (f, e.lineno, e.name) for f, e in reversed(list(zip(shown, entries)))]
+        return {
+            "limitS": seconds,
+            "source": source,
+            "hard": hard,
+            "where": where,
+            "stack": "\n".join(lines),
+            "frames": trim_frames(
+                [{"file": f, "line": e.lineno, "function": e.name} for f, e in zip(shown, entries)]
+            ),
+        }
+
+    def _shown(self, filename):
+        path = os.path.realpath(filename)
+        return os.path.relpath(path, self._root) if self._in_project(path) else filename
+
+    def _in_project(self, path):
+        if not path.startswith(self._root + os.sep) or path.startswith(self._plugin_dir + os.sep):
+            return False
+        parts = path.split(os.sep)
+        return "site-packages" not in parts and "dist-packages" not in parts

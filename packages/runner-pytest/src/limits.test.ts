@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { DurationMemory, testLimits } from './limits.js';
+import { PytestOptionsSchema } from './options.js';
+
+const options = PytestOptionsSchema.parse({});
+
+describe('testLimits', () => {
+  const memory = new DurationMemory();
+  memory.record(
+    [
+      ['t.py::quick', 20],
+      ['t.py::slow', 4_000],
+      ['t.py::slower', 30_000],
+    ],
+    [300, 50],
+  );
+
+  it('gives every test of a full run the configured limit', () => {
+    expect(testLimits(options, undefined, memory)).toEqual({ defaultS: 60, perTest: {}, measuredMs: {} });
+  });
+
+  it('gives a re-run 5x each measured duration, at least rerunTimeoutMs and at most testTimeoutMs', () => {
+    const limits = testLimits(options, ['t.py::quick', 't.py::slow', 't.py::slower', 't.py::new'], memory);
+    // quick: 5x its 300 ms of fixture setup is under the 10 s floor; slower: 150 s is over the 60 s cap
+    expect(limits.perTest).toEqual({ 't.py::quick': 10, 't.py::slow': 20 });
+    expect(limits.measuredMs).toEqual({ 't.py::quick': 300, 't.py::slow': 4_000 });
+    expect(limits.defaultS).toBe(60);
+  });
+
+  it('sets no limit at all when testTimeoutMs is 0', () => {
+    const off = PytestOptionsSchema.parse({ testTimeoutMs: 0 });
+    expect(testLimits(off, ['t.py::quick'], memory)).toEqual({ defaultS: null, perTest: {}, measuredMs: {} });
+  });
+});

@@ -1,0 +1,82 @@
+import type { TimeoutInfo } from './event-schema.js';
+import type { ResolvedPytestOptions } from './options.js';
+
+/** A re-run gives each test this many times its measured duration. */
+export const RERUN_FACTOR = 5;
+
+/**
+ * Durations measured by earlier runs of one runner instance (one project), by nodeid. A re-run
+ * of selected tests sets its limits from them.
+ */
+export class DurationMemory {
+  private readonly durations = new Map<string, number>();
+  /** The longest setup of any test: fixtures of wider scope that a lone re-run pays again. */
+  private longestSetupMs = 0;
+
+  record(durations: Iterable<[string, number]>, setups: Iterable<number>): void {
+    for (const [id, ms] of durations) this.durations.set(id, ms);
+    for (const ms of setups) this.longestSetupMs = Math.max(this.longestSetupMs, ms);
+  }
+
+  /** What a re-run of `id` alone may take: its own time, or its fixtures' setup when longer. */
+  measured(id: string): number | undefined {
+    const own = this.durations.get(id);
+    return own === undefined ? undefined : Math.max(own, this.longestSetupMs);
+  }
+}
+
+export interface TestLimits {
+  /** Seconds for a test without its own limit; null: no limit. */
+  defaultS: number | null;
+  /** Seconds per selected test whose duration was measured. */
+  perTest: Record<string, number>;
+  /** The measured durations behind `perTest`, in ms, for the messages. */
+  measuredMs: Record<string, number>;
+}
+
+/** Per-test limits of a run: the configured one, or for a re-run one from each test's measured time. */
+export function testLimits(
+  options: ResolvedPytestOptions,
+  selection: readonly string[] | undefined,
+  memory: DurationMemory,
+): TestLimits {
+  const limits: TestLimits = { defaultS: null, perTest: {}, measuredMs: {} };
+  if (options.testTimeoutMs === 0) return limits;
+  limits.defaultS = options.testTimeoutMs / 1000;
+  for (const id of selection ?? []) {
+    const measured = memory.measured(id);
+    if (measured === undefined) continue;
+    const ms = Math.max(options.rerunTimeoutMs, RERUN_FACTOR * measured);
+    if (ms >= options.testTimeoutMs) continue;
+    limits.perTest[id] = ms / 1000;
+    limits.measuredMs[id] = measured;
+  }
+  return limits;
+}
+
+const seconds = (s: number): string => `${Number(s.toFixed(2))} s`;
+
+/** The message of a test that reached its limit: where it was, which limit, and what to raise. */
+export function describeTimeout(
+  options: ResolvedPytestOptions,
+  limits: TestLimits,
+): (nodeid: string, info: TimeoutInfo) => string {
+  return (nodeid, info) => {
+    const where = info.where
+      ? `; it was at ${info.where.file}:${info.where.line} in ${info.where.function}`
+      : '';
+    const stopped = info.hard
+      ? ' It did not stop there, so its pytest process was ended and the tests after it ran in a new one.'
+      : '';
+    const limit = seconds(info.limitS);
+    if (info.source === 'declared') {
+      return `ran past ${limit}, the limit the project declares for it (@pytest.mark.timeout or pytest-timeout's "timeout" setting)${where}. If it needs longer, raise that value.${stopped}`;
+    }
+    if (info.source === 'derived') {
+      const measured = limits.measuredMs[nodeid];
+      const earlier = measured === undefined ? '' : ` of ${seconds(measured / 1000)}`;
+      return `ran past ${limit}, the limit of this re-run (${RERUN_FACTOR}x its earlier duration${earlier}, at least the runner option "rerunTimeoutMs" = ${options.rerunTimeoutMs}, at most "testTimeoutMs" = ${options.testTimeoutMs})${where}. If it needs longer, raise the runner option "rerunTimeoutMs".${stopped}`;
+    }
+    return `ran past the per-test limit of ${limit}${where}. If it needs longer, raise the runner option "testTimeoutMs" (${options.testTimeoutMs} now; 0 turns the limit off).${stopped}`;
+  };
+}

@@ -1,0 +1,2 @@
+def origin():
+    return "source"

@@ -1,0 +1,5 @@
+import mathlib
+
+
+def test_imports_the_source():
+    assert mathlib.origin() == "source"
