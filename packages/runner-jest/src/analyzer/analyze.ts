@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type {
   Diagnostic,
   FailureInput,
@@ -8,25 +7,10 @@ import type {
   RunResult,
   TestResult,
 } from '@suture/core';
+import { groupFailures, type FailureCase } from '@suture/core/analysis';
 import { parseId } from '../ids.js';
 import { enclosingSymbol, type ScriptCache } from './js-model.js';
 import { projectFrames } from './stack.js';
-
-function fingerprint(parts: ReadonlyArray<string | undefined>): string {
-  return createHash('sha1')
-    .update(parts.map((p) => p ?? '').join('\0'))
-    .digest('hex')
-    .slice(0, 16);
-}
-
-function normalize(message: string): string {
-  return message
-    .replace(/0x[0-9a-f]+/gi, '0x?')
-    .replace(/:\d+(:\d+)?/g, ':?')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 300);
-}
 
 const ERROR_TYPE = /^\s*(?:thrown: )?"?(\w*Error|Error)(?:\s*\[\w+\])?:/m;
 
@@ -58,18 +42,23 @@ function dedupe(text: string): string {
   return blocks.filter((b, i) => blocks.indexOf(b) === i).join('\n\n');
 }
 
-async function fromTest(test: TestResult, project: ProjectInfo, cache: ScriptCache): Promise<FailureInput> {
+async function fromTest(test: TestResult, project: ProjectInfo, cache: ScriptCache): Promise<FailureCase> {
   const kind = kindOf(test);
   const frames = await locate(project.root, projectFrames(project.root, test.trace ?? ''), cache);
   const { file, fullName } = parseId(test.id);
-  const own: Location = { file, ...(test.line ? { line: test.line } : {}) };
+  // with no frame of its own (a timeout), the test is the place, named by its full name
+  const own: Location = {
+    file,
+    ...(test.line ? { line: test.line } : {}),
+    ...(fullName ? { symbol: fullName } : {}),
+  };
   // an assertion is located in the test; an exception where it was thrown (the innermost project frame)
   const location =
     kind === 'assertion' ? (frames.find((f) => f.file === file) ?? frames[0] ?? own) : (frames[0] ?? own);
   const type = ERROR_TYPE.exec(test.message ?? '')?.[1];
   const title =
     kind === 'timeout' ? `timeout in ${fullName}` : (test.message ?? 'failed').split('\n')[0]!.slice(0, 200);
-  return {
+  const failure: FailureCase['failure'] = {
     id: '',
     kind,
     title,
@@ -77,25 +66,21 @@ async function fromTest(test: TestResult, project: ProjectInfo, cache: ScriptCac
     location,
     frames: frames.filter((f) => f !== location),
     evidence: dedupe(test.trace ?? test.message ?? ''),
-    fingerprint: fingerprint([
-      kind,
-      type,
-      kind === 'assertion' || kind === 'timeout' ? test.id : normalize(test.message ?? ''),
-      location.file,
-      location.symbol,
-    ]),
     repairable: kind !== 'infra',
     ...(kind === 'infra'
       ? { reason: 'the failure comes from the environment (network), not the code; no fixer was asked' }
       : {}),
     details: { ...(type ? { errorType: type } : {}), ...(test.details ?? {}), test: test.id },
   };
+  const message = test.message ?? test.status;
+  // a matcher's first line says what failed; the lines after it spell out the values
+  return { failure, type, message: kind === 'assertion' ? (message.split('\n')[0] ?? '') : message };
 }
 
-function fromSuite(d: Diagnostic): FailureInput {
+function fromSuite(d: Diagnostic): FailureCase {
   const kind: FailureKind =
     d.code === 'SyntaxError' ? 'syntax' : d.code === 'ModuleNotFound' ? 'import' : 'collection';
-  return {
+  const failure: FailureCase['failure'] = {
     id: '',
     kind,
     title: `${d.file} failed to run: ${d.message}`.slice(0, 200),
@@ -111,30 +96,23 @@ function fromSuite(d: Diagnostic): FailureInput {
       : {}),
     frames: [],
     evidence: dedupe(d.raw ?? d.message),
-    fingerprint: fingerprint(['suite', kind, normalize(d.message), d.file]),
     repairable: true,
     diagnostics: [d],
     details: {},
   };
+  return { failure, ...(d.code ? { type: d.code } : {}), message: d.message };
 }
 
-/** Groups Jest failures by root cause; a suite that fails to run is one failure. */
+/** Jest's failing tests and suites that failed to run, grouped by root cause with core's one policy. */
 export async function analyzeJest(
   result: RunResult,
   project: ProjectInfo,
   cache: ScriptCache,
 ): Promise<FailureInput[]> {
-  const groups = new Map<string, FailureInput>();
-  const add = (f: FailureInput): void => {
-    const g = groups.get(f.fingerprint);
-    if (g)
-      for (const t of f.tests)
-        if (!g.tests.includes(t)) g.tests.push(t);
-        else groups.set(f.fingerprint, f);
-  };
-  for (const d of result.diagnostics) if (d.source === 'jest-suite') add(fromSuite(d));
+  const cases: FailureCase[] = [];
+  for (const d of result.diagnostics) if (d.source === 'jest-suite') cases.push(fromSuite(d));
   for (const t of result.tests)
     if (t.status === 'failed' || t.status === 'timeout' || t.status === 'error' || t.status === 'crashed')
-      add(await fromTest(t, project, cache));
-  return [...groups.values()];
+      cases.push(await fromTest(t, project, cache));
+  return groupFailures(cases);
 }

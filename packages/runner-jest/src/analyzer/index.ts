@@ -2,8 +2,7 @@ import { API_VERSION, type Analyzer } from '@suture/core';
 import { analyzeJest } from './analyze.js';
 import { ScriptCache } from './js-model.js';
 import { scopeJest } from './scope.js';
-
-const TEST_FILE = /\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)__tests__\//;
+import { isScriptTestFile } from './test-files.js';
 
 /** The JS/TS analyzer: groups Jest failures by root cause and walks imports and requires for a scope. */
 export function javascriptAnalyzer(): Analyzer {
@@ -13,7 +12,7 @@ export function javascriptAnalyzer(): Analyzer {
     apiVersion: API_VERSION,
     analyze: (result, project) => analyzeJest(result, project, cache),
     scope: (failure, project) => scopeJest(failure, project, cache),
-    isTestFile: (file) => TEST_FILE.test(file),
+    isTestFile: isScriptTestFile,
     checkSyntax(file, content) {
       if (!/\.[cm]?[jt]sx?$/.test(file)) return undefined;
       const { tree } = cache.forFile(file).parseText(content);

@@ -2,6 +2,7 @@ import { access, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, posix, relative } from 'node:path';
 import { ParseCache, type Grammar, type SyntaxNode, type SyntaxTree } from '@suture/core/analysis';
+import { testTitlePath } from './test-title.js';
 
 const require = createRequire(import.meta.url);
 const javascript = require('tree-sitter-javascript') as Grammar;
@@ -164,7 +165,10 @@ export function testCallback(tree: SyntaxTree, title: string): SyntaxNode | unde
   return fallback;
 }
 
-/** `name` or `Class.method` of the function enclosing a 1-based line and column. */
+/**
+ * `name` or `Class.method` of the function enclosing a 1-based line and column; in an anonymous
+ * test or suite callback, its titles (`Cart > adds %i + %i`).
+ */
 export function enclosingSymbol(tree: SyntaxTree, line: number, column = 1): string | undefined {
   let node: SyntaxNode | null = tree.rootNode.namedDescendantForPosition({
     row: line - 1,
@@ -179,6 +183,8 @@ export function enclosingSymbol(tree: SyntaxTree, line: number, column = 1): str
     }
     if (FUNCTION_VALUES.has(node.type) && node.parent?.type === 'variable_declarator')
       return node.parent.childForFieldName('name')?.text;
+    const test = FUNCTION_VALUES.has(node.type) ? testTitlePath(node) : undefined;
+    if (test !== undefined) return test;
     node = node.parent;
   }
   return undefined;

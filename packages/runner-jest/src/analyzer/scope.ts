@@ -2,6 +2,7 @@ import { mergeScopeEntries, walkGraph, type CodeEdge, type CodeNode } from '@sut
 import { type Failure, type ProjectInfo, type ScopeEntry, type ScopeInput } from '@suture/core';
 import { parseId } from '../ids.js';
 import { bindings, calls, definitions, resolveSource, testCallback, type ScriptCache } from './js-model.js';
+import { isScriptTestFile } from './test-files.js';
 
 const TEST_SYMBOL = '#test:';
 const GLOBALS = new Set([
@@ -31,7 +32,8 @@ async function expand(root: string, node: CodeNode, cache: ScriptCache): Promise
   const body = node.symbol?.startsWith(TEST_SYMBOL)
     ? testCallback(parsed.tree, node.symbol.slice(TEST_SYMBOL.length))
     : node.symbol
-      ? defs.get(node.symbol)
+      ? // a frame in an anonymous test callback is named by its titles (`Cart > adds %i`)
+        (defs.get(node.symbol) ?? testCallback(parsed.tree, node.symbol.split(' > ').pop()!))
       : parsed.tree.rootNode;
   if (!body) return [];
   const binds = bindings(parsed.tree);
@@ -97,7 +99,7 @@ export async function scopeJest(
     frameEntries.push({
       file: f.file,
       symbols: f.symbol ? [f.symbol] : [],
-      role: /\.(test|spec)\.|__tests__\//.test(f.file) ? 'test' : 'source',
+      role: isScriptTestFile(f.file) ? 'test' : 'source',
       reasons: [
         i === 0 ? `where the failure happened (line ${f.line ?? '?'})` : `frame ${i + 1} of the stack`,
       ],
@@ -116,5 +118,7 @@ export async function scopeJest(
   // the synthetic "#test:" symbol names the test; report it by title
   for (const e of walked)
     e.symbols = e.symbols.map((s) => (s.startsWith(TEST_SYMBOL) ? s.slice(TEST_SYMBOL.length) : s));
+  // the walk reaches helpers in test folders and mocks as callees: they are still tests
+  for (const e of walked) if (e.role === 'source' && isScriptTestFile(e.file)) e.role = 'test';
   return { entries: mergeScopeEntries(frameEntries, walked), excluded: [] };
 }
