@@ -148,3 +148,4 @@ export {
 } from './api/contracts/config.js';
 
 export { runProcess, type ProcessResult, type RunProcessOptions } from './safety/process/run-process.js';
+export { makeIgnoredDir, type IgnoredDirOptions } from './safety/ignored-dir.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import type { GateReport, ProjectReport } from '../api/contracts/report.js';
 import { ConfigError, errorMessage } from '../api/errors.js';
@@ -7,7 +7,7 @@ import type { Logger } from '../api/plugin.js';
 import { createRedactor, redactDeep, type Redactor } from '../safety/redact.js';
 import { withProcessGroupRecord } from '../safety/process/process-groups.js';
 import { hasJournal, Journal } from '../safety/journal.js';
-import { journalDir, processGroupsDir } from '../safety/suture-dir.js';
+import { journalDir, makeRunDir, processGroupsDir } from '../safety/suture-dir.js';
 import { acquireLock, type RepoLock } from '../safety/lock.js';
 import { fileDiff } from '../safety/patch.js';
 import { phase } from '../safety/phase.js';
@@ -107,7 +107,7 @@ async function gateLocked(
   let patch = '';
   try {
     journal = await Journal.create(options.root, runId);
-    await mkdir(runDir, { recursive: true });
+    await makeRunDir(options.root, runDir);
     await emitter.emit('onRunStart', {
       runId,
       root: options.root,
@@ -195,7 +195,7 @@ async function gateLocked(
     // The runners' scratch files (raw reports, captured output) hold test output as printed,
     // secrets included; what the run found is in the redacted report.
     await rm(join(runDir, 'work'), { recursive: true, force: true });
-    await mkdir(runDir, { recursive: true });
+    await makeRunDir(options.root, runDir);
     await writeFile(join(runDir, 'fixes.patch'), report.patch);
   } catch (error) {
     logger.warn(`could not write ${runDir}: ${errorMessage(error)}`);
