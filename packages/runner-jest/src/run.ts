@@ -230,15 +230,15 @@ export async function runJest(
   if (suites.size === 0 && stopped.length === 0) {
     const plain = stripVTControlCharacters(last.proc.output);
     const validation =
-      /Validation Error|Unknown option|is not a valid|Error: Could not locate module|Can't find a root directory|Multiple configurations found|Option ".*" was replaced/.exec(
+      /Validation Error|Unknown option|Unrecognized (?:CLI Parameter|option)|is not a valid|Error: Could not locate module|Can't find a root directory|Multiple configurations found|Option ".*" was replaced/.exec(
         plain,
       );
     const what = last.proc.spawnError
       ? `cannot start node: ${last.proc.spawnError}`
       : validation
         ? 'Jest configuration error'
-        : last.proc.exitCode === 0
-          ? 'Jest ran no test'
+        : last.proc.exitCode === 0 || /No tests found/.test(plain)
+          ? 'Jest found no test to run'
           : 'Jest stopped before it reported any test file';
     return { ...common, status: 'error', tests: [], diagnostics, error: `${what}:\n${tail(plain, 25)}` };
   }

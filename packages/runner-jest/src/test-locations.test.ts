@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ScriptCache } from './analyzer/js-model.js';
-import { declaredTests, testLines } from './test-locations.js';
+import { declaredTests, declaredTimeout, testLines } from './test-locations.js';
 
 // Jest 30's own locations (--testLocationInResults) for the fixture, captured by
 // test/fixtures/locations/capture.sh: the lines found from the source must be the same.
@@ -49,5 +49,24 @@ describe('test lines from the source', () => {
         "describe('typed', () => {\n  it('works', (): void => {\n    const n: number = 1;\n  });\n});\n",
       ).tree;
     expect(testLines(declaredTests(tree))(['typed'], 'works')).toBe(2);
+  });
+});
+
+describe('declared timeouts', () => {
+  const timeout = (source: string): number | undefined =>
+    declaredTimeout(new ScriptCache().forFile('x.test.ts').parseText(source).tree);
+
+  it('takes the longest of test timeouts and jest.setTimeout', () => {
+    expect(
+      timeout(
+        "jest.setTimeout(20_000);\ntest('a', async () => {}, 45000);\nit.each([1])('b %i', () => {}, 1e3);\n",
+      ),
+    ).toBe(45_000);
+  });
+
+  it('ignores numbers that are no timeout of a test', () => {
+    expect(
+      timeout("test('a', () => setTimeout(done, 90000));\ndescribe('d', () => {}, 70000);\n"),
+    ).toBeUndefined();
   });
 });
