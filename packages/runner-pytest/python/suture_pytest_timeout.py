@@ -59,6 +59,7 @@ class Timeouts:
         self._main = threading.main_thread().ident
         self._cond = threading.Condition()
         self._watch = None  # (nodeid, limit, source, monotonic deadline)
+        self._test = None  # (item, limit, source, monotonic deadline) while a test runs with alarms
         self._stack = None  # the stack captured by the alarm, for the report
         self._watchdog = None
 
@@ -79,20 +80,45 @@ class Timeouts:
             yield
             return
         alarm = self._can_alarm(item)
-        previous = signal.signal(signal.SIGALRM, self._alarm(item, seconds, source)) if alarm else None
-        if alarm:
-            signal.setitimer(signal.ITIMER_REAL, seconds)
+        deadline = time.monotonic() + seconds
+        self._test = (item, seconds, source, deadline) if alarm else None
         # with an alarm, the watchdog leaves time for the exception and the teardown it starts
         grace = min(30.0, max(5.0, seconds / 4)) if alarm else 0.0
-        self._arm((item.nodeid, seconds, source, time.monotonic() + seconds + grace))
+        self._arm((item.nodeid, seconds, source, deadline + grace))
         try:
             yield
         finally:
-            if alarm:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous)
             self._arm(None)
+            self._test = None
             self._stack = None
+
+    # The alarm is set in each phase only: pytest catches what a phase raises, while a
+    # TestTimeout raised between phases (in a report hook) would end the whole session.
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_setup(self, item):
+        yield from self._phase()
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item):
+        yield from self._phase()
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_teardown(self, item, nextitem):
+        yield from self._phase()
+
+    def _phase(self):
+        # after the alarm went off, teardown runs without one: the watchdog still bounds it
+        if self._test is None or self._stack is not None:
+            yield
+            return
+        item, seconds, source, deadline = self._test
+        previous = signal.signal(signal.SIGALRM, self._alarm(item, seconds, source))
+        signal.setitimer(signal.ITIMER_REAL, max(deadline - time.monotonic(), 0.001))
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
