@@ -149,7 +149,8 @@ export async function buildFixRequest(input: BuildRequestInput): Promise<FixRequ
     failure: { ...input.failure, evidence: trimEvidence(input.failure.evidence) },
     scope: input.scope,
     sources: await sourceSlices(input.project.root, input.failure, input.rawScope, input.tokenBudget),
-    history: input.history,
+    // a copy: the loop's history grows after this request was sent
+    history: [...input.history],
     policy: input.policy,
     attempt: input.attempt,
     maxAttempts: input.maxAttempts,

@@ -79,6 +79,7 @@ async function runAttempt(
   scope: Scope,
   rung: Rung,
   request: FixRequest,
+  refusalKey: string,
   earlier: readonly Attempt[],
   record: Attempt,
 ): Promise<AttemptResult> {
@@ -89,7 +90,7 @@ async function runAttempt(
     sameFailureTwice: false,
     ...extra,
   });
-  const refused = ctx.refusals.find(rung.key, request);
+  const refused = ctx.refusals.find(refusalKey);
   if (refused) {
     record.verdict = 'repeated-request';
     record.reason = `${rung.fixer.name} already answered this request (project ${refused.project}, "${refused.failure}", attempt ${refused.attempt}: ${refused.verdict}${refused.reason ? `: ${refused.reason.split('\n')[0]}` : ''}); not sent again`;
@@ -273,14 +274,15 @@ export async function healFailure(
       tokenBudget: project.heal.tokenBudget,
     });
     const request = ctx.redact ? redactDeep(built, ctx.redact) : built;
-    const result = await runAttempt(ctx, failure, scope, rung, request, attempts, record);
+    const refusalKey = ctx.refusals.key(rung.key, request);
+    const result = await runAttempt(ctx, failure, scope, rung, request, refusalKey, attempts, record);
     record.durationMs = Date.now() - startedAt.getTime();
     attempts.push(record);
     conflicts.push(...result.conflicts);
     if (result.pluginError) pluginErrors.push(result.pluginError);
     if (record.verdict !== 'repeated-request') {
       history.push(summary(record));
-      ctx.refusals.remember(rung.key, request, {
+      ctx.refusals.remember(refusalKey, {
         project: project.name,
         failure: failure.title,
         attempt: record.attempt,

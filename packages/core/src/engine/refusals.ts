@@ -59,14 +59,17 @@ export function requestKey(request: FixRequest): string {
 export class RefusalMemory {
   private readonly refused = new Map<string, Refusal>();
 
-  find(fixerKey: string, request: FixRequest): Refusal | undefined {
-    return this.refused.get(`${fixerKey}\n${requestKey(request)}`);
+  /** The key of a request to a fixer; take it before the request is sent. */
+  key(fixerKey: string, request: FixRequest): string {
+    return `${fixerKey}\n${requestKey(request)}`;
+  }
+
+  find(key: string): Refusal | undefined {
+    return this.refused.get(key);
   }
 
   /** Keeps the answer when it was a refusal; healed, product-bug and fixer errors are not. */
-  remember(fixerKey: string, request: FixRequest, refusal: Refusal): void {
-    if (!REFUSALS.has(refusal.verdict)) return;
-    const key = `${fixerKey}\n${requestKey(request)}`;
-    if (!this.refused.has(key)) this.refused.set(key, refusal);
+  remember(key: string, refusal: Refusal): void {
+    if (REFUSALS.has(refusal.verdict) && !this.refused.has(key)) this.refused.set(key, refusal);
   }
 }
