@@ -25,6 +25,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       'Keep the validated heals in the working tree (default: check mode, the tree is left as it was)',
     )
     .option('--no-heal', 'Report failures without asking any fixer')
+    .option(
+      '--no-block',
+      'Exit 0 even when failures remain after the repair rounds (config: "blocking": false); the reports say what would have blocked; usage and config errors still exit 2, internal errors 3',
+    )
     .option('--fixer <name>', 'Use only this fixer from the configured ladder (repeatable)')
     .option('--max-attempts <n>', 'Attempts per failure group (default from config, 3)')
     .option('--reporter <name>', 'Use this reporter instead of the configured ones (repeatable)')
@@ -32,6 +36,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--concurrency <n>', 'Projects gated at once')
     .option('--config <file>', 'Config file (default: suture.config.* found walking up)')
     .example('suture run --fix')
+    .example('suture run --no-block --reporter junit')
     .example('suture run py --fixer hints --reporter console --reporter junit')
     .action(async (projects: string[], flags: RunFlags) => {
       code = await runCommand(projects, flags);

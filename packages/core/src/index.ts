@@ -149,3 +149,10 @@ export {
 
 export { runProcess, type ProcessResult, type RunProcessOptions } from './safety/process/run-process.js';
 export { makeIgnoredDir, type IgnoredDirOptions } from './safety/ignored-dir.js';
+export {
+  FileStateSchema,
+  FileSummarySchema,
+  type FileState,
+  type FileSummary,
+} from './api/contracts/file-summary.js';
+export { WouldBlockSchema, type WouldBlock } from './api/contracts/report.js';

@@ -6,6 +6,8 @@ import { UsageError } from '../exit.js';
 export interface RunFlags {
   fix?: boolean;
   heal?: boolean;
+  /** false with `--no-block`: failures that remain exit 0. */
+  block?: boolean;
   fixer?: string | string[];
   maxAttempts?: number;
   reporter?: string | string[];
@@ -27,7 +29,7 @@ function positiveInt(name: string, value: unknown): number | undefined {
   return n;
 }
 
-/** `suture run`: gate the projects; exit 0 green, 1 failures remain. */
+/** `suture run`: gate the projects; exit 0 green, 1 failures remain (0 with `--no-block` or `blocking: false`). */
 export async function runCommand(projects: string[], flags: RunFlags): Promise<number> {
   if (flags.fix && flags.heal === false)
     throw new UsageError('--fix and --no-heal contradict each other: --no-heal never writes');
@@ -63,6 +65,7 @@ export async function runCommand(projects: string[], flags: RunFlags): Promise<n
       ...(positiveInt('concurrency', flags.concurrency)
         ? { concurrency: positiveInt('concurrency', flags.concurrency)! }
         : {}),
+      ...(flags.block === false ? { blocking: false } : {}),
       logger,
       output: { stream: process.stderr, env: process.env },
       signal: controller.signal,

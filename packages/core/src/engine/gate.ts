@@ -15,6 +15,7 @@ import { Emitter } from './events.js';
 import { gateProject } from './project-gate.js';
 import { RefusalMemory } from './refusals.js';
 import { emptyTotals, sumTotals } from './totals.js';
+import { finishReport } from './finish-report.js';
 import type { GateOptions } from './types.js';
 import type { Conflict, Heal } from './writes.js';
 
@@ -171,7 +172,7 @@ async function gateLocked(
   const green = projects.every(
     (p) => p.status === 'completed' || (options.mode === 'fix' && p.status === 'healed'),
   );
-  const report: GateReport = redactDeep(
+  const built: GateReport = redactDeep(
     {
       schemaVersion: 2,
       runId,
@@ -191,6 +192,7 @@ async function gateLocked(
     } as GateReport,
     redact,
   );
+  const report = finishReport(built, { blocking: options.blocking !== false });
   try {
     // The runners' scratch files (raw reports, captured output) hold test output as printed,
     // secrets included; what the run found is in the redacted report.

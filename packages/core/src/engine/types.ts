@@ -28,6 +28,8 @@ export interface GateOptions {
   signal?: AbortSignal;
   /** Defaults to a timestamp-based id. */
   runId?: string;
+  /** false: failures that remain exit 0 and the report says what would have blocked (default true). */
+  blocking?: boolean;
   /** Environment used for secret redaction (defaults to process.env). */
   env?: NodeJS.ProcessEnv;
 }

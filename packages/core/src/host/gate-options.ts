@@ -19,6 +19,8 @@ export interface GateRequest {
   /** Replace the configured reporters. */
   reporters?: string[];
   concurrency?: number;
+  /** false (`--no-block`) overrides the config's `blocking`. */
+  blocking?: boolean;
   logger: Logger;
   output: BuiltinReporterContext;
   signal?: AbortSignal;
@@ -124,6 +126,7 @@ export async function createGateOptions(loaded: LoadedConfig, request: GateReque
     fixers: ladder,
     reporters,
     concurrency: request.concurrency ?? config.concurrency,
+    blocking: request.blocking ?? config.blocking,
     logger: request.logger,
     ...(request.signal ? { signal: request.signal } : {}),
   };

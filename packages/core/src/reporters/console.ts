@@ -4,6 +4,7 @@ import type { Round } from '../api/contracts/report.js';
 import { gitApplyCommand } from '../safety/patch.js';
 import { pluginErrorLine } from './plugin-error-line.js';
 import { usageLine } from './usage-line.js';
+import { gateVerdict } from './verdict.js';
 import { API_VERSION, type Reporter } from '../api/plugin.js';
 
 const ConsoleOptionsSchema = z.object({ verbose: z.boolean().default(false) }).strict();
@@ -103,7 +104,7 @@ export function consoleReporter(
       const t = report.totals;
       line('');
       line(
-        `${report.exitCode === 0 ? 'green' : 'failures remain'}: ${t.tests} tests, ${t.failures} failure group(s), ${t.healed} healed, ${t.stillFailing} still failing, ${t.bugs} bug(s), ${t.flaky} flaky`,
+        `${gateVerdict(report)}: ${t.tests} tests, ${t.failures} failure group(s), ${t.healed} healed, ${t.stillFailing} still failing, ${t.bugs} bug(s), ${t.flaky} flaky`,
       );
       if (t.llmCalls > 0) line(`LLM: ${usageLine(t)}`);
       for (const c of report.conflicts) line(`conflict: ${c.file}: ${c.reason}`);

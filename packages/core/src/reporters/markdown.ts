@@ -11,7 +11,9 @@ import type {
 import { API_VERSION, type Reporter } from '../api/plugin.js';
 import { gitApplyCommand } from '../safety/patch.js';
 import { allPluginErrors, pluginErrorLine } from './plugin-error-line.js';
+import { fileSummarySection } from './markdown-files.js';
 import { usageLine } from './usage-line.js';
+import { gateVerdict } from './verdict.js';
 import { outputPath, writeOutput } from './write-file.js';
 
 const MarkdownOptionsSchema = z
@@ -98,7 +100,7 @@ export function renderMarkdown(report: GateReport): string {
   const t = report.totals;
   const broken = allPluginErrors(report).length;
   const lines = [
-    `## suture: ${report.exitCode === 0 ? 'green' : 'failures remain'} (${report.mode} mode)`,
+    `## suture: ${gateVerdict(report)} (${report.mode} mode)`,
     '',
     '| project | status | tests | failed | healed | still failing | bugs | flaky |',
     '|---|---|---|---|---|---|---|---|',
@@ -119,6 +121,7 @@ export function renderMarkdown(report: GateReport): string {
   }
   if (report.pluginErrors.length > 0)
     lines.push(...pluginErrorSection('### Plugin errors', report.pluginErrors));
+  lines.push(...fileSummarySection(report));
   if (report.conflicts.length > 0) {
     lines.push('### Conflicts', '', ...report.conflicts.map((c) => `- \`${c.file}\`: ${c.reason}`), '');
   }

@@ -107,6 +107,12 @@ export const ConfigSchema = z
       .string()
       .default('.suture/runs')
       .describe('Where run folders are written, relative to the config file'),
+    blocking: z
+      .boolean()
+      .default(true)
+      .describe(
+        'false: exit 0 even when failures remain after the repair rounds (usage and config errors still exit 2, internal errors 3); the report records what would have blocked. `suture run --no-block` does the same for one run',
+      ),
   })
   .strict();
 export type Config = z.infer<typeof ConfigSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BugReportSchema, EditSchema, UsageSchema } from './fix.js';
 import { FailureSchema, ScopeSchema } from './failure.js';
+import { FileSummarySchema } from './file-summary.js';
 import { DiagnosticSchema, RunStatusSchema, TestResultSchema } from './run-result.js';
 
 /** Result of re-running a failure's tests after a proposal was applied. */
@@ -157,6 +158,14 @@ export type ProjectReport = z.infer<typeof ProjectReportSchema>;
 
 export const ConflictSchema = z.object({ file: z.string(), reason: z.string() });
 
+/** What a gate with `blocking: false` would have failed on: its exit code and the projects that failed. */
+export const WouldBlockSchema = z.object({
+  exitCode: z.number().int(),
+  stillFailing: z.number().int().nonnegative(),
+  projects: z.array(z.object({ name: z.string(), status: ProjectStatusSchema })),
+});
+export type WouldBlock = z.infer<typeof WouldBlockSchema>;
+
 export const GateReportSchema = z.object({
   /** 2: project status `healed` (was `recovered`), failure outcome `reverted`, `pluginErrors`. */
   schemaVersion: z.literal(2),
@@ -175,6 +184,12 @@ export const GateReportSchema = z.object({
   conflicts: z.array(ConflictSchema).default([]),
   /** Process exit code the CLI uses: 0 green, 1 failures remain, 3 internal error. */
   exitCode: z.number().int(),
+  /** false when the gate ran with `blocking: false` (`suture run --no-block`): failures that remain exit 0. */
+  blocking: z.boolean().default(true),
+  /** Set when `blocking: false` let failures through: what would have failed the gate. */
+  wouldBlock: WouldBlockSchema.optional(),
+  /** The results per test file of each project. */
+  files: z.array(FileSummarySchema).default([]),
   /** Where the run's artifacts were written. */
   runDir: z.string().optional(),
   /** Set when the gate itself failed (exit code 3). */
