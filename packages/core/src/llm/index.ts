@@ -1,7 +1,8 @@
 /**
  * `@suture/core/llm`: what LLM fixers share, so each LLM package keeps only its transport: the
- * prompt templates and their rendering, the answer schema and its conversion to a proposal,
- * pricing and usage, and redaction.
+ * fixer base (`llmFixer`), the common options and their settling (key, prices, prompts,
+ * redaction), the prompt templates and conversations, the answer schema and its conversion to a
+ * proposal, pricing and usage, and one wording for failed calls.
  */
 export {
   ANSWER_TOOL_DESCRIPTION,
@@ -37,4 +38,35 @@ export {
   type PriceTable,
 } from './pricing.js';
 export { PromptOverridesSchema, type PromptOverrides } from './options.js';
+export { KEY_FROM_OPTION, keyFix, resolveApiKey, type ApiKey } from './api-key.js';
+export {
+  EnvNameSchema,
+  LlmOptionsSchema,
+  resolveLlmSettings,
+  type LlmOptions,
+  type LlmSettings,
+  type LlmSettingsContext,
+} from './fixer-options.js';
+export {
+  llmFixer,
+  type LlmFixerSpec,
+  type LlmTransport,
+  type TransportCall,
+  type TransportReply,
+} from './llm-fixer.js';
+export { FOLLOW_UP_TEMPLATE, conversationKey, planPrompt, type PromptPlan } from './conversation.js';
+export { createUsageMeter, type MeteredCall, type UsageMeter } from './usage-meter.js';
+export {
+  afterRetries,
+  callFailureReason,
+  failureOfStatus,
+  formatDuration,
+  type CallFailure,
+  type CallFailureHint,
+  type CallFailureKind,
+  type CallSite,
+} from './call-failure.js';
+export { connectionCause, sdkCallFailure, type SdkErrorClasses } from './sdk-errors.js';
+export { bufferedFetch } from './buffered-fetch.js';
+export { clip, missingAnswerReason, type MissingAnswer } from './missing-answer.js';
 export { REDACTED, createRedactor, redactDeep, type Redactor } from '../safety/redact.js';
