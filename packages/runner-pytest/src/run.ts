@@ -97,8 +97,9 @@ export async function runPytest(
     ctx.logger.info(`pytest stopped at ${stuck}; running the ${left.length} test(s) left in a new process`);
   }
   const tests = [...fold.tests.values()];
+  // a test cut off by the wall-clock limit has no duration to go by
   memory.record(
-    tests.map((t) => [t.id, t.durationMs ?? 0]),
+    tests.filter((t) => t.id !== fold.running).map((t) => [t.id, t.durationMs ?? 0]),
     fold.setupMs.values(),
   );
   const diagnostics = [...fold.diagnostics, ...shadowWarnings(fold)];
@@ -142,6 +143,7 @@ export async function runPytest(
       running.status = 'timeout';
       running.message = `${why} while this test was running`;
       running.trace = tailLines(proc.output, 60);
+      stream(running);
     }
     return {
       ...base,
