@@ -9,7 +9,7 @@ type HookEvent<K extends HookName> = Parameters<NonNullable<Reporter[K]>>[0];
 
 /** The project and the thing an event is about, for the report of a reporter that failed on it. */
 function aboutEvent(event: unknown): { project?: string; subject?: string } {
-  const e = event as {
+  const e = (event ?? {}) as {
     project?: string | { name: string };
     test?: { id: string };
     round?: { kind: string };
