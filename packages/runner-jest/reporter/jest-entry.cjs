@@ -8,7 +8,7 @@
 // The plan arrives through an environment variable that is removed before Jest loads anything,
 // so the tests see the environment a plain run would give them.
 'use strict';
-const { readFileSync, realpathSync } = require('node:fs');
+const { appendFileSync, readFileSync, realpathSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { dirname, join } = require('node:path');
 
@@ -66,10 +66,22 @@ async function main() {
   const { results, globalConfig } = await runCLI(argv, projects);
   // jest-cli's exit: the failure code, and a forced exit only when the user asked for one
   const code = results.success ? 0 : globalConfig.testFailureExitCode;
+  // from here on Jest has nothing left to do (global teardown included): the runner stops a
+  // process that an open handle keeps alive, which a plain `jest` would wait on forever
+  appendFileSync(plan.events, `${JSON.stringify({ event: 'cli-end', at: Date.now(), exitCode: code })}\n`);
   process.on('exit', () => {
     if (code !== 0) process.exitCode = code;
   });
   if (globalConfig.forceExit) process.exit(code);
+  const wait = globalConfig.openHandlesTimeout ?? 1000;
+  if (!globalConfig.detectOpenHandles && wait !== 0) {
+    setTimeout(() => {
+      const after = wait === 1000 ? 'one second' : `${wait / 1000} seconds`;
+      console.warn(
+        `Jest did not exit ${after} after the test run has completed.\n\nThis usually means that there are asynchronous operations that weren't stopped in your tests. Consider running Jest with \`--detectOpenHandles\` to troubleshoot this issue.`,
+      );
+    }, wait).unref();
+  }
 }
 
 main().catch((error) => {

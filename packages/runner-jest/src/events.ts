@@ -21,6 +21,8 @@ export const JestEventSchema = z.discriminatedUnion('event', [
   z.object({ event: z.literal('test-end'), at, file, result: AssertionResultSchema }),
   z.object({ event: z.literal('file-end'), at, file, suite: SuiteResultSchema }),
   z.object({ event: z.literal('run-end'), at }),
+  /** Written by reporter/jest-entry.cjs when Jest's runCLI has returned: the exit code it will exit with. */
+  z.object({ event: z.literal('cli-end'), at, exitCode: z.number() }),
 ]);
 export type JestEvent = z.infer<typeof JestEventSchema>;
 

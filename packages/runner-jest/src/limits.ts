@@ -2,9 +2,11 @@
 export const JEST_DEFAULT_TIMEOUT_MS = 5_000;
 /**
  * The default limit for a test that blocks its worker. Jest never stops synchronous code, so
- * only this limit ends a `while (true) {}`. Six times Jest's default timeout, the longest an
- * async test may take by default: a synchronous test of a healthy suite takes milliseconds, and
- * the margin keeps a slow test on a loaded two-core CI machine from being taken for a hang.
+ * only this limit ends a `while (true) {}`. Measured on trekhleb/javascript-algorithms (587
+ * tests, Jest 30, a loaded two-core machine): median 16 ms, 99th percentile 1.2 s, and the slowest
+ * two, both synchronous, 3.6 s and 9.0 s, which pass natively since Jest's 5 s timeout does not
+ * reach synchronous code. 30 s leaves those a threefold margin and still ends a hang in well
+ * under a minute.
  */
 export const BLOCKING_DEFAULT_MS = 30_000;
 /** A re-run may take this many times what the test took when it last ran. */

@@ -7,10 +7,11 @@ import type { SuiteResult } from './results.js';
 import { Watchdog, type Overdue, type RunningTest, type WatchdogLimits } from './watchdog.js';
 
 /**
- * How long Jest may stay up after its last test file ended (global teardown included) before it
- * is stopped: natively it would wait forever for an open handle (a server, a timer).
+ * How long Jest may stay up after its run returned (global teardown included) before it is
+ * stopped: what keeps it is an open handle (a server, a timer) that a plain `jest` would wait on
+ * forever, after its own warning at one second.
  */
-export const LINGER_MS = 60_000;
+export const LINGER_MS = 10_000;
 const CHECK_MS = 250;
 
 export interface PassInput {
@@ -36,8 +37,10 @@ export interface PassResult {
   running: RunningTest[];
   /** Test files that had started and not ended when Jest stopped. */
   openFiles: string[];
-  /** Jest reported the end of its run, then did not exit within LINGER_MS and was stopped. */
+  /** Jest's run returned, then the process did not exit within LINGER_MS and was stopped. */
   lingered: boolean;
+  /** The exit code Jest's run returned, known even when the process was stopped after it. */
+  exitCode: number | null;
 }
 
 /** One Jest process: started through reporter/jest-entry.cjs, followed through its events. */
@@ -52,11 +55,15 @@ export async function runPass(input: PassInput): Promise<PassResult> {
   const suites = new Map<string, SuiteResult>();
   let overdue: Overdue[] = [];
   let endedAt: number | undefined;
+  let exitCode: number | undefined;
   let lingered = false;
   const tail = tailEvents(input.plan.events, (e) => {
     watchdog.observe(e);
     if (e.event === 'file-end') suites.set(e.file, e.suite);
-    if (e.event === 'run-end') endedAt = Date.now();
+    if (e.event === 'cli-end') {
+      endedAt = Date.now();
+      exitCode = e.exitCode;
+    }
     input.onEvent(e);
   });
   const check = setInterval(() => {
@@ -83,5 +90,6 @@ export async function runPass(input: PassInput): Promise<PassResult> {
     running: watchdog.running(),
     openFiles: watchdog.openFiles(),
     lingered: lingered && !input.signal.aborted,
+    exitCode: lingered ? (exitCode ?? null) : proc.exitCode,
   };
 }

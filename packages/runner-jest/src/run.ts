@@ -179,9 +179,9 @@ export async function runJest(
     command,
     durationMs: Date.now() - started,
     outputTail: last.lingered
-      ? `${output}\n[suture] Jest was stopped ${LINGER_MS / 1000} s after its last test file ended: something kept Node running (a server, a timer, a connection); \`--detectOpenHandles\` finds it`
+      ? `${output}\n[suture] Jest was stopped ${LINGER_MS / 1000} s after its run ended: something kept Node running (a server, a timer, a connection); Jest's --detectOpenHandles finds it`
       : output,
-    exitCode: last.proc.exitCode,
+    exitCode: last.exitCode,
   };
   const json = { testResults: [...suites.values()] };
   const lineOf = await locateTests(json.testResults);

@@ -71,3 +71,15 @@ describe('Jest runner per-test limits', () => {
     );
   });
 });
+
+describe('Jest that does not exit', () => {
+  it('is stopped once its run has returned, with its results and exit code, not held to the run limit', async () => {
+    const root = await copy('linger');
+    const r = await run(root, { timeoutMs: 100_000 });
+    expect(r.status).toBe('passed');
+    expect(r.exitCode).toBe(0);
+    expect(r.tests.map((t) => [t.name, t.status])).toEqual([['starts a server it never closes', 'passed']]);
+    expect(r.outputTail).toMatch(/Jest did not exit one second after/);
+    expect(r.outputTail).toMatch(/\[suture\] Jest was stopped 10 s after its run ended/);
+  });
+});
