@@ -1,22 +1,9 @@
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { FailureInput, FailureKind, Location, ProjectInfo, RunResult, TestResult } from '@suture/core';
+import { groupFailures, type FailureCase } from '@suture/core/analysis';
 import { enclosingFunction, type createCppCache } from './cpp-model.js';
 
 type Cache = ReturnType<typeof createCppCache>;
-
-const fp = (parts: ReadonlyArray<string | undefined>): string =>
-  createHash('sha1')
-    .update(parts.map((p) => p ?? '').join('\0'))
-    .digest('hex')
-    .slice(0, 16);
-const normalize = (m: string): string =>
-  m
-    .replace(/0x[0-9a-f]+/gi, '0x?')
-    .replace(/:\d+(:\d+)?/g, ':?')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 300);
 
 async function locate(
   root: string,
@@ -30,7 +17,7 @@ async function locate(
   return { file, ...(line ? { line } : {}), ...(symbol ? { symbol } : {}) };
 }
 
-async function fromTest(t: TestResult, project: ProjectInfo, cache: Cache): Promise<FailureInput> {
+async function fromTest(t: TestResult, project: ProjectInfo, cache: Cache): Promise<FailureCase> {
   const d = (t.details ?? {}) as {
     failureFile?: string;
     failureLine?: number;
@@ -53,13 +40,15 @@ async function fromTest(t: TestResult, project: ProjectInfo, cache: Cache): Prom
       d.frame?.line ?? d.failureLine ?? t.line,
       cache,
     )) ?? (t.file ? { file: t.file, ...(t.line ? { line: t.line } : {}) } : undefined);
+  // a place without a function of its own (a TEST line that did not parse) is still this test's
+  if (where && !where.symbol && d.gtest) where.symbol = d.gtest.replace(/^[^/.]+\//, '').replace(/\/.*$/, '');
   const title =
     kind === 'timeout'
       ? `timeout in ${t.id}`
       : kind === 'crash'
         ? `${t.id} crashed${d.frame?.fn ? ` in ${d.frame.fn}` : ''}`
         : (t.message ?? 'failed').split('\n').slice(0, 2).join(' ').slice(0, 200);
-  return {
+  const failure: FailureCase['failure'] = {
     id: '',
     kind,
     title,
@@ -67,26 +56,29 @@ async function fromTest(t: TestResult, project: ProjectInfo, cache: Cache): Prom
     ...(where ? { location: where } : {}),
     frames: [],
     evidence: t.trace ?? t.message ?? '',
-    fingerprint: fp([kind, t.id, kind === 'crash' ? d.frame?.fn : normalize(t.message ?? '')]),
     repairable: true,
     details: { test: t.id, ...(d.gtest ? { gtest: d.gtest } : {}), ...(d.frame ? { frame: d.frame } : {}) },
   };
+  // the case a whole binary was running is named after the cause; it is not part of it
+  return { failure, message: (t.message ?? t.status).replace(/ \(in [^()]+\)$/, '') };
 }
 
-/** One build failure is one group, whatever the number of tests it stops; test failures group by cause. */
+/**
+ * A build failure is one group, whatever the number of tests it stops; test failures are grouped
+ * by root cause with core's one policy.
+ */
 export async function analyzeCtest(
   result: RunResult,
   project: ProjectInfo,
   cache: Cache,
 ): Promise<FailureInput[]> {
-  const failures: FailureInput[] = [];
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
     const first = errors[0]!;
     const syntax = errors.every((e) => /^expected |before .* token|stray /.test(e.message));
     const link = first.source === 'ld';
     const location = await locate(project.root, first.file, first.line, cache);
-    failures.push({
+    const failure: FailureCase['failure'] = {
       id: '',
       kind: first.source === 'cmake' ? 'build' : syntax ? 'syntax' : 'build',
       title: link
@@ -100,21 +92,18 @@ export async function analyzeCtest(
         .map((e) => [e.raw ?? e.message, ...e.notes.map((n) => `  note: ${n.message}`)].join('\n'))
         .join('\n')
         .slice(0, 20_000),
-      fingerprint: fp(['build', first.source, normalize(first.message), first.file, first.symbol]),
       repairable: !result.error,
       ...(result.error ? { reason: result.error } : {}),
       diagnostics: errors,
       details: { ...(first.symbol ? { symbol: first.symbol } : {}), ...(link ? { linker: true } : {}) },
-    });
-    return failures;
+    };
+    // the symbol a linker misses is what the error is about, whatever the quotes around it
+    return groupFailures([
+      { failure, type: first.source, message: `${first.message} ${first.symbol ?? ''}` },
+    ]);
   }
+  const cases: FailureCase[] = [];
   for (const t of result.tests)
-    if (t.status !== 'passed' && t.status !== 'skipped') failures.push(await fromTest(t, project, cache));
-  const groups = new Map<string, FailureInput>();
-  for (const f of failures) {
-    const g = groups.get(f.fingerprint);
-    if (g) g.tests.push(...f.tests);
-    else groups.set(f.fingerprint, f);
-  }
-  return [...groups.values()];
+    if (t.status !== 'passed' && t.status !== 'skipped') cases.push(await fromTest(t, project, cache));
+  return groupFailures(cases);
 }

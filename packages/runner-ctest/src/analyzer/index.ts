@@ -2,9 +2,7 @@ import { API_VERSION, type Analyzer } from '@suture/core';
 import { analyzeCtest } from './analyze.js';
 import { createCppCache } from './cpp-model.js';
 import { scopeCtest } from './scope.js';
-
-const TEST_FILE =
-  /(^|\/)tests?\/[^/]*\.(c|cc|cpp|cxx)$|(^|\/)[^/]*[_-](test|tests|unittest)\.(c|cc|cpp|cxx)$|(^|\/)test_[^/]*\.(c|cc|cpp|cxx)$/;
+import { isCppTestFile } from './test-files.js';
 
 /** The C/C++ analyzer: build failures as one group, gtest failures located, scope through includes. */
 export function cppAnalyzer(): Analyzer {
@@ -14,6 +12,6 @@ export function cppAnalyzer(): Analyzer {
     apiVersion: API_VERSION,
     analyze: (result, project) => analyzeCtest(result, project, cache),
     scope: (failure, project) => scopeCtest(failure, project, cache),
-    isTestFile: (file) => TEST_FILE.test(file),
+    isTestFile: isCppTestFile,
   };
 }

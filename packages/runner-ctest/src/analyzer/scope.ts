@@ -10,6 +10,7 @@ import {
   resolveInclude,
   type createCppCache,
 } from './cpp-model.js';
+import { isCppTestFile } from './test-files.js';
 
 type Cache = ReturnType<typeof createCppCache>;
 
@@ -107,7 +108,7 @@ export async function scopeCtest(failure: Failure, project: ProjectInfo, cache: 
     locEntries.push({
       file: loc.file,
       symbols: loc.symbol ? [loc.symbol] : [],
-      role: /\.(h|hh|hpp|hxx)$/.test(loc.file) ? 'header' : 'source',
+      role: isCppTestFile(loc.file) ? 'test' : /\.(h|hh|hpp|hxx)$/.test(loc.file) ? 'header' : 'source',
       reasons: [`where the failure is reported (line ${loc.line ?? '?'})`],
       depth: 0,
     });
@@ -125,7 +126,7 @@ export async function scopeCtest(failure: Failure, project: ProjectInfo, cache: 
         locEntries.push({
           file: n.file,
           symbols: [],
-          role: 'source',
+          role: isCppTestFile(n.file) ? 'test' : 'source',
           reasons: [`compiler diagnostic: ${n.message.slice(0, 120)}`],
           depth: 0,
         });
@@ -136,5 +137,7 @@ export async function scopeCtest(failure: Failure, project: ProjectInfo, cache: 
     expand: (node) => expand(project.root, node, sources, cache),
   });
   for (const e of walked) e.symbols = e.symbols.map((s) => s.replace(/^TEST:/, ''));
+  // the walk reaches helpers in test files as callees: they are still tests
+  for (const e of walked) if (e.role !== 'test' && isCppTestFile(e.file)) e.role = 'test';
   return { entries: mergeScopeEntries(locEntries, walked), excluded: [] };
 }
