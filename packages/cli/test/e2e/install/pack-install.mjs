@@ -1,0 +1,90 @@
+// Packs the workspace packages with `npm pack` and installs tarballs into a folder outside the
+// workspace, as a user's project gets them. Shared by the install test and bench/install.mjs.
+import { execFile, execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = fileURLToPath(new URL('../../../../../', import.meta.url));
+
+/** Folder names under packages/, every one published. */
+export const PACKAGES = [
+  'core',
+  'cli',
+  'runner-pytest',
+  'runner-ctest',
+  'runner-jest',
+  'fixer-hints',
+  'llm-claude-cli',
+  'llm-openai',
+];
+
+/** What the README tells a Python user to install (plus core, which they depend on). */
+export const PYTHON_SET = ['core', 'cli', 'runner-pytest', 'fixer-hints'];
+
+/**
+ * The environment without the npm_* variables of an enclosing `npm test` or `npm run` (its
+ * prefix, its config): a user's shell has none, and npm would read them as settings.
+ */
+export function userEnv(extra = {}) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  return { ...env, ...extra };
+}
+
+function npm(args, cwd) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    execFile(
+      'npm',
+      args,
+      { cwd, env: userEnv({ CI: '1' }), maxBuffer: 64 * 1024 * 1024, timeout: 900_000 },
+      (error, stdout, stderr) =>
+        resolve({
+          code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
+          stdout,
+          stderr,
+          ms: performance.now() - started,
+        }),
+    );
+  });
+}
+
+/**
+ * `npm pack` of every package into `destination` (their dist must be built). Returns, per package,
+ * the folder name, the tarball's path and npm's listing of its files.
+ */
+export async function packAll(destination) {
+  const args = ['pack', '--json', '--pack-destination', destination];
+  for (const dir of PACKAGES) args.push('-w', `packages/${dir}`);
+  const r = await npm(args, REPO);
+  if (r.code !== 0) throw new Error(`npm pack failed (${r.code}):\n${r.stderr}`);
+  const listed = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')));
+  return PACKAGES.map((dir) => {
+    const pkg = listed.find((p) => p.name === `@suture/${dir}`);
+    if (!pkg) throw new Error(`npm pack listed no @suture/${dir}`);
+    return {
+      dir,
+      name: pkg.name,
+      tarball: `${destination}/${pkg.filename}`,
+      files: pkg.files.map((f) => f.path),
+      size: pkg.size,
+      unpackedSize: pkg.unpackedSize,
+    };
+  });
+}
+
+/**
+ * `npm install -D` of the given tarballs into `app` (a folder with a package.json), resolving the
+ * rest from the registry (the cache first). Returns npm's exit code, output and wall time.
+ */
+export function installTarballs(app, tarballs) {
+  return npm(['install', '-D', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs], app);
+}
+
+/** Disk use of a folder in KiB, as `du -sk` counts it. */
+export function diskKiB(dir) {
+  return Number(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }).split('\t')[0]);
+}
+
+/** The text of one file inside a tarball. */
+export function tarballFile(tarball, path) {
+  return execFileSync('tar', ['-xOzf', tarball, `package/${path}`], { encoding: 'utf8' });
+}
