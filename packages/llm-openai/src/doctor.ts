@@ -1,5 +1,4 @@
 import type { DoctorCheck } from '@suture/core';
-import type { Redactor } from '@suture/core/llm';
 import { APIConnectionError, AuthenticationError, NotFoundError } from 'openai';
 import { createClient } from './client.js';
 import { describeFailure } from './errors.js';
@@ -40,7 +39,7 @@ function failureFix(error: unknown, o: ResolvedOptions): string {
  * Is a key set, and does the endpoint answer a models list (which costs no tokens)? One short
  * request, no retries: `doctor` reports, it does not wait out an outage.
  */
-export async function doctorChecks(o: ResolvedOptions, redact: Redactor): Promise<DoctorCheck[]> {
+export async function doctorChecks(o: ResolvedOptions): Promise<DoctorCheck[]> {
   const checks = [keyCheck(o)];
   if (!o.apiKey)
     return [
@@ -57,7 +56,7 @@ export async function doctorChecks(o: ResolvedOptions, redact: Redactor): Promis
   try {
     ids = (await client.models.list({ timeout: DOCTOR_TIMEOUT_MS, maxRetries: 0 })).data.map((m) => m.id);
   } catch (error) {
-    const message = redact(
+    const message = o.redact(
       describeFailure(error, { ...o, path: '/models', retries: 0, timeoutMs: DOCTOR_TIMEOUT_MS }),
     );
     // A server without a models list can still serve chat completions.

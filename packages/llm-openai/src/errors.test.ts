@@ -49,7 +49,7 @@ describe('describeFailure', () => {
 
   it('says how long it waited on a timeout and what to raise', () => {
     expect(describeFailure(new APIConnectionTimeoutError(), { ...local, retries: 0 })).toBe(
-      'no reply from http://127.0.0.1:11434/v1/chat/completions within 1000 ms: raise the fixer option "timeoutMs", lower "maxOutputTokens", or use a faster model',
+      'no reply from http://127.0.0.1:11434/v1/chat/completions within 1 s: raise the fixer option "timeoutMs", lower "maxOutputTokens", or use a faster model',
     );
   });
 

@@ -18,11 +18,3 @@ export const OPENAI_PRICES: PriceTable = {
   'o3-mini': { input: 1.1, output: 4.4, cacheRead: 0.55 },
   'o4-mini': { input: 1.1, output: 4.4, cacheRead: 0.275 },
 };
-
-/**
- * The table costs are computed from: OpenAI's prices under the configured ones for OpenAI itself;
- * only the configured ones elsewhere, so a local server (Ollama, vLLM) costs nothing unless told.
- */
-export function priceTableFor(openAIHost: boolean, configured: PriceTable | undefined): PriceTable {
-  return openAIHost ? { ...OPENAI_PRICES, ...configured } : { ...configured };
-}

@@ -176,6 +176,36 @@ describe('a proposal over Chat Completions', () => {
   });
 });
 
+describe('usage and cost', () => {
+  it('prices the configured name before the dated name the server answers with', async () => {
+    mock.script(
+      call(FIX, { model: 'team-coder-2025-08-07', tokens: { input: 1_000_000, output: 1_000_000 } }),
+    );
+    const proposal = await local({
+      model: 'team-coder',
+      prices: { 'team-coder': { input: 1, output: 3 }, 'team-coder-2025': { input: 9, output: 9 } },
+    }).propose(fixRequest(), sampleFixerContext());
+    expect(proposal.usage).toMatchObject({ model: 'team-coder-2025-08-07', costUsd: 4, calls: 1 });
+  });
+
+  it('prices a served name by its longest prefix when the configured one has no price', async () => {
+    mock.script(call(FIX, { model: 'team-coder-2025-08-07', tokens: { input: 1_000_000, output: 0 } }));
+    const proposal = await local({
+      model: 'alias',
+      prices: { team: { input: 1, output: 1 }, 'team-coder': { input: 2, output: 2 } },
+    }).propose(fixRequest(), sampleFixerContext());
+    expect(proposal.usage).toMatchObject({ model: 'team-coder-2025-08-07', costUsd: 2 });
+  });
+
+  it('keeps the cost of a call whose answer is unusable', async () => {
+    mock.script(call('{"verdict": "edits", ', { tokens: { input: 1_000_000, output: 0 } }));
+    const error = await failure(local({ prices: { 'qwen2.5-coder': { input: 2, output: 2 } } }));
+    expect(error).toBeInstanceOf(FixerError);
+    expect(error.message).toMatch(/^the model's answer is not JSON: .* \(model "qwen2\.5-coder"\)$/);
+    expect((error as FixerError).usage).toMatchObject({ inputTokens: 1_000_000, costUsd: 2, calls: 1 });
+  });
+});
+
 describe('secrets', () => {
   const KEY = 'cfg-secret-key-0123456789';
 

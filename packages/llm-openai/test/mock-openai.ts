@@ -25,8 +25,18 @@ export interface Tokens {
 }
 
 export type Reply =
-  /** A `propose_fix` call; an object is sent as JSON arguments, a string as is. */
-  | { kind: 'call'; answer: unknown; tokens?: Partial<Tokens>; name?: string; cutOff?: boolean }
+  /**
+   * A `propose_fix` call; an object is sent as JSON arguments, a string as is. `model` is the
+   * name the reply gives (default: the requested one), as a server that answers with a dated name.
+   */
+  | {
+      kind: 'call';
+      answer: unknown;
+      tokens?: Partial<Tokens>;
+      name?: string;
+      cutOff?: boolean;
+      model?: string;
+    }
   /** A plain-text answer with no function call. */
   | { kind: 'text'; text: string; tokens?: Partial<Tokens> }
   | { kind: 'refusal'; refusal: string; tokens?: Partial<Tokens> }
@@ -290,7 +300,8 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
         );
       }
       const reply = queue.shift() ?? fallback(logged);
-      const model = String((body as { model?: unknown } | undefined)?.model ?? 'unknown');
+      const requested = String((body as { model?: unknown } | undefined)?.model ?? 'unknown');
+      const model = reply.kind === 'call' && reply.model ? reply.model : requested;
       switch (reply.kind) {
         case 'hang':
           return;
