@@ -17,6 +17,7 @@ import type { Overdue, WatchdogLimits } from './watchdog.js';
 
 /** After this many tests stopped at their limit in one run, the rest of the suite is not run again. */
 const MAX_STOPPED = 5;
+const OUTPUT_TAIL_CHARS = 256 * 1024;
 
 function tail(text: string, lines: number): string {
   return stripVTControlCharacters(text).trimEnd().split('\n').slice(-lines).join('\n');
@@ -30,12 +31,11 @@ function stoppedResult(
   root: string,
   o: Overdue,
   output: string,
-  lineOf: (file: string, ancestors: readonly string[], title: string) => number | undefined,
+  lineOf: (ancestors: readonly string[], title: string) => number | undefined,
 ): { test?: TestResult; diagnostic?: Diagnostic } {
   if (o.kind === 'test') {
     const file = relative(root, o.test.file);
-    const line =
-      o.test.title === undefined ? undefined : lineOf(o.test.file, o.test.ancestorTitles, o.test.title);
+    const line = o.test.title === undefined ? undefined : lineOf(o.test.ancestorTitles, o.test.title);
     return {
       test: {
         id: testId(file, o.test.fullName),
@@ -137,7 +137,7 @@ export async function runJest(
       { jestBin: jest.script, reporter: REPORTER, events: join(ctx.workDir, `jest-events-${n}.jsonl`) },
       { ...(selection ? { selection } : {}), skipFiles, skipNames, again: n > 1 },
     );
-    if (plan.files?.length === 0) break;
+    if (plan.files?.length === 0 || (last && ctx.signal.aborted)) break;
     if (remaining <= 0) {
       cut = 'time';
       break;
@@ -173,7 +173,8 @@ export async function runJest(
   if (!last)
     return fail(`the run's time limit of ${ctx.timeoutMs} ms had passed before Jest started`, command);
 
-  const output = outputs.join('\n');
+  // each pass's output is a bounded tail already; together they are bounded the same way
+  const output = outputs.join('\n').slice(-OUTPUT_TAIL_CHARS);
   const common = {
     ...base,
     command,
@@ -189,7 +190,9 @@ export async function runJest(
   const diagnostics = folded.diagnostics;
   let tests = folded.tests;
   for (const s of stopped) {
-    const r = stoppedResult(ctx.root, s.overdue, s.output, lineOf);
+    const file = s.overdue.kind === 'test' ? s.overdue.test.file : s.overdue.file;
+    const { lineOf: lineIn } = await facts.get(file);
+    const r = stoppedResult(ctx.root, s.overdue, s.output, lineIn);
     if (r.test) tests = [...tests.filter((t) => t.id !== r.test!.id), r.test];
     if (r.diagnostic) diagnostics.push(r.diagnostic);
   }
@@ -203,7 +206,8 @@ export async function runJest(
       : last.proc.timedOut || cut === 'time'
         ? `killed at the wall-clock limit of ${ctx.timeoutMs} ms (the project's "timeoutMs")`
         : `${stopped.length} tests were stopped at their limits; the rest of the suite was not run again`;
-    const running = last.proc.timedOut || ctx.signal.aborted ? last.running.at(-1) : undefined;
+    // the oldest test still running is the one most likely to hold the run up
+    const running = last.proc.timedOut || ctx.signal.aborted ? last.running[0] : undefined;
     if (running) {
       const file = relative(ctx.root, running.file);
       const id = testId(file, running.fullName);

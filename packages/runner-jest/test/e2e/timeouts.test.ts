@@ -72,6 +72,24 @@ describe('Jest runner per-test limits', () => {
   });
 });
 
+describe('Jest stuck outside any test', () => {
+  it('stops a test file whose top-level code never returns, reports it with the option to raise, and runs the others', async () => {
+    const root = await copy('hang-top');
+    const r = await run(root);
+    expect(r.status).toBe('failed');
+    expect(r.tests.map((t) => [t.id, t.status])).toEqual([['__tests__/ok.test.js::fine', 'passed']]);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        file: '__tests__/top.test.js',
+        code: 'Timeout',
+        message: expect.stringMatching(
+          /ran \d+ ms outside any test .* stopped at 60000 ms; if it needs longer, raise the runner option "testTimeoutMs"/,
+        ),
+      }),
+    ]);
+  }, 110_000);
+});
+
 describe('Jest that does not exit', () => {
   it('is stopped once its run has returned, with its results and exit code, not held to the run limit', async () => {
     const root = await copy('linger');
