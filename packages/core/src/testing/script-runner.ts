@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Failure, FailureInput, FailureKind, Location, ScopeInput } from '../api/contracts/failure.js';
 import type { RunResult, RunResultInput, TestResult } from '../api/contracts/run-result.js';
+import { groupFailures, type FailureCase } from '../analysis/group-failures.js';
 import { runProcess } from '../safety/process/run-process.js';
 import { API_VERSION, type Analyzer, type ProjectInfo, type RunContext, type Runner } from '../api/plugin.js';
 
@@ -171,12 +171,6 @@ function kindOf(test: TestResult): FailureKind {
   return 'exception';
 }
 
-/** Same cause, same fingerprint: kind, message without addresses or positions, innermost frame's file. */
-function fingerprint(kind: FailureKind, message: string, where: string): string {
-  const normalized = message.replace(/0x[0-9a-f]+/gi, '0x').replace(/:\d+:\d+/g, '');
-  return createHash('sha256').update(`${kind}\n${normalized}\n${where}`).digest('hex').slice(0, 16);
-}
-
 /** Relative `import ... from './x.mjs'` specifiers of a module, resolved project-relative. */
 async function relativeImports(root: string, file: string): Promise<string[]> {
   let text: string;
@@ -203,29 +197,35 @@ export function scriptAnalyzer(options: { testDir?: string } = {}): Analyzer {
     apiVersion: API_VERSION,
     isTestFile: isTest,
     async analyze(result: RunResult, project: ProjectInfo): Promise<FailureInput[]> {
-      const failures: FailureInput[] = [];
+      const cases: FailureCase[] = [];
       for (const test of result.tests) {
         if (test.status === 'passed' || test.status === 'skipped') continue;
         const kind = kindOf(test);
         const frames = projectFrames(project.root, test.trace ?? '');
         const inner = frames[0];
         const message = test.message ?? test.status;
-        const fp = fingerprint(kind, message, inner?.file ?? test.id);
-        failures.push({
-          id: `${project.name}:${fp}`,
-          kind,
-          title: `${test.id}: ${message.split('\n')[0]}`,
-          tests: [test.id],
-          location: inner ?? { file: test.file ?? test.id, ...(test.line ? { line: test.line } : {}) },
-          frames,
-          evidence: (test.trace ?? message).trim(),
-          fingerprint: fp,
-          repairable: kind !== 'infra',
-          ...(kind === 'infra' ? { reason: 'the test reported an unavailable service (SUTURE_INFRA)' } : {}),
-          details: { ...(test.details ?? {}) },
+        const type = test.details?.['errorType'];
+        cases.push({
+          failure: {
+            id: '',
+            kind,
+            title: `${test.id}: ${message.split('\n')[0]}`,
+            tests: [test.id],
+            location: inner ?? { file: test.file ?? test.id, ...(test.line ? { line: test.line } : {}) },
+            frames,
+            evidence: (test.trace ?? message).trim(),
+            repairable: kind !== 'infra',
+            ...(kind === 'infra'
+              ? { reason: 'the test reported an unavailable service (SUTURE_INFRA)' }
+              : {}),
+            details: { ...(test.details ?? {}) },
+          },
+          ...(typeof type === 'string' ? { type } : {}),
+          message,
         });
       }
-      return failures;
+      // core's one grouping policy, as every first-party analyzer applies it
+      return groupFailures(cases).map((f) => ({ ...f, id: `${project.name}:${f.fingerprint}` }));
     },
     async scope(failure: Failure, project: ProjectInfo): Promise<ScopeInput> {
       const entries = new Map<
