@@ -90,6 +90,11 @@ export interface DetectedProject {
   options?: Record<string, unknown>;
   /** Why this folder was detected, for `suture init` output. */
   reason: string;
+  /**
+   * Lines `suture init` prints under the project: why an option was chosen, or a warning the user
+   * should act on. The written config is JSON, which has no comments, so the console says it.
+   */
+  notes?: string[];
 }
 
 /**
