@@ -23,15 +23,20 @@ function lastErrorLine(longrepr: string): string {
   );
 }
 
-/** Where a collection error points: a `File "x", line N` or `x.py:N:` mention inside the project. */
-function collectLocation(longrepr: string, nodeid: string): { file: string; line?: number } {
-  const m = /File "([^"]+)", line (\d+)/.exec(longrepr) ?? /^([^\s:]+\.py):(\d+)/m.exec(longrepr);
-  if (m) return { file: m[1]!, line: Number(m[2]) };
-  return { file: nodeid };
+/**
+ * Where a collection error points: the innermost `File "x", line N` or `x.py:N:` mention inside
+ * the project (a traceback starts in importlib, outside it, and ends where the error is).
+ */
+function collectLocation(longrepr: string, nodeid: string, root?: string): { file: string; line?: number } {
+  const inside = [...longrepr.matchAll(/File "([^"]+)", line (\d+)|^([^\s:]+\.py):(\d+)/gm)]
+    .map((m) => ({ file: (m[1] ?? m[3])!, line: Number(m[2] ?? m[4]) }))
+    .map((w) => (root && isAbsolute(w.file) ? { ...w, file: relative(root, w.file) } : w))
+    .filter((w) => !isAbsolute(w.file) && !w.file.startsWith('..'));
+  return inside.at(-1) ?? { file: nodeid.split('::')[0]! };
 }
 
-function collectionDiagnostic(nodeid: string, longrepr: string): Diagnostic {
-  const where = collectLocation(longrepr, nodeid);
+function collectionDiagnostic(nodeid: string, longrepr: string, root?: string): Diagnostic {
+  const where = collectLocation(longrepr, nodeid, root);
   const message = lastErrorLine(longrepr);
   return {
     source: 'pytest-collection',
@@ -109,7 +114,7 @@ export class EventFold {
         return t;
       }
       case 'collect-error':
-        this.diagnostics.push(collectionDiagnostic(e.nodeid, e.longrepr));
+        this.diagnostics.push(collectionDiagnostic(e.nodeid, e.longrepr, this.root));
         return undefined;
       case 'shadowed':
         this.shadowed.push({ module: e.module, loaded: e.loaded, source: e.source });
