@@ -3,7 +3,6 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { findPrice } from '@suture/core/llm';
 import { runProcess, z, type DoctorCheck } from '@suture/core';
-import { apiCredentials } from './api/credentials.js';
 import { AUTH_ENV, buildCliEnv } from './cli/args.js';
 import { findExecutable, INSTALL_HINT } from './cli/which.js';
 import { DEFAULT_API_MODEL, type ResolvedOptions } from './options.js';
@@ -96,7 +95,7 @@ async function cliChecks(options: ResolvedOptions): Promise<DoctorCheck[]> {
 }
 
 function apiChecks(options: ResolvedOptions): DoctorCheck[] {
-  const credentials = apiCredentials(options);
+  const credentials = options.apiKey;
   const model = options.model ?? DEFAULT_API_MODEL;
   const price = findPrice(options.prices, model);
   return [

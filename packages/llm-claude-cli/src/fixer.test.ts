@@ -22,7 +22,7 @@ describe('loading the Anthropic SDK', () => {
     );
     expect(sdk.loaded).toBe(false);
     await expect(api.propose(sampleFixRequest(), sampleFixerContext())).rejects.toThrow(
-      /^cannot reach http:\/\/127\.0\.0\.1:9/,
+      /^cannot connect to http:\/\/127\.0\.0\.1:9\/v1\/messages \(bad port\): is the server at/,
     );
     expect(sdk.loaded).toBe(true);
   });

@@ -1,16 +1,20 @@
-import { API_VERSION, type DoctorCheck, type Fixer, type PluginFactoryContext } from '@suture/core';
-import { cliPropose } from './cli/propose.js';
+import { llmFixer, type LlmTransport } from '@suture/core/llm';
+import type { DoctorCheck, Fixer, PluginFactoryContext } from '@suture/core';
+import type { ApiConversation } from './api/transport.js';
+import { cliTransport } from './cli/transport.js';
 import { doctor } from './doctor.js';
 import { resolveOptions, type ClaudeOptions, type ResolvedOptions } from './options.js';
-
-type Propose = Fixer['propose'];
+import { API_ANSWER } from './prompt.js';
 
 /** api mode loads the SDK on its first call, so cli mode never pays for it. */
-function lazyApi(options: ResolvedOptions): Propose {
-  let loaded: Promise<Propose> | undefined;
-  return async (request, ctx) => {
-    loaded ??= import('./api/propose.js').then((m) => m.apiPropose(options));
-    return (await loaded)(request, ctx);
+function lazyApi(options: ResolvedOptions): LlmTransport<ApiConversation> {
+  let loaded: Promise<LlmTransport<ApiConversation>> | undefined;
+  return {
+    answer: API_ANSWER,
+    async send(call, ctx) {
+      loaded ??= import('./api/transport.js').then((m) => m.apiTransport(options));
+      return (await loaded).send(call, ctx);
+    },
   };
 }
 
@@ -22,10 +26,13 @@ function lazyApi(options: ResolvedOptions): Propose {
  */
 export default function claude(options: ClaudeOptions = {}, context?: PluginFactoryContext): Fixer {
   const resolved = resolveOptions(options, context?.configDir ?? process.cwd());
-  return {
+  const base = {
     name: '@suture/llm-claude-cli',
-    apiVersion: API_VERSION,
-    propose: resolved.mode === 'api' ? lazyApi(resolved) : cliPropose(resolved),
+    settings: resolved,
+    resume: resolved.resume,
     doctor: (): Promise<DoctorCheck[]> => doctor(resolved),
   };
+  return resolved.mode === 'api'
+    ? llmFixer({ ...base, transport: lazyApi(resolved) })
+    : llmFixer({ ...base, transport: cliTransport(resolved) });
 }

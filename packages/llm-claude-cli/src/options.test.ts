@@ -31,7 +31,6 @@ describe('options', () => {
       resume: true,
       bare: false,
       env: {},
-      secrets: [],
     });
     expect(o.model).toBeUndefined();
     expect(o.templates.logic).toContain('{{evidence}}');
@@ -43,13 +42,44 @@ describe('options', () => {
     expect(resolveOptions({ command: 'claude-beta' }, '/cfg').command).toBe('claude-beta');
   });
 
-  it('takes null in env as "remove this variable" and the key as a secret', () => {
+  it('takes null in env as "remove this variable", and masks the key and the secrets of env', () => {
     const o = resolveOptions(
-      { env: { ANTHROPIC_API_KEY: null, HOME: '/h' }, apiKey: 'sk-ant-from-config' },
+      {
+        env: { ANTHROPIC_API_KEY: null, HOME: '/h', SHOP_DB_PASSWORD: 'pw-in-the-env-option' },
+        apiKey: 'team-config-key-42',
+      },
       '/cfg',
+      {},
     );
-    expect(o.env).toEqual({ ANTHROPIC_API_KEY: undefined, HOME: '/h' });
-    expect(o.secrets).toEqual(['sk-ant-from-config']);
+    expect(o.env).toEqual({
+      ANTHROPIC_API_KEY: undefined,
+      HOME: '/h',
+      SHOP_DB_PASSWORD: 'pw-in-the-env-option',
+    });
+    expect(o.apiKey).toEqual({
+      value: 'team-config-key-42',
+      source: 'the apiKey option',
+      placeholder: false,
+    });
+    expect(o.redact('team-config-key-42, pw-in-the-env-option, /h')).toBe('[REDACTED], [REDACTED], /h');
+  });
+
+  it('takes the key from apiKeyEnv, else a bearer token from ANTHROPIC_AUTH_TOKEN', () => {
+    const env = { TEAM_KEY: 'team-env-key-42', ANTHROPIC_AUTH_TOKEN: 'bearer-token-42' };
+    expect(resolveOptions({ apiKeyEnv: 'TEAM_KEY' }, '/cfg', env).apiKey).toEqual({
+      value: 'team-env-key-42',
+      source: '$TEAM_KEY',
+      placeholder: false,
+    });
+    expect(resolveOptions({}, '/cfg', env).apiKey).toMatchObject({
+      value: 'bearer-token-42',
+      source: '$ANTHROPIC_AUTH_TOKEN',
+    });
+    expect(resolveOptions({}, '/cfg', {}).apiKey).toBeUndefined();
+    // a variable not named like a secret is still masked once it holds the key
+    expect(
+      resolveOptions({ apiKeyEnv: 'TEAM' }, '/cfg', { TEAM: 'plain-named-42' }).redact('plain-named-42'),
+    ).toBe('[REDACTED]');
   });
 
   it('names the key and what was expected', () => {

@@ -132,7 +132,7 @@ describe('api mode', () => {
     const unpriced = await f.propose(sampleFixRequest(), ctx(logger));
     expect(unpriced.usage).toMatchObject({ model: 'claude-unknown-9', costUsd: 0, calls: 1 });
     expect(warnings).toEqual([
-      '@suture/llm-claude-cli: no price for claude-unknown-9; its cost counts as 0 until the fixer option "prices" names it',
+      '@suture/llm-claude-cli: no price for the model "claude-unknown-9"; its cost counts as 0 until the fixer option "prices" names it',
     ]);
   });
 
@@ -199,7 +199,7 @@ describe('api mode: each bad input is a failed attempt with a reason', () => {
     mock.enqueue({ kind: 'error', status: 401, message: 'invalid x-api-key' });
     const error = await failure(fixer().propose(sampleFixRequest(), ctx()));
     expect(error.message).toBe(
-      'the API rejected the key from the apiKey option (401: invalid x-api-key); set a valid ANTHROPIC_API_KEY',
+      `${mock.url} refused the API key from the apiKey option (401: invalid x-api-key): fix the fixer option "apiKey" (better: remove it and set ANTHROPIC_API_KEY)`,
     );
   });
 
@@ -214,7 +214,7 @@ describe('api mode: each bad input is a failed attempt with a reason', () => {
     );
     const error = await failure(fixer({ retries: 1 }).propose(sampleFixRequest(), ctx()));
     expect(error.message).toBe(
-      'rate limited by the API (429) after 1 retry: slow down; try again later, lower "concurrency", or raise the fixer option "retries"',
+      `rate limited by ${mock.url} after 1 retry (429: slow down): re-run later, raise the fixer option "retries", or lower "concurrency"`,
     );
     expect(mock.fixCalls()).toHaveLength(2);
   });
@@ -224,7 +224,7 @@ describe('api mode: each bad input is a failed attempt with a reason', () => {
     const error = await failure(fixer().propose(sampleFixRequest(), ctx()));
     expect(error).toBeInstanceOf(FixerError);
     expect(error.message).toBe(
-      'the model answered in plain text instead of calling propose_fix: "Looks fine."',
+      'the model "claude-sonnet-4-6" answered in plain text instead of calling propose_fix: Looks fine.',
     );
     expect((error as FixerError).usage).toMatchObject({ calls: 1 });
     expect((error as FixerError).usage!.costUsd).toBeGreaterThan(0);
@@ -240,21 +240,21 @@ describe('api mode: each bad input is a failed attempt with a reason', () => {
   it('a refusal', async () => {
     mock.enqueue({ kind: 'text', text: 'I cannot help with that.', stopReason: 'refusal' });
     const error = await failure(fixer().propose(sampleFixRequest(), ctx()));
-    expect(error.message).toBe('the model refused to answer: I cannot help with that.');
+    expect(error.message).toBe('the model "claude-sonnet-4-6" refused to answer: I cannot help with that.');
   });
 
   it('no answer within the timeout', async () => {
     mock.enqueue({ kind: 'hang' });
     const error = await failure(fixer({ timeoutMs: 1000 }).propose(sampleFixRequest(), ctx()));
     expect(error.message).toBe(
-      `no answer from ${mock.url} within 1 s after 0 retries; check the network, or raise the fixer option "timeoutMs"`,
+      `no reply from ${mock.url}/v1/messages within 1 s: raise the fixer option "timeoutMs", lower "maxOutputTokens", or use a faster model`,
     );
   });
 
   it('a server that is not there', async () => {
     const error = await failure(fixer({ baseURL: 'http://127.0.0.1:9' }).propose(sampleFixRequest(), ctx()));
-    expect(error.message).toMatch(
-      /^cannot reach http:\/\/127\.0\.0\.1:9 \(Connection error\.[^)]*\); check the network, the fixer option "baseURL" or ANTHROPIC_BASE_URL$/,
+    expect(error.message).toBe(
+      'cannot connect to http://127.0.0.1:9/v1/messages (bad port): is the server at http://127.0.0.1:9 running?',
     );
   });
 });

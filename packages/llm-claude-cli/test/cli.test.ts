@@ -217,7 +217,7 @@ describe('cli mode: each bad input is a failed attempt with a reason', () => {
     const error = await failure(fixer().propose(request(), ctx()));
     expect(error).toBeInstanceOf(FixerError);
     expect(error.message).toBe(
-      'the model answered in plain text instead of calling the StructuredOutput tool: "Really, it is fine."',
+      `the model "${TEST_MODEL}" answered in plain text instead of calling the StructuredOutput tool: Really, it is fine.`,
     );
     expect((error as FixerError).usage).toMatchObject({ calls: 1, model: TEST_MODEL });
     expect((error as FixerError).usage!.costUsd).toBeGreaterThan(0);
@@ -241,7 +241,7 @@ describe('cli mode: each bad input is a failed attempt with a reason', () => {
   it('an answer that passes the JSON Schema but not the proposal rules', async () => {
     mock.enqueue({ kind: 'tool', input: { ...GOOD, verdict: 'product-bug', edits: [] } });
     const error = await failure(fixer().propose(request(), ctx()));
-    expect(error.message).toBe('the model answered product-bug without a bug report');
+    expect(error.message).toBe(`the model answered product-bug without a bug report (model "${TEST_MODEL}")`);
     expect((error as FixerError).usage!.calls).toBe(1);
   });
 
@@ -252,7 +252,7 @@ describe('cli mode: each bad input is a failed attempt with a reason', () => {
     );
     const error = await failure(fixer({ retries: 1 }).propose(request(), ctx()));
     expect(error.message).toBe(
-      'rate limited by the API (429) after 1 retry: API Error: Request rejected (429) · slow down; try again later, lower "concurrency", or raise the fixer option "retries"',
+      `rate limited by ${mock.url} after 1 retry (429: API Error: Request rejected (429) · slow down): re-run later, raise the fixer option "retries", or lower "concurrency"`,
     );
     expect(mock.fixCalls()).toHaveLength(2);
   });
@@ -260,7 +260,7 @@ describe('cli mode: each bad input is a failed attempt with a reason', () => {
   it('a refusal', async () => {
     mock.enqueue({ kind: 'text', text: 'I will not help with that.', stopReason: 'refusal' });
     const error = await failure(fixer().propose(request(), ctx()));
-    expect(error.message).toMatch(/^the model refused to answer: /);
+    expect(error.message).toMatch(new RegExp(`^the model "${TEST_MODEL}" refused to answer: `));
   });
 
   it('a model that keeps reading past maxTurns', async () => {
@@ -295,7 +295,7 @@ describe('cli mode: each bad input is a failed attempt with a reason', () => {
     mock.enqueue({ kind: 'hang' }, { kind: 'hang' });
     const error = await failure(fixer({ timeoutMs: 15_000, timeoutRetries: 1 }).propose(request(), ctx()));
     expect(error.message).toBe(
-      'claude did not answer within 15 s, 2 times; check the network (and ANTHROPIC_BASE_URL), or raise the fixer option "timeoutMs"',
+      'no reply from claude within 15 s after 1 retry: check the network (and ANTHROPIC_BASE_URL), or raise the fixer option "timeoutMs"',
     );
     expect((error as FixerError).usage).toMatchObject({ calls: 2 });
     expect(mock.fixCalls()).toHaveLength(2);

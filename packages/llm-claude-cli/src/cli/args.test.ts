@@ -61,6 +61,8 @@ describe('buildCliArgs', () => {
   });
 });
 
+const configKey = (value: string) => ({ value, source: 'the apiKey option', placeholder: false });
+
 describe('buildCliEnv', () => {
   const options = {
     env: {},
@@ -82,7 +84,7 @@ describe('buildCliEnv', () => {
 
   it('passes the configured key and base URL as the variables claude reads', () => {
     const env = buildCliEnv(
-      { ...options, apiKey: 'sk-ant-config', baseURL: 'http://127.0.0.1:9' },
+      { ...options, apiKey: configKey('sk-ant-config'), baseURL: 'http://127.0.0.1:9' },
       { ANTHROPIC_API_KEY: 'sk-ant-env' },
     );
     expect(env.ANTHROPIC_API_KEY).toBe('sk-ant-config');
@@ -101,7 +103,7 @@ describe('buildCliEnv', () => {
     const env = buildCliEnv(
       {
         ...options,
-        apiKey: 'sk-ant-option',
+        apiKey: configKey('sk-ant-option'),
         baseURL: 'http://127.0.0.1:1',
         env: { ANTHROPIC_API_KEY: 'sk-ant-env-option', ANTHROPIC_BASE_URL: 'http://127.0.0.1:2' },
       },
@@ -111,6 +113,15 @@ describe('buildCliEnv', () => {
       ANTHROPIC_API_KEY: 'sk-ant-option',
       ANTHROPIC_BASE_URL: 'http://127.0.0.1:1',
     });
+  });
+
+  it('does not put back a key from ANTHROPIC_API_KEY that the env option removes', () => {
+    const fromEnv = { value: 'sk-ant-env', source: '$ANTHROPIC_API_KEY', placeholder: false };
+    const env = buildCliEnv(
+      { ...options, apiKey: fromEnv, env: { ANTHROPIC_API_KEY: undefined } },
+      { ANTHROPIC_API_KEY: 'sk-ant-env' },
+    );
+    expect(env).not.toHaveProperty('ANTHROPIC_API_KEY');
   });
 
   it('lets the env option set and remove the other variables', () => {

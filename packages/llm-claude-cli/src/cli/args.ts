@@ -1,4 +1,5 @@
-import type { ResolvedOptions } from '../options.js';
+import { KEY_FROM_OPTION } from '@suture/core/llm';
+import { DEFAULT_KEY_ENV, type ResolvedOptions } from '../options.js';
 
 /**
  * The tools claude may use: reading and searching the project. Edit, Write, Bash and the rest are
@@ -70,7 +71,11 @@ export function buildCliEnv(
   Object.assign(env, options.env);
   // The dedicated options win over the same variables in `env`: they are the documented way.
   const key =
-    options.apiKey ?? (options.apiKeyEnv !== 'ANTHROPIC_API_KEY' ? base[options.apiKeyEnv] : undefined);
+    options.apiKey?.source === KEY_FROM_OPTION
+      ? options.apiKey.value
+      : options.apiKeyEnv !== DEFAULT_KEY_ENV
+        ? base[options.apiKeyEnv]
+        : undefined;
   if (key) env.ANTHROPIC_API_KEY = key;
   if (options.baseURL) env.ANTHROPIC_BASE_URL = options.baseURL;
   const out: Record<string, string> = {};

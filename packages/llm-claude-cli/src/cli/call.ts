@@ -1,13 +1,16 @@
-import { addUsage, emptyUsage } from '@suture/core/llm';
+import { addUsage, callFailureReason, emptyUsage } from '@suture/core/llm';
 import { runProcess, type Logger, type Usage } from '@suture/core';
 import type { ResolvedOptions } from '../options.js';
-import { buildCliArgs, buildCliEnv, type CallArgs } from './args.js';
+import { buildCliArgs, type CallArgs } from './args.js';
 import { findCliResult, usageOfResult, type CliResult } from './result.js';
+import { cliSite } from './site.js';
 import { findExecutable, notFound } from './which.js';
 
 export interface CallContext {
   /** The project root: claude runs there, and its sessions are kept per folder. */
   cwd: string;
+  /** claude's environment (`buildCliEnv`). */
+  env: Record<string, string>;
   signal: AbortSignal;
   logger: Logger;
 }
@@ -42,7 +45,7 @@ export async function callClaude(
   call: CallArgs & { prompt: string },
   ctx: CallContext,
 ): Promise<CallOutcome> {
-  const env = buildCliEnv(options);
+  const { env } = ctx;
   const executable = await findExecutable(options.command, env);
   if (!executable)
     return { kind: 'failed', reason: notFound(options.command), usage: emptyUsage(options.model) };
@@ -84,9 +87,11 @@ export async function callClaude(
       usage,
     };
   }
+  const site = { ...cliSite(options, env), endpoint: 'claude', path: undefined, retries: tries - 1 };
+  const fix = 'check the network (and ANTHROPIC_BASE_URL), or raise the fixer option "timeoutMs"';
   return {
     kind: 'failed',
-    reason: `claude did not answer within ${options.timeoutMs / 1000} s, ${tries} time${tries === 1 ? '' : 's'}; check the network (and ANTHROPIC_BASE_URL), or raise the fixer option "timeoutMs"`,
+    reason: callFailureReason({ kind: 'timeout', detail: '' }, site, () => fix),
     usage,
   };
 }

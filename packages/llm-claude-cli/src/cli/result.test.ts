@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { answerToProposal } from '@suture/core/llm';
 import { describe, expect, it } from 'vitest';
 import { findCliResult, interpretResult, usageOfResult, type CliResult } from './result.js';
+import { cliSite } from './site.js';
 
 /** Results printed by the real claude 2.1.197 (`-p --output-format json --json-schema`) against the mock API. */
 function captured(name: string): string {
@@ -12,7 +13,15 @@ function result(name: string): CliResult {
   if (!found) throw new Error(`no result in ${name}.json`);
   return found;
 }
-const limits = { retries: 2, maxTurns: 12, maxBudgetUsd: 0.5 };
+const options = {
+  apiKey: undefined,
+  apiKeyEnv: 'ANTHROPIC_API_KEY',
+  model: 'claude-sonnet-4-6',
+  retries: 2,
+  timeoutMs: 180_000,
+};
+const env = { ANTHROPIC_BASE_URL: 'http://127.0.0.1:4010', ANTHROPIC_API_KEY: 'sk-ant-test-key' };
+const limits = { maxTurns: 12, maxBudgetUsd: 0.5, site: cliSite(options, env) };
 const reason = (name: string, exitCode: number | null = 1): string => {
   const r = interpretResult(result(name), exitCode, limits);
   if (r.ok) throw new Error(`${name} was read as a success`);
@@ -55,7 +64,7 @@ describe('interpretResult', () => {
     expect(r.is_error).toBe(false);
     expect(r.structured_output).toBeUndefined();
     expect(reason('plain-text', 0)).toBe(
-      'the model answered in plain text instead of calling the StructuredOutput tool: "still text"',
+      'the model "claude-sonnet-4-6" answered in plain text instead of calling the StructuredOutput tool: still text',
     );
   });
 
@@ -67,13 +76,31 @@ describe('interpretResult', () => {
   });
 
   it('says what to do about a rejected key, a rate limit and a server error', () => {
-    expect(reason('invalid-key')).toMatch(
-      /^the API rejected claude's credentials \(Invalid API key · Fix external API key\): run `claude \/login`/,
+    expect(reason('invalid-key')).toBe(
+      'http://127.0.0.1:4010 refused the API key from $ANTHROPIC_API_KEY (401: Invalid API key · Fix external API key): set ANTHROPIC_API_KEY to a valid key',
     );
     expect(reason('rate-limited')).toBe(
-      'rate limited by the API (429) after 2 retries: API Error: Request rejected (429) · mock rate limited; try again later, lower "concurrency", or raise the fixer option "retries"',
+      'rate limited by http://127.0.0.1:4010 after 2 retries (429: API Error: Request rejected (429) · mock rate limited): re-run later, raise the fixer option "retries", or lower "concurrency"',
     );
-    expect(reason('server-error')).toMatch(/^the API failed \(500\) after 2 retries: API Error: 500 boom/);
+    expect(reason('server-error')).toMatch(
+      /^http:\/\/127\.0\.0\.1:4010\/v1\/messages failed with 500 after 2 retries \(API Error: 500 boom/,
+    );
+  });
+
+  it("says how to log in when the API refuses claude's login, and names a key from apiKeyEnv", () => {
+    const login = cliSite(options, { ANTHROPIC_BASE_URL: 'http://127.0.0.1:4010' });
+    expect(interpretResult(result('invalid-key'), 1, { ...limits, site: login })).toEqual({
+      ok: false,
+      reason:
+        "http://127.0.0.1:4010 refused the API key from claude's login (401: Invalid API key · Fix external API key): run `claude /login` (or `claude setup-token` for CI) or set ANTHROPIC_API_KEY",
+    });
+    const team = cliSite({ ...options, apiKeyEnv: 'TEAM_KEY' }, { ...env, TEAM_KEY: 'sk-ant-team' });
+    expect(team).toMatchObject({
+      key: { source: '$TEAM_KEY' },
+      keyFix: 'set TEAM_KEY to a valid key (option "apiKeyEnv")',
+      selfHosted: true,
+    });
+    expect(cliSite(options, {})).toMatchObject({ endpoint: 'https://api.anthropic.com', selfHosted: false });
   });
 
   it('explains the error subtypes, which have no result key', () => {
@@ -91,7 +118,7 @@ describe('interpretResult', () => {
 
   it('tells a refusal from other errors', () => {
     expect(reason('refusal')).toMatch(
-      /^the model refused to answer: API Error: Claude Code is unable to respond to this request/,
+      /^the model "claude-sonnet-4-6" refused to answer: API Error: Claude Code is unable to respond to this request/,
     );
   });
 

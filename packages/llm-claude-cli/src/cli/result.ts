@@ -1,6 +1,13 @@
-import { emptyUsage } from '@suture/core/llm';
+import {
+  callFailureReason,
+  clip,
+  emptyUsage,
+  failureOfStatus,
+  missingAnswerReason,
+  type CallSite,
+} from '@suture/core/llm';
 import { z, type Usage } from '@suture/core';
-import { statusReason } from '../error-status.js';
+import { LOGIN_FIX } from './site.js';
 
 const count = z.number().nonnegative().catch(0);
 
@@ -103,28 +110,20 @@ export function usageOfResult(result: CliResult, durationMs: number, fallbackMod
 }
 
 export interface ResultLimits {
-  retries: number;
   maxTurns: number;
-  maxBudgetUsd?: number;
+  maxBudgetUsd?: number | undefined;
+  /** The API claude called, for the reason of a failed call. */
+  site: CallSite;
 }
 
 export type Interpretation = { ok: true; answer: unknown } | { ok: false; reason: string };
 
-const LOGIN_FIX = 'run `claude /login` (or `claude setup-token` for CI) or set ANTHROPIC_API_KEY';
-
-function clip(text: string, max = 300): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}...` : flat;
-}
-
-function apiError(result: CliResult, limits: ResultLimits, text: string): string | undefined {
+function apiError(result: CliResult, site: CallSite, text: string): string | undefined {
   const status = result.api_error_status;
   if (/not logged in|please run \/login/i.test(text)) return `claude is not logged in: ${LOGIN_FIX}`;
   if (status === 401 || /invalid api key|oauth token (has )?expired/i.test(text))
-    return `the API rejected claude's credentials (${clip(text, 120)}): ${LOGIN_FIX}`;
-  if (status === 403)
-    return `the API refused access (403: ${clip(text, 160)}); check that the key or login may use this model`;
-  if (status) return statusReason(status, clip(text, 200), limits.retries);
+    return callFailureReason({ kind: 'auth', status: 401, detail: clip(text, 160) }, site);
+  if (status) return callFailureReason(failureOfStatus(status, clip(text, 200)), site);
   return undefined;
 }
 
@@ -139,9 +138,10 @@ export function interpretResult(
   limits: ResultLimits,
 ): Interpretation {
   const text = result.result ?? (result.errors ?? []).join('; ');
+  const missing = { model: limits.site.model, expected: 'the StructuredOutput tool', text };
   if (result.is_error || exitCode !== 0) {
     if (result.stop_reason === 'refusal')
-      return { ok: false, reason: `the model refused to answer: ${clip(text, 200)}` };
+      return { ok: false, reason: missingAnswerReason({ ...missing, refusal: text }) };
     switch (result.subtype) {
       case 'error_max_turns':
         return {
@@ -159,7 +159,7 @@ export function interpretResult(
           reason: `the model's answer failed the proposal schema every time claude asked again (${clip(text, 200)})`,
         };
     }
-    const api = apiError(result, limits, text);
+    const api = apiError(result, limits.site, text);
     if (api) return { ok: false, reason: api };
     return {
       ok: false,
@@ -167,10 +167,7 @@ export function interpretResult(
     };
   }
   if (result.structured_output === undefined || result.structured_output === null) {
-    return {
-      ok: false,
-      reason: `the model answered in plain text instead of calling the StructuredOutput tool: "${clip(text || '(empty)', 200)}"`,
-    };
+    return { ok: false, reason: missingAnswerReason(missing) };
   }
   return { ok: true, answer: result.structured_output };
 }
