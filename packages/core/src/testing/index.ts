@@ -2,6 +2,7 @@ export {
   registerRunnerConformance,
   runnerConformanceCases,
   type RunnerFixture,
+  type HangFixture,
   type ConformanceCase,
   type TestApi,
 } from './runner-conformance.js';

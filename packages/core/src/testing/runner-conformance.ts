@@ -3,23 +3,14 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { FailureSchema, ScopeSchema } from '../api/contracts/failure.js';
 import { RunResultSchema, type RunResult } from '../api/contracts/run-result.js';
-import { API_VERSION, type Analyzer, type ProjectInfo, type RunContext, type Runner } from '../api/plugin.js';
+import type { Analyzer, ProjectInfo, RunContext, Runner } from '../api/plugin.js';
+import { checkApiVersion } from '../host/api-version.js';
 import { check, copyFixture, diffSnapshots, silentLogger, snapshotTree } from './conformance-utils.js';
+import { checkDefinitionLines } from './definition-lines.js';
+import type { RunnerFixture } from './runner-fixture.js';
+import { stopCases } from './stop-cases.js';
 
-export interface RunnerFixture {
-  /** A project folder with at least one failing and one passing test. It is copied before use. */
-  path: string;
-  /** Ids (as the runner reports them) of tests that must fail. */
-  failing: string[];
-  /** Ids of tests that must pass. */
-  passing: string[];
-  /** Where copies are made (a folder under the repo for runners that resolve tools from node_modules). */
-  tempParent?: string;
-  /** Globs (relative to the project) the runner may write: its build folder, caches. */
-  writes?: string[];
-  /** Wall-clock limit for one run. Default 120 s. */
-  timeoutMs?: number;
-}
+export type { HangFixture, RunnerFixture } from './runner-fixture.js';
 
 export interface ConformanceCase {
   name: string;
@@ -54,13 +45,21 @@ export function runnerConformanceCases(
     workDir: await mkdtemp(join(tmpdir(), 'suture-conformance-work-')),
     ...extra,
   });
-  const run = async (extra: Partial<RunContext> = {}): Promise<RunResult> => {
-    const context = await ctx(shared!.root, extra);
+  const run = async (
+    extra: Partial<RunContext> = {},
+    on = runner,
+    root = shared!.root,
+  ): Promise<RunResult> => {
+    const context = await ctx(root, extra);
     try {
-      return RunResultSchema.parse(await runner.run(context));
+      return RunResultSchema.parse(await on.run(context));
     } finally {
       await rm(context.workDir, { recursive: true, force: true });
     }
+  };
+  const need = <K extends keyof RunnerFixture>(key: K, why: string): NonNullable<RunnerFixture[K]> => {
+    check(fixture[key] !== undefined, `fixture.${key} is missing: ${why}`);
+    return fixture[key]!;
   };
   const analyzer = (): Analyzer => {
     check(
@@ -81,10 +80,8 @@ export function runnerConformanceCases(
       name: 'has the plugin shape',
       run: async () => {
         check(typeof runner.name === 'string' && runner.name.length > 0, 'name must be a non-empty string');
-        check(
-          runner.apiVersion === API_VERSION,
-          `apiVersion must be ${API_VERSION}, got ${String(runner.apiVersion)}`,
-        );
+        const api = checkApiVersion(runner);
+        check(api.ok, `this @suture/core would refuse the runner: ${api.ok ? '' : api.reason}`);
         check(
           typeof runner.language === 'string' && runner.language.length > 0,
           'language must be a non-empty string',
@@ -117,18 +114,14 @@ export function runnerConformanceCases(
       },
     },
     {
-      name: 'gives project-relative files and 1-based lines',
+      name: 'locates each test at the 1-based line of its definition',
       run: async () => {
-        for (const t of shared!.full.tests) {
-          if (t.file !== undefined)
-            check(
-              !isAbsolute(t.file) && !t.file.startsWith('..'),
-              `test "${t.id}" file must be relative to the project root, got ${t.file}`,
-            );
-          if (t.line !== undefined) check(t.line >= 1, `test "${t.id}" line must be 1-based`);
-        }
-        const located = shared!.full.tests.filter((t) => t.file && t.line);
-        check(located.length > 0, 'at least the failing tests should carry a file and line');
+        await checkDefinitionLines(
+          shared!.root,
+          shared!.full.tests,
+          [...fixture.failing, ...fixture.passing],
+          fixture.definitions,
+        );
       },
     },
     {
@@ -154,12 +147,83 @@ export function runnerConformanceCases(
       },
     },
     {
-      name: 'stops promptly when aborted and never reports a pass',
+      name: 'returns at once when aborted before it starts, never reporting a pass',
       run: async () => {
         const controller = new AbortController();
         controller.abort();
         const result = await run({ signal: controller.signal });
         check(result.status !== 'passed', 'an aborted run must not report status passed');
+      },
+    },
+    ...(fixture.hang
+      ? stopCases(runner, fixture.hang, fixture.tempParent, timeoutMs)
+      : [
+          {
+            name: 'ends a hanging run at its time limit and when aborted',
+            run: async () =>
+              void need(
+                'hang',
+                'declare a project whose test never ends, so the kit can check timeouts and aborts',
+              ),
+          },
+        ]),
+    {
+      name: 'reports a build or collection error as a diagnostic',
+      run: async () => {
+        const broken = need('buildError', 'declare a project whose build or collection fails, and where');
+        const copy = await copyFixture(broken.path, fixture.tempParent);
+        try {
+          const result = await run({}, runner, copy.root);
+          check(result.status !== 'passed', 'a project that does not build must not pass');
+          const where = `${broken.file}${broken.line ? `:${broken.line}` : ''}`;
+          const hit = result.diagnostics.find(
+            (d) =>
+              d.severity === 'error' &&
+              d.file === broken.file &&
+              (broken.line === undefined || d.line === broken.line),
+          );
+          check(
+            hit,
+            `expected an error diagnostic at ${where} (project-relative file, 1-based line); got ${
+              result.diagnostics
+                .map((d) => `${d.file ?? '?'}:${d.line ?? '?'} ${d.message.slice(0, 60)}`)
+                .join('; ') ||
+              `no diagnostics (status ${result.status}${result.error ? `: ${result.error.slice(0, 200)}` : ''})`
+            }`,
+          );
+        } finally {
+          await copy.dispose();
+        }
+      },
+    },
+    {
+      name: 'reports a missing toolchain as an error result that says what to install',
+      run: async () => {
+        const missing = need(
+          'missingToolchain',
+          'give the runner configured with a tool that is not installed, e.g. runner({ binary: "/nonexistent/tool" })',
+        );
+        // a copy in the OS temp folder, away from tools installed in the repository (node_modules)
+        const copy = await copyFixture(fixture.path);
+        let result: RunResult;
+        try {
+          result = await run({}, missing, copy.root);
+        } catch (error) {
+          throw new Error(
+            `run() threw instead of returning a RunResult with status "error": ${(error as Error).message}`,
+          );
+        } finally {
+          await copy.dispose();
+        }
+        check(
+          result.status === 'error',
+          `a missing toolchain must give status "error", got "${result.status}"`,
+        );
+        check(
+          /\binstall/i.test(result.error ?? ''),
+          `the error must say what to install, got: ${result.error ?? '(no error text)'}`,
+        );
+        check(!result.tests.some((t) => t.status === 'passed'), 'no test can pass without the toolchain');
       },
     },
     {
@@ -186,7 +250,8 @@ export function runnerConformanceCases(
       name: 'its analyzer explains every failing test and justifies a scope',
       run: async () => {
         const a = analyzer();
-        check(a.apiVersion === API_VERSION, `analyzer apiVersion must be ${API_VERSION}`);
+        const api = checkApiVersion(a);
+        check(api.ok, `this @suture/core would refuse the analyzer: ${api.ok ? '' : api.reason}`);
         const failures = (await a.analyze(shared!.full, project())).map((f) => FailureSchema.parse(f));
         check(failures.length > 0, 'analyze() found no failure in a failing run');
         for (const id of fixture.failing) {

@@ -1,0 +1,135 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Runner } from '../api/plugin.js';
+import { checksRunner, type ChecksRunnerOptions } from './checks-runner.test-support.js';
+import {
+  registerRunnerConformance,
+  runnerConformanceCases,
+  type RunnerFixture,
+} from './runner-conformance.js';
+
+const fixtures = (name: string): string =>
+  fileURLToPath(new URL(`./__fixtures__/checks/${name}`, import.meta.url));
+
+const fixture: RunnerFixture = {
+  path: fixtures('basic'),
+  failing: ['checks/math.checks::subtracts'],
+  passing: ['checks/math.checks::adds two numbers', 'checks/math.checks::multiplies'],
+  hang: {
+    path: fixtures('hang'),
+    test: 'checks/wait.checks::waits forever',
+    timeoutMs: 1500,
+    graceMs: 2500,
+    abortAfterMs: 500,
+  },
+  buildError: { path: fixtures('broken'), file: 'checks/bad.checks', line: 2 },
+  missingToolchain: checksRunner({ shell: '/nonexistent/sh' }),
+  timeoutMs: 20_000,
+};
+
+// A correct runner passes every check of the kit.
+registerRunnerConformance({ describe, it, beforeAll, afterAll }, checksRunner(), fixture);
+
+/** Runs one named case of the kit against a runner: the error it fails with, or undefined. */
+async function failureOf(
+  runner: Runner,
+  name: string,
+  over: Partial<RunnerFixture> = {},
+): Promise<string | undefined> {
+  const suite = runnerConformanceCases(runner, { ...fixture, ...over });
+  const found = suite.cases.find((c) => c.name === name);
+  if (!found) throw new Error(`no case named "${name}": ${suite.cases.map((c) => c.name).join(', ')}`);
+  await suite.setup();
+  try {
+    await found.run();
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    await suite.teardown();
+  }
+}
+
+const broken = (defects: ChecksRunnerOptions['defects']): Runner => checksRunner({ defects });
+
+describe('the runner kit fails a runner that', () => {
+  it('reports 0-based lines', async () => {
+    const message = await failureOf(
+      broken({ zeroBasedLines: true }),
+      'locates each test at the 1-based line of its definition',
+    );
+    expect(message).toMatch(
+      /test "checks\/math\.checks::adds two numbers" is reported at checks\/math\.checks:1, which reads "# arithmetic.*" and does not name it \(the next line does: are lines 0-based\?\)/,
+    );
+  });
+
+  it('ignores the abort signal', async () => {
+    const message = await failureOf(
+      broken({ ignoresAbort: true }),
+      'ends a run promptly when aborted and kills its process group',
+    );
+    expect(message).toMatch(/the run was still going 2500 ms after ctx\.signal was aborted/);
+  });
+
+  it('ignores timeoutMs', async () => {
+    const message = await failureOf(
+      broken({ ignoresTimeout: true }),
+      'ends a hanging run at its time limit and kills its process group',
+    );
+    expect(message).toMatch(/still going 2500 ms after its time limit of 1500 ms: honour ctx\.timeoutMs/);
+  });
+
+  it('throws or returns no install hint when its toolchain is missing', async () => {
+    const silent: Runner = {
+      ...checksRunner(),
+      run: async () => ({
+        status: 'error',
+        tests: [],
+        exitCode: null,
+        command: 'sh',
+        durationMs: 0,
+        error: 'ENOENT',
+      }),
+    };
+    expect(
+      await failureOf(
+        checksRunner(),
+        'reports a missing toolchain as an error result that says what to install',
+        {
+          missingToolchain: silent,
+        },
+      ),
+    ).toMatch(/the error must say what to install, got: ENOENT/);
+  });
+
+  it('reports a build error without a diagnostic at its place', async () => {
+    expect(
+      await failureOf(checksRunner(), 'reports a build or collection error as a diagnostic', {
+        buildError: { path: fixtures('broken'), file: 'checks/bad.checks', line: 1 },
+      }),
+    ).toMatch(
+      /expected an error diagnostic at checks\/bad\.checks:1 .*; got checks\/bad\.checks:2 expected "name: command"/,
+    );
+  });
+
+  it('leaves processes behind when its time limit strikes', async () => {
+    const helpers: ChildProcess[] = [];
+    const leaky: Runner = {
+      ...checksRunner(),
+      async run(ctx) {
+        // a helper in a process group of its own, which the kill at the time limit never reaches
+        helpers.push(spawn('sh', ['-c', 'sleep 600'], { cwd: ctx.root, detached: true, stdio: 'ignore' }));
+        return checksRunner().run(ctx);
+      },
+    };
+    let message: string | undefined;
+    try {
+      message = await failureOf(leaky, 'ends a hanging run at its time limit and kills its process group');
+    } finally {
+      for (const h of helpers)
+        if (h.exitCode === null && h.signalCode === null) process.kill(-h.pid!, 'SIGKILL');
+    }
+    expect(message).toMatch(/processes of the run outlived it: pid \d+ \(group \d+\): sh -c sleep 600/);
+  });
+});
