@@ -16,7 +16,7 @@ import { settle } from './settle.js';
 import { projectStatus, projectTotals } from './totals.js';
 import { triageFlaky } from './triage.js';
 import type { GateProject } from './types.js';
-import type { Conflict, Heal } from './writes.js';
+import { repoPath, type Conflict, type Heal } from './writes.js';
 
 export interface ProjectGateContext {
   repoRoot: string;
@@ -156,6 +156,7 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
     reverts,
     healedBy: pass.healedBy,
     ...(final ? { final } : {}),
+    repoPath: (file) => repoPath(ctx.repoRoot, project.root, file),
   });
 
   const pluginErrors: PluginErrorEntry[] = mergePluginErrors([...rounds.pluginErrors, ...pass.pluginErrors]);

@@ -14,6 +14,8 @@ export interface SettleInput {
   healedBy: ReadonlyMap<string, string>;
   /** How the tests stand on the final tree; undefined when the tree did not change. */
   final?: FinalState;
+  /** A project-relative path as heals name their writes (repository-relative). */
+  repoPath: (file: string) => string;
 }
 
 const list = (items: readonly string[]): string =>
@@ -22,11 +24,16 @@ const list = (items: readonly string[]): string =>
 /**
  * The reports as the final tree has them. A heal the regression run undid is `reverted` (with
  * the tests it broke), and so is a failure that only passed thanks to it. A failure still failing
- * when it was tried whose tests pass on the final tree was healed by a later heal (or, with no
- * heal since, is flaky). Returns new reports; the ones given are left as they are.
+ * when it was tried whose tests pass on the final tree was healed by a later heal that wrote a file
+ * of its scope; with no such heal, nothing the run did explains the pass, and it is flaky.
+ * Returns new reports; the ones given are left as they are.
  */
 export function settle(input: SettleInput): FailureReport[] {
   const order = new Map(input.reports.map((r, i) => [r.failure.id, i]));
+  const touches = (heal: Heal, r: FailureReport): boolean => {
+    const scope = new Set((r.scope?.entries ?? []).map((e) => input.repoPath(e.file)));
+    return heal.writes.some((w) => scope.has(w.file));
+  };
   const revertOf = (id: string | undefined): Revert | undefined =>
     id === undefined ? undefined : input.reverts.find((v) => v.heal.failureId === id);
   return input.reports.map((r, i): FailureReport => {
@@ -37,7 +44,7 @@ export function settle(input: SettleInput): FailureReport[] {
     if (settled || !(STILL_FAILING.has(r.outcome) || own || by)) return r;
     if (input.final && passesFinally(r.failure, input.final)) {
       const since = input.kept.filter(
-        (h) => h.failureId !== r.failure.id && (order.get(h.failureId) ?? -1) > i,
+        (h) => h.failureId !== r.failure.id && (order.get(h.failureId) ?? -1) > i && touches(h, r),
       );
       const credited = since.length > 0 ? since : own || by ? input.kept : [];
       if (credited.length > 0)
@@ -49,7 +56,8 @@ export function settle(input: SettleInput): FailureReport[] {
       return {
         ...r,
         outcome: 'flaky',
-        reason: 'it failed when it was tried and passes on the final tree with no heal since',
+        reason:
+          'it failed when it was tried and passes on the final tree, and no heal since wrote a file of its scope',
       };
     }
     if (own)

@@ -1,0 +1,5 @@
+from calc.core import add
+
+
+def double(x):
+    return add(x, x)
