@@ -1,0 +1,28 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { documentedOptions } from '@suture/core/testing';
+import { describe, expect, it } from 'vitest';
+
+const README = fileURLToPath(new URL('../README.md', import.meta.url));
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+
+const help = (...args: string[]): string =>
+  execFileSync(process.execPath, [BIN, ...args, '--help'], { encoding: 'utf8' });
+
+/** The option names (`--fix`, `--config <file>` as `--config`) a help text lists under "Options:". */
+function optionsOf(text: string): string[] {
+  const section = text.split(/^Options:$/m)[1] ?? '';
+  return [...section.matchAll(/^\s+(?:-\w, )?(--[\w-]+)/gm)]
+    .map((m) => m[1]!)
+    .filter((o) => o !== '--help' && o !== '--version');
+}
+
+describe('README.md', () => {
+  it('has a row under "## Options" for every option of every command, and none for an option that is gone', () => {
+    const commands = [...(help().split(/^Commands:$/m)[1] ?? '').matchAll(/^ {2}(\w+)/gm)].map((m) => m[1]!);
+    expect(commands).toContain('run');
+    const options = new Set(commands.flatMap((c) => optionsOf(help(c))));
+    const documented = documentedOptions(README).map((o) => o.split(' ')[0]!);
+    expect(documented.sort()).toEqual([...options].sort());
+  });
+});
