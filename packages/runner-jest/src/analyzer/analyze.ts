@@ -52,9 +52,9 @@ async function fromTest(test: TestResult, project: ProjectInfo, cache: ScriptCac
     ...(test.line ? { line: test.line } : {}),
     ...(fullName ? { symbol: fullName } : {}),
   };
-  // an assertion is located in the test; an exception where it was thrown (the innermost project frame)
-  const location =
-    kind === 'assertion' ? (frames.find((f) => f.file === file) ?? frames[0] ?? own) : (frames[0] ?? own);
+  // where it was raised: the innermost project frame, the test itself for a plain expect(), a
+  // shared assertion helper when the test calls one (then every test that calls it shares the place)
+  const location = frames[0] ?? own;
   const type = ERROR_TYPE.exec(test.message ?? '')?.[1];
   const title =
     kind === 'timeout' ? `timeout in ${fullName}` : (test.message ?? 'failed').split('\n')[0]!.slice(0, 200);

@@ -39,9 +39,11 @@ const UNIT_BUG: [string, string, string] = ['src/units.js', 'GRAMS[unit]', 'GRAM
 const LIMIT_BUG: [string, string, string] = ['src/text.js', 'LIMITS[kind]', 'LIMITS[kind.toUpperCase()]'];
 
 describe('root-cause grouping on a real Jest run', () => {
-  it('makes one group of one bug thrown in a function that five tests reach, three of them test.each cases', async () => {
+  it('makes one group of one bug thrown in a function that seven tests reach, three of them test.each cases', async () => {
     const { result, groups } = await analyze(await seeded(UNIT_BUG));
     expect(failing(result)).toEqual([
+      '__tests__/parse.test.js::parses grams',
+      '__tests__/parse.test.js::parses pounds',
       '__tests__/units.test.js::weights converts 1 g',
       '__tests__/units.test.js::weights converts 2 kg',
       '__tests__/units.test.js::weights converts 3 lb',
@@ -60,23 +62,27 @@ describe('root-cause grouping on a real Jest run', () => {
 
   it('makes two groups of two bugs, though both throw RangeError with the same message', async () => {
     const { result, groups } = await analyze(await seeded(UNIT_BUG, LIMIT_BUG));
-    expect(failing(result)).toHaveLength(8);
+    expect(failing(result)).toHaveLength(10);
     expect(groups).toHaveLength(2);
     const where = Object.fromEntries(groups.map((g) => [g.location!.symbol!, g.tests.length]));
-    expect(where).toEqual({ factorOf: 5, limitOf: 3 });
+    expect(where).toEqual({ factorOf: 7, limitOf: 3 });
     explainsEachOnce(result, groups);
   });
 
-  it('merges the assertion failures of the cases of one test.each; other tests asserting on the same bug stay apart', async () => {
+  it('merges the assertion failures of one test.each, and of a shared assertion helper; other tests asserting on the same bug stay apart', async () => {
     const { result, groups } = await analyze(
       await seeded(['src/units.js', 'quantity * factorOf(unit)', 'quantity * factorOf(unit) + 1']),
     );
-    expect(failing(result)).toHaveLength(5);
+    expect(failing(result)).toHaveLength(7);
     expect(groups.map((g) => [g.kind, g.location?.symbol, g.tests.length]).sort()).toEqual([
+      ['assertion', 'expectGrams', 2],
       ['assertion', 'weights > converts %d %s', 3],
       ['assertion', 'weights > converts kilograms', 1],
       ['assertion', 'weights > parses a weight', 1],
     ]);
+    expect(groups.find((g) => g.location?.symbol === 'expectGrams')!.location!.file).toBe(
+      'tests/expect-weight.js',
+    );
     explainsEachOnce(result, groups);
   });
 
