@@ -24,7 +24,13 @@ export async function reportCommand(
   const text = await readFile(join(runDir, 'report.json'), 'utf8').catch(() => {
     throw new UsageError(`${runDir}/report.json is missing: that run was made without the json reporter`);
   });
-  const report = GateReportSchema.parse(JSON.parse(text));
+  const raw = JSON.parse(text) as { schemaVersion?: unknown };
+  const version = GateReportSchema.shape.schemaVersion.value;
+  if (raw.schemaVersion !== version)
+    throw new UsageError(
+      `${runDir}/report.json has report schema ${String(raw.schemaVersion)}; this suture renders schema ${version} (project status "healed", outcome "reverted", plugin errors): run \`suture run\` again for a report it can render`,
+    );
+  const report = GateReportSchema.parse(raw);
   const names = flags.reporter
     ? Array.isArray(flags.reporter)
       ? flags.reporter

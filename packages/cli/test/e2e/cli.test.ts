@@ -93,6 +93,14 @@ describe('suture CLI', () => {
     expect(await readFile(join(dir, '.suture/runs', runs[0]!, 'summary.md'), 'utf8')).toMatch(
       /## suture: failures remain/,
     );
+    // a report.json from before the statuses were renamed is refused with what to do
+    const reportFile = join(dir, '.suture/runs', runs[0]!, 'report.json');
+    await writeFile(reportFile, JSON.stringify({ ...report, schemaVersion: 1 }));
+    const old = await suture(['report', '--reporter', 'markdown'], dir);
+    expect(old.code).toBe(2);
+    expect(old.stderr).toMatch(
+      /report\.json has report schema 1; this suture renders schema 2 .*run `suture run` again/,
+    );
   });
 
   it('keeps heals with --fix and limits the ladder with --fixer', async () => {
