@@ -63,25 +63,48 @@ export function wrapAnalyzer(analyzer: Analyzer, origin: PluginOrigin | undefine
     ...identity(analyzer),
     analyze: g('analyze', analyzer.analyze.bind(analyzer)),
     scope: g('scope', analyzer.scope.bind(analyzer)),
-    // synchronous hooks: a throw means "cannot tell", never a crash of the gate
+    // synchronous hooks: a throw means "cannot tell", never a crash of the gate, but it is said
     ...(analyzer.isTestFile
-      ? { isTestFile: (file: string) => safe(() => analyzer.isTestFile!(file), false) }
+      ? {
+          isTestFile: (file: string) =>
+            safe(
+              () => analyzer.isTestFile!(file),
+              false,
+              (error) => warnCannotTell(analyzer.name, origin, `isTestFile(${file})`, error, logger),
+            ),
+        }
       : {}),
     ...(analyzer.checkSyntax
       ? {
           checkSyntax: (file: string, content: string) =>
-            safe(() => analyzer.checkSyntax!(file, content), undefined),
+            safe(
+              () => analyzer.checkSyntax!(file, content),
+              undefined,
+              (error) => warnCannotTell(analyzer.name, origin, `checkSyntax(${file})`, error, logger),
+            ),
         }
       : {}),
   };
 }
 
-function safe<T>(fn: () => T, fallback: T): T {
+function safe<T>(fn: () => T, fallback: T, onError: (error: unknown) => void): T {
   try {
     return fn();
-  } catch {
+  } catch (error) {
+    onError(error);
     return fallback;
   }
+}
+
+function warnCannotTell(
+  name: string,
+  origin: PluginOrigin | undefined,
+  call: string,
+  error: unknown,
+  logger: Logger,
+): void {
+  const which = new PluginError(name, origin, errorMessage(error)).message;
+  logger.warn(`${which} (in ${call}; taken as "cannot tell")`);
 }
 
 export function wrapFixer(fixer: Fixer, origin: PluginOrigin | undefined, logger: Logger): Fixer {
