@@ -56,9 +56,23 @@ export class Emitter {
     return redactDeep(entry, this.redact);
   }
 
-  async emit<K extends HookName>(hook: K, event: HookEvent<K>): Promise<void> {
-    if (this.reporters.length === 0) return;
+  /** Deliveries in the order `emit` was called: a hook is awaited before the next one starts. */
+  private queue: Promise<void> = Promise.resolve();
+
+  /**
+   * Sends an event to every reporter. Streamed events (a test result while the runner still runs)
+   * and projects gated side by side call this without waiting; the queue still hands each reporter
+   * one event at a time, in the order they were emitted.
+   */
+  emit<K extends HookName>(hook: K, event: HookEvent<K>): Promise<void> {
+    if (this.reporters.length === 0) return Promise.resolve();
     const safe = redactDeep(event, this.redact);
+    const delivered = this.queue.then(() => this.deliver(hook, safe));
+    this.queue = delivered.catch(() => undefined);
+    return delivered;
+  }
+
+  private async deliver<K extends HookName>(hook: K, safe: HookEvent<K>): Promise<void> {
     for (const reporter of this.reporters) {
       const fn = reporter[hook] as ((e: HookEvent<K>) => void | Promise<void>) | undefined;
       if (!fn) continue;
@@ -75,6 +89,7 @@ export class Emitter {
    * it get (the ones before it have already written theirs); returns the report with all of them.
    */
   async end(report: GateReport, context: RunEndContext): Promise<GateReport> {
+    await this.queue;
     let current = report;
     for (const reporter of this.reporters) {
       if (!reporter.onRunEnd) continue;

@@ -21,6 +21,11 @@ export {
 } from './scripted-fixer.js';
 export { scriptRunner, scriptAnalyzer, projectFrames, type ScriptRunnerOptions } from './script-runner.js';
 export { sampleFixRequest, sampleFixerContext } from './sample-fix-request.js';
+export {
+  registerReporterConformance,
+  reporterConformanceCases,
+  type ReporterConformanceOptions,
+} from './reporter-conformance.js';
 export { FixerTester, type CaseApi, type FixerTesterOptions } from './fixer-tester.js';
 export {
   checkFixerCase,

@@ -1,0 +1,2 @@
+// The script runner of @suture/core/testing (each tests/*.test.mjs is a test), as a local plugin file.
+export { scriptRunner as default } from '@suture/core/testing';
