@@ -43,18 +43,20 @@ export function settle(input: SettleInput): FailureReport[] {
     const settled = r.outcome === 'healed' && !own && !by;
     if (settled || !(STILL_FAILING.has(r.outcome) || own || by)) return r;
     if (input.final && passesFinally(r.failure, input.final)) {
+      // a product bug the final tree no longer shows is not reported as one
+      const { bug: _bug, ...passing } = r;
       const since = input.kept.filter(
         (h) => h.failureId !== r.failure.id && (order.get(h.failureId) ?? -1) > i && touches(h, r),
       );
       const credited = since.length > 0 ? since : own || by ? input.kept : [];
       if (credited.length > 0)
         return {
-          ...r,
+          ...passing,
           outcome: 'healed',
           reason: `its tests pass on the final tree, after the heal of ${list(credited.map((h) => h.title))}`,
         };
       return {
-        ...r,
+        ...passing,
         outcome: 'flaky',
         reason:
           'it failed when it was tried and passes on the final tree, and no heal since wrote a file of its scope',
