@@ -1,104 +1,128 @@
-import { access, readdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { resolvePackageEntry } from '@suture/core/internal';
-import { type Runner } from '@suture/core';
+import { z, type DetectedProject } from '@suture/core';
 import { UsageError } from '../exit.js';
+import { existingConfig, type ExistingConfig } from '../init/existing-config.js';
+import { findRunners, RUNNER_KEYWORD, type InitRunner } from '../init/runners.js';
+import { skipSummary, walkFolders } from '../init/walk.js';
 
-const RUNNERS = [
-  ['pytest', '@suture/runner-pytest'],
-  ['ctest', '@suture/runner-ctest'],
-  ['jest', '@suture/runner-jest'],
-] as const;
-const SKIP = new Set([
-  'node_modules',
-  '.git',
-  '.suture',
-  '.venv',
-  'venv',
-  '__pycache__',
-  'dist',
-  'build',
-  'build-suture',
-  '.tox',
-  '.pytest_cache',
-]);
+/** How deep below the current folder projects are looked for. */
+const DEPTH = 3;
 
-async function installedRunners(cwd: string): Promise<Array<{ alias: string; runner: Runner }>> {
-  const out: Array<{ alias: string; runner: Runner }> = [];
-  for (const [alias, pkg] of RUNNERS) {
-    const entry = await resolvePackageEntry(pkg, cwd);
-    if (!entry) continue;
-    try {
-      const mod = (await import(pathToFileURL(entry).href)) as { default: () => Runner };
-      out.push({ alias, runner: mod.default() });
-    } catch (error) {
-      process.stderr.write(
-        `suture: skipping ${pkg}: it cannot be loaded (${(error as Error).message.split('\n')[0]})\n`,
-      );
+// A third party's detect() answer crosses a plugin boundary: parsed, never trusted.
+const DetectedSchema = z.object({
+  name: z.string(),
+  reason: z.string(),
+  options: z.record(z.string(), z.unknown()).optional(),
+  notes: z.array(z.string()).optional(),
+});
+
+type RunnerEntry = string | [string, Record<string, unknown>];
+type ProjectEntry = Record<string, unknown> & { name: string; root: string; runner?: RunnerEntry };
+
+export interface InitFlags {
+  force?: boolean;
+  includeSubmodules?: boolean;
+}
+
+async function detect(r: InitRunner, dir: string): Promise<DetectedProject | null> {
+  try {
+    const found = await r.runner.detect?.(dir);
+    if (!found) return null;
+    const parsed = DetectedSchema.safeParse(found);
+    if (parsed.success) return parsed.data;
+    process.stderr.write(
+      `suture: ${r.spec}: detect(${dir}) answered ${JSON.stringify(found)}, not { name, reason, options?, notes? }; folder skipped\n`,
+    );
+  } catch (error) {
+    process.stderr.write(
+      `suture: ${r.spec}: detect(${dir}) failed: ${(error as Error).message}; folder skipped\n`,
+    );
+  }
+  return null;
+}
+
+function entry(r: InitRunner, found: DetectedProject): RunnerEntry {
+  const options = { ...r.options, ...found.options };
+  return Object.keys(options).length > 0 ? [r.spec, options] : r.spec;
+}
+
+function uniqueName(found: DetectedProject, r: InitRunner, taken: Set<string>): string {
+  let name = found.name.replace(/[^A-Za-z0-9._-]/g, '-') || r.spec.replace(/[^A-Za-z0-9._-]/g, '-');
+  if (taken.has(name)) name = `${name}-${r.spec.replace(/^.*[\\/]/, '').replace(/[^A-Za-z0-9._-]/g, '-')}`;
+  for (let i = 2; taken.has(name); i++) name = `${name.replace(/-\d+$/, '')}-${i}`;
+  taken.add(name);
+  return name;
+}
+
+/** The projects the runners find under cwd; a project's own subfolders belong to it. */
+async function detectProjects(
+  cwd: string,
+  folders: string[],
+  runners: InitRunner[],
+  existing: ExistingConfig | undefined,
+): Promise<ProjectEntry[]> {
+  const projects: ProjectEntry[] = [];
+  const taken = new Set<string>();
+  const claimed: Array<{ id: string; dir: string }> = [];
+  for (const dir of folders) {
+    for (const r of runners) {
+      if (claimed.some((c) => c.id === r.id && (dir + '/').startsWith(c.dir + '/'))) continue;
+      const found = await detect(r, dir);
+      if (!found) continue;
+      claimed.push({ id: r.id, dir });
+      const root = relative(cwd, dir) || '.';
+      const kept = existing?.projects.find((p) => p.root === dir && p.runnerId === r.id);
+      if (kept && typeof kept.entry.name === 'string' && !taken.has(kept.entry.name)) {
+        taken.add(kept.entry.name);
+        projects.push(kept.entry as ProjectEntry);
+        process.stdout.write(
+          `kept ${r.spec} project "${kept.entry.name}" in ${root} from the existing config\n`,
+        );
+        continue;
+      }
+      const name = uniqueName(found, r, taken);
+      projects.push({ name, root, runner: entry(r, found) });
+      process.stdout.write(`found ${r.spec} project "${name}" in ${root} (${found.reason})\n`);
+      for (const note of found.notes ?? []) process.stdout.write(`  ${note}\n`);
     }
   }
-  return out;
+  return projects;
 }
 
-async function* folders(root: string, depth: number): AsyncGenerator<string> {
-  yield root;
-  if (depth === 0) return;
-  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
-  for (const e of entries)
-    if (e.isDirectory() && !SKIP.has(e.name) && !e.name.startsWith('.'))
-      yield* folders(join(root, e.name), depth - 1);
-}
-
-/** `suture init`: detect projects with the installed runners and write suture.config.json. */
-export async function initCommand(flags: { force?: boolean }): Promise<number> {
+/**
+ * `suture init`: asks every installed runner (first-party, packages with the `suture-runner`
+ * keyword, and those an existing config names) about the repository's own folders and writes
+ * suture.config.json.
+ */
+export async function initCommand(flags: InitFlags): Promise<number> {
   const cwd = process.cwd();
-  const target = join(cwd, 'suture.config.json');
-  if (
-    !flags.force &&
-    (await access(target).then(
-      () => true,
-      () => false,
-    ))
-  ) {
-    throw new UsageError(`${target} already exists; pass --force to overwrite it`);
-  }
-  const runners = await installedRunners(cwd);
+  const existing = await existingConfig(cwd, flags.force === true);
+  const walk = await walkFolders(cwd, { depth: DEPTH, includeSubmodules: flags.includeSubmodules === true });
+  const { runners, problems } = await findRunners(cwd, walk.top, existing?.runners ?? []);
+  for (const p of problems) process.stderr.write(`suture: ${p}\n`);
   if (runners.length === 0)
     throw new UsageError(
-      'no suture runner is installed here; install one, e.g. `npm install -D @suture/runner-pytest`',
+      `no suture runner is installed here; install one, e.g. \`npm install -D @suture/runner-pytest\` (a third-party runner is found by the keyword "${RUNNER_KEYWORD}" in its package.json)`,
     );
-  const projects: Array<{ name: string; root: string; runner: string | [string, Record<string, unknown>] }> =
-    [];
-  const taken = new Set<string>();
-  const claimed: Array<{ alias: string; dir: string }> = [];
-  for await (const dir of folders(cwd, 3)) {
-    for (const { alias, runner } of runners) {
-      // a project's own subfolders (its tests/) belong to it
-      if (claimed.some((c) => c.alias === alias && (dir + '/').startsWith(c.dir + '/'))) continue;
-      const found = await runner.detect?.(dir);
-      if (!found) continue;
-      let name = found.name.replace(/[^A-Za-z0-9._-]/g, '-') || alias;
-      if (taken.has(name)) name = `${name}-${alias}`;
-      taken.add(name);
-      claimed.push({ alias, dir });
-      const root = relative(cwd, dir) || '.';
-      projects.push({ name, root, runner: found.options ? [alias, found.options] : alias });
-      process.stdout.write(`found ${alias} project "${name}" in ${root} (${found.reason})\n`);
-    }
-  }
+  for (const line of skipSummary(walk.skipped)) process.stdout.write(`${line}\n`);
+  const projects = await detectProjects(cwd, walk.folders, runners, existing);
   if (projects.length === 0) {
-    process.stdout.write(`no project detected by ${runners.map((r) => r.alias).join(', ')} under ${cwd}\n`);
+    process.stdout.write(`no project detected by ${runners.map((r) => r.spec).join(', ')} under ${cwd}\n`);
     return 1;
   }
+  const target = join(cwd, 'suture.config.json');
   const config = {
     $schema: './node_modules/@suture/core/config.schema.json',
     projects,
     fixers: ['hints'],
     reporters: ['console', 'json', 'junit', 'markdown', 'patch', 'bugs'],
+    ...existing?.settings,
   };
   await writeFile(target, `${JSON.stringify(config, null, 2)}\n`);
-  const builds = projects.some((p) => (Array.isArray(p.runner) ? p.runner[0] : p.runner) === 'ctest');
+  const builds = projects.some((p) =>
+    ['ctest', '@suture/runner-ctest'].includes(Array.isArray(p.runner) ? p.runner[0] : (p.runner ?? '')),
+  );
   process.stdout.write(
     `wrote ${target}\nsuture writes its run state to .suture/${builds ? ' and its C/C++ builds to build-suture/' : ''}; each folder holds a .gitignore of its own, so git status stays clean without an entry in yours\nnext: \`suture doctor\`, then \`suture run\`\n`,
   );
