@@ -34,7 +34,7 @@ const exists = (path: string): Promise<boolean> =>
 async function packagesIn(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   const out: string[] = [];
-  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name)))
+  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
     if (
       e.isDirectory() &&
       /^[A-Za-z_]\w*$/.test(e.name) &&
