@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { cac } from 'cac';
 import { doctorCommand } from './commands/doctor.js';
-import { initCommand } from './commands/init.js';
+import { initCommand, type InitFlags } from './commands/init.js';
 import { recoverCommand } from './commands/recover.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand, type RunFlags } from './commands/run.js';
@@ -45,9 +45,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   // after "--no-heal"; an absent flag already means "heal".
   for (const option of run.options) if (option.negated) option.config.default = undefined;
   cli
-    .command('init', 'Detect pytest, CMake/CTest and Jest projects and write suture.config.json')
-    .option('--force', 'Overwrite an existing suture.config.json')
-    .action(async (flags: { force?: boolean }) => {
+    .command(
+      'init',
+      'Detect pytest, CMake/CTest, Jest and third-party runner projects and write suture.config.json',
+    )
+    .option(
+      '--force',
+      'Overwrite an existing suture.config.json (its settings and matching projects are kept)',
+    )
+    .option('--include-submodules', 'Look inside git submodules too')
+    .action(async (flags: InitFlags) => {
       code = await initCommand(flags);
     });
   cli
