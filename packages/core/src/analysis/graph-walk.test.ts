@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { mergeScopeEntries, walkGraph, type CodeEdge, type CodeNode } from './graph-walk.js';
+import {
+  mergeScopeEntries,
+  nodeKey,
+  walkCodeGraph,
+  walkGraph,
+  type CodeEdge,
+  type CodeNode,
+} from './graph-walk.js';
 
 // test_a -> f (a.py) -> g (b.py) -> h (c.py) -> i (d.py); f -> f (recursion)
 const graph: Record<string, CodeEdge[]> = {
@@ -49,5 +56,64 @@ describe('walkGraph', () => {
     expect(merged).toEqual([
       { file: 'a.py', symbols: ['f', 'g'], role: 'source', reasons: ['walk', 'traceback frame 1'], depth: 0 },
     ]);
+  });
+});
+
+describe('walkCodeGraph', () => {
+  // test -> api (lib.py) -> a -> b -> c, all in lib.py; c -> other (ext.py)
+  const local: Record<string, CodeEdge[]> = {
+    'tests/test_x.py#test_x': [
+      { to: { file: 'lib.py', symbol: 'api' }, role: 'source', reason: 'calls api' },
+    ],
+    'lib.py#api': [{ to: { file: 'lib.py', symbol: 'a' }, role: 'source', reason: 'api calls a', cost: 0 }],
+    'lib.py#a': [{ to: { file: 'lib.py', symbol: 'b' }, role: 'source', reason: 'a calls b', cost: 0 }],
+    'lib.py#b': [{ to: { file: 'lib.py', symbol: 'c' }, role: 'source', reason: 'b calls c', cost: 0 }],
+    'lib.py#c': [{ to: { file: 'ext.py', symbol: 'other' }, role: 'source', reason: 'c calls other' }],
+  };
+  const expandLocal = async (n: CodeNode): Promise<CodeEdge[]> => local[`${n.file}#${n.symbol}`] ?? [];
+  const start: CodeEdge = { to: { file: 'tests/test_x.py', symbol: 'test_x' }, role: 'test', reason: 'test' };
+
+  it('follows calls within a file to any depth, counting only the files crossed against maxDepth', async () => {
+    const walk = await walkCodeGraph([start], { maxDepth: 1, expand: expandLocal });
+    expect(walk.reached.map((n) => [n.node.symbol, n.depth, n.distance])).toEqual([
+      ['test_x', 0, 0],
+      ['api', 1, 1],
+      ['a', 1, 2],
+      ['b', 1, 3],
+      ['c', 1, 4],
+    ]);
+    expect(walk.reached.find((n) => n.node.symbol === 'c')!.parent).toBe(
+      nodeKey({ file: 'lib.py', symbol: 'b' }),
+    );
+    expect(walk.incomplete).toBeUndefined();
+    const deeper = await walkCodeGraph([start], { maxDepth: 2, expand: expandLocal });
+    expect(deeper.entries.map((e) => [e.file, e.depth])).toEqual([
+      ['tests/test_x.py', 0],
+      ['lib.py', 1],
+      ['ext.py', 2],
+    ]);
+  });
+
+  it('says the scope is incomplete when it stops at its node limit or its deadline', async () => {
+    const capped = await walkCodeGraph([start], { maxDepth: 5, expand: expandLocal, maxNodes: 3 });
+    expect(capped.reached).toHaveLength(3);
+    expect(capped.incomplete).toMatch(/limit of 3 functions/);
+    const slow = async (n: CodeNode): Promise<CodeEdge[]> => {
+      await new Promise((r) => setTimeout(r, 30));
+      return expandLocal(n);
+    };
+    const late = await walkCodeGraph([start], { maxDepth: 5, expand: slow, deadline: Date.now() + 45 });
+    expect(late.reached.length).toBeLessThan(6);
+    expect(late.incomplete).toMatch(/ran out of its time limit/);
+  });
+
+  it('keeps at most five distinct reasons per node', async () => {
+    const many = Array.from({ length: 9 }, (_, i) => ({
+      to: { file: 'lib.py', symbol: 'api' },
+      role: 'source' as const,
+      reason: `reason ${i % 7}`,
+    }));
+    const walk = await walkCodeGraph(many, { maxDepth: 0, expand: async () => [] });
+    expect(walk.reached[0]!.reasons).toEqual(['reason 0', 'reason 1', 'reason 2', 'reason 3', 'reason 4']);
   });
 });

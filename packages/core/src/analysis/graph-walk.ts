@@ -12,72 +12,141 @@ export interface CodeEdge {
   role: ScopeRole;
   /** Why the walk followed this edge, e.g. "test_total calls cart.total". */
   reason: string;
+  /**
+   * What following the edge costs against `maxDepth`: 1 (the default) for an edge to another
+   * file, 0 for one that stays in its file. A call inside a module the scope already holds adds
+   * no file, so it is followed to any depth and only ranks lower for its distance.
+   */
+  cost?: 0 | 1;
 }
 
 /** Where a walk starts: an edge into the failing test or a frame of its trace. */
 export type WalkSeed = CodeEdge;
 
 export interface WalkOptions {
-  /** Edges followed from a seed at most this many times. Seeds are depth 0. */
+  /** Edges of cost 1 followed from a seed at most this many times. Seeds are depth 0. */
   maxDepth: number;
   /** Outgoing edges of a node: calls resolved to definitions, includes, imports. */
   expand: (node: CodeNode, depth: number) => Promise<CodeEdge[]>;
   /** Stop after this many distinct nodes (protects against huge graphs). Default 500. */
   maxNodes?: number;
+  /** `Date.now()` after which the walk stops and says its scope is incomplete. */
+  deadline?: number;
+}
+
+/** A node the walk reached, with the shortest way there. */
+export interface ReachedNode {
+  node: CodeNode;
+  role: ScopeRole;
+  /** Cost-1 edges from the nearest seed (the file-level depth `maxDepth` bounds). */
+  depth: number;
+  /** Edges of any cost from the nearest seed: how far the call chain is. */
+  distance: number;
+  /** The reasons it was reached, the first on the shortest way; deduplicated, at most 5. */
+  reasons: string[];
+  /** `nodeKey` of the node it was first reached from; absent for a seed. */
+  parent?: string;
+}
+
+export interface WalkResult {
+  /** The reached nodes merged per file, nearest first. */
+  entries: ScopeEntry[];
+  /** Every reached node, in the order the walk reached it. */
+  reached: ReachedNode[];
+  /** Why the walk stopped before it ran out of edges (a node or time limit), when it did. */
+  incomplete?: string;
+}
+
+/** Most reasons kept per node or entry: the first ones say why, the rest only repeat it. */
+export const MAX_REASONS = 5;
+
+export const nodeKey = (node: CodeNode): string => `${node.file}\0${node.symbol ?? ''}`;
+
+/**
+ * Walks the call/include graph from the seeds, breadth first by depth (edges within a file cost
+ * nothing, see `CodeEdge.cost`), within a node and a time budget. Language analyzers supply
+ * `expand`; the walk, the bounds and the bookkeeping are shared.
+ */
+export async function walkCodeGraph(seeds: readonly WalkSeed[], options: WalkOptions): Promise<WalkResult> {
+  const maxNodes = options.maxNodes ?? 500;
+  const reached = new Map<string, ReachedNode>();
+  let incomplete: string | undefined;
+  let level: Array<{ edge: CodeEdge; distance: number; parent?: string }> = seeds.map((edge) => ({
+    edge,
+    distance: 0,
+  }));
+  for (let depth = 0; level.length > 0 && !incomplete; depth++) {
+    const next: typeof level = [];
+    // cost-0 edges join the level being walked, so they are reached at the depth of their source
+    for (let i = 0; i < level.length; i++) {
+      const { edge, distance, parent } = level[i]!;
+      const key = nodeKey(edge.to);
+      const known = reached.get(key);
+      if (known) {
+        if (!known.reasons.includes(edge.reason) && known.reasons.length < MAX_REASONS)
+          known.reasons.push(edge.reason);
+        continue;
+      }
+      if (reached.size >= maxNodes) {
+        incomplete = `the walk stopped at its limit of ${maxNodes} functions`;
+        break;
+      }
+      if (options.deadline !== undefined && Date.now() > options.deadline) {
+        incomplete = `the analysis ran out of its time limit after ${reached.size} functions`;
+        break;
+      }
+      reached.set(key, {
+        node: edge.to,
+        role: edge.role,
+        depth,
+        distance,
+        reasons: [edge.reason],
+        ...(parent !== undefined ? { parent } : {}),
+      });
+      for (const out of await options.expand(edge.to, depth)) {
+        const cost = out.cost ?? 1;
+        if (cost === 1 && depth >= options.maxDepth) continue;
+        (cost === 0 ? level : next).push({ edge: out, distance: distance + 1, parent: key });
+      }
+    }
+    level = next;
+  }
+  const nodes = [...reached.values()];
+  return { entries: entriesOf(nodes), reached: nodes, ...(incomplete ? { incomplete } : {}) };
 }
 
 /**
  * Breadth-first walk of the call/include graph from the seeds, merged per file into scope entries
- * (symbols and reasons accumulated, the smallest depth kept). Language analyzers supply `expand`;
- * the walk, the bounds and the bookkeeping are shared.
+ * (symbols and reasons accumulated, the smallest depth kept). See `walkCodeGraph` for the nodes,
+ * their distances and whether the walk was cut short.
  */
 export async function walkGraph(seeds: readonly WalkSeed[], options: WalkOptions): Promise<ScopeEntry[]> {
-  const maxNodes = options.maxNodes ?? 500;
-  const entries = new Map<string, ScopeEntry>();
-  const seen = new Set<string>();
-  let frontier: Array<{ edge: CodeEdge; depth: number }> = seeds.map((edge) => ({ edge, depth: 0 }));
+  return (await walkCodeGraph(seeds, options)).entries;
+}
 
-  while (frontier.length > 0) {
-    const next: Array<{ edge: CodeEdge; depth: number }> = [];
-    for (const { edge, depth } of frontier) {
-      addToEntries(entries, edge, depth);
-      const key = nodeKey(edge.to);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      if (seen.size >= maxNodes || depth >= options.maxDepth) continue;
-      for (const out of await options.expand(edge.to, depth)) {
-        if (!seen.has(nodeKey(out.to))) next.push({ edge: out, depth: depth + 1 });
-        else addToEntries(entries, out, depth + 1);
-      }
+function entriesOf(nodes: readonly ReachedNode[]): ScopeEntry[] {
+  const entries = new Map<string, ScopeEntry>();
+  for (const n of nodes) {
+    const existing = entries.get(n.node.file);
+    if (!existing) {
+      entries.set(n.node.file, {
+        file: n.node.file,
+        symbols: n.node.symbol ? [n.node.symbol] : [],
+        role: n.role,
+        reasons: n.reasons.slice(0, MAX_REASONS),
+        depth: n.depth,
+      });
+      continue;
     }
-    frontier = next;
+    if (n.node.symbol && !existing.symbols.includes(n.node.symbol)) existing.symbols.push(n.node.symbol);
+    for (const r of n.reasons)
+      if (!existing.reasons.includes(r) && existing.reasons.length < MAX_REASONS) existing.reasons.push(r);
+    if (n.depth < existing.depth) {
+      existing.depth = n.depth;
+      existing.role = n.role;
+    }
   }
   return [...entries.values()].sort((a, b) => a.depth - b.depth || a.file.localeCompare(b.file));
-}
-
-function nodeKey(node: CodeNode): string {
-  return `${node.file}\0${node.symbol ?? ''}`;
-}
-
-function addToEntries(entries: Map<string, ScopeEntry>, edge: CodeEdge, depth: number): void {
-  const existing = entries.get(edge.to.file);
-  if (!existing) {
-    entries.set(edge.to.file, {
-      file: edge.to.file,
-      symbols: edge.to.symbol ? [edge.to.symbol] : [],
-      role: edge.role,
-      reasons: [edge.reason],
-      depth,
-    });
-    return;
-  }
-  if (edge.to.symbol && !existing.symbols.includes(edge.to.symbol)) existing.symbols.push(edge.to.symbol);
-  if (!existing.reasons.includes(edge.reason) && existing.reasons.length < 8)
-    existing.reasons.push(edge.reason);
-  if (depth < existing.depth) {
-    existing.depth = depth;
-    existing.role = edge.role;
-  }
 }
 
 /** Merges scope entries from several sources (walk, trace frames) into one list, per file. */
@@ -87,11 +156,16 @@ export function mergeScopeEntries(...lists: ReadonlyArray<readonly ScopeEntry[]>
     for (const entry of list) {
       const existing = merged.get(entry.file);
       if (!existing) {
-        merged.set(entry.file, { ...entry, symbols: [...entry.symbols], reasons: [...entry.reasons] });
+        merged.set(entry.file, {
+          ...entry,
+          symbols: [...entry.symbols],
+          reasons: [...new Set(entry.reasons)].slice(0, MAX_REASONS),
+        });
         continue;
       }
       for (const s of entry.symbols) if (!existing.symbols.includes(s)) existing.symbols.push(s);
-      for (const r of entry.reasons) if (!existing.reasons.includes(r)) existing.reasons.push(r);
+      for (const r of entry.reasons)
+        if (!existing.reasons.includes(r) && existing.reasons.length < MAX_REASONS) existing.reasons.push(r);
       if (entry.depth < existing.depth) {
         existing.depth = entry.depth;
         existing.role = entry.role;

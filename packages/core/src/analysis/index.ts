@@ -12,13 +12,22 @@ export {
   type SyntaxTree,
 } from './parse-cache.js';
 export {
+  MAX_REASONS,
   mergeScopeEntries,
+  nodeKey,
+  walkCodeGraph,
   walkGraph,
   type CodeEdge,
   type CodeNode,
+  type ReachedNode,
   type WalkOptions,
+  type WalkResult,
   type WalkSeed,
 } from './graph-walk.js';
+export { rankScope, type RankInput } from './rank.js';
+export { rankedSlices } from './budget.js';
+export { distinctFrames } from './frames.js';
+export { SummaryCache, type FileSummary, type SummaryCacheOptions } from './summary-cache.js';
 export { editDistance } from '../text/edit-distance.js';
 export { testFileMatcher, type TestFileConventions } from './test-files.js';
 export { failureFingerprint, normalizeMessage, type FailureSignature } from './fingerprint.js';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Failure, Scope, ScopeInput } from '../api/contracts/failure.js';
 import type { AttemptSummary, EditPolicy, FixRequest, SourceSlice } from '../api/contracts/fix.js';
 import { ScopeSchema } from '../api/contracts/failure.js';
+import { rankedSlices } from '../analysis/budget.js';
 
 export const EVIDENCE_LINES = 200;
 const CHARS_PER_TOKEN = 4;
@@ -96,7 +97,11 @@ export async function sourceSlices(
   scope: ScopeInput,
   tokenBudget: number,
 ): Promise<SourceSlice[]> {
-  const entries = ScopeSchema.parse(scope).entries;
+  const parsed = ScopeSchema.parse(scope);
+  // a ranked scope is sent function by function in rank order, whatever the file
+  if (parsed.entries.some((e) => e.score !== undefined))
+    return rankedSlices(root, failure, parsed, tokenBudget * CHARS_PER_TOKEN);
+  const entries = parsed.entries;
   let budget = tokenBudget * CHARS_PER_TOKEN;
   const slices: SourceSlice[] = [];
   for (const entry of entries) {

@@ -12,7 +12,11 @@ import { isTestFile } from './test-files.js';
 export function applyScopePolicy(raw: ScopeInput, heal: HealConfig, analyzer?: Analyzer): Scope {
   const scope = ScopeSchema.parse(raw);
   const allowed = matcher(heal.allowedPaths);
-  const out: Scope = { entries: [], excluded: [...scope.excluded] };
+  const out: Scope = {
+    entries: [],
+    excluded: [...scope.excluded],
+    ...(scope.incomplete ? { incomplete: scope.incomplete } : {}),
+  };
   for (const entry of scope.entries) {
     const norm = normalizeEditPath(entry.file);
     if (!norm.ok) {

@@ -62,6 +62,19 @@ export type FailureInput = z.input<typeof FailureSchema>;
 export const ScopeRoleSchema = z.enum(['test', 'source', 'fixture', 'header', 'config']);
 export type ScopeRole = z.infer<typeof ScopeRoleSchema>;
 
+/** One function of a scope entry, with how likely it holds the cause. */
+export const RankedSymbolSchema = z.object({
+  symbol: z.string(),
+  /** 0..1: 1 is the failure's own frame in the code under test. */
+  score: z.number().min(0).max(1),
+  /** The strongest evidence for it, e.g. "frame 1 of the traceback", "called on the failing line". */
+  reason: z.string(),
+  /** 1-based first and last line of its definition when the analyzer read them. */
+  line: z.number().int().positive().optional(),
+  endLine: z.number().int().positive().optional(),
+});
+export type RankedSymbol = z.infer<typeof RankedSymbolSchema>;
+
 export const ScopeEntrySchema = z.object({
   /** Project-relative POSIX path. */
   file: z.string(),
@@ -72,6 +85,16 @@ export const ScopeEntrySchema = z.object({
   reasons: z.array(z.string()).min(1),
   /** Walk depth at which it was reached (0 = the test or the failure location itself). */
   depth: z.number().int().nonnegative().default(0),
+  /**
+   * How likely this file holds the cause, 0..1: the score of its best symbol. An analyzer that
+   * ranks lists its entries best first; entries without a score come after the ranked ones.
+   */
+  score: z.number().min(0).max(1).optional(),
+  /**
+   * The entry's functions, best first. Source slices for a fixer are spent in score order across
+   * all entries, function by function, so the likeliest code is sent first whatever its file.
+   */
+  ranking: z.array(RankedSymbolSchema).optional(),
 });
 export type ScopeEntry = z.infer<typeof ScopeEntrySchema>;
 
@@ -80,6 +103,8 @@ export const ScopeSchema = z.object({
   entries: z.array(ScopeEntrySchema),
   /** Files the walk reached but policy removed, with the rule that removed them. */
   excluded: z.array(z.object({ file: z.string(), reason: z.string() })).default([]),
+  /** Why the scope may miss a file: the analysis stopped at a limit (its time, a file's size) first. */
+  incomplete: z.string().optional(),
 });
 export type Scope = z.infer<typeof ScopeSchema>;
 export type ScopeInput = z.input<typeof ScopeSchema>;

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { nodeKey, walkCodeGraph, type CodeEdge, type CodeNode } from './graph-walk.js';
+import { rankScope } from './rank.js';
+
+// test_sort -> sort (lib.py) -> {partition, swap}; partition -> pivot; test_swap -> swap
+const graph: Record<string, CodeEdge[]> = {
+  'tests/test_lib.py#test_sort': [
+    { to: { file: 'lib.py', symbol: 'sort' }, role: 'source', reason: 'test_sort calls sort' },
+  ],
+  'tests/test_lib.py#test_swap': [
+    { to: { file: 'lib.py', symbol: 'swap' }, role: 'source', reason: 'test_swap calls swap' },
+  ],
+  'lib.py#sort': [
+    { to: { file: 'lib.py', symbol: 'swap' }, role: 'source', reason: 'sort calls swap', cost: 0 },
+    { to: { file: 'lib.py', symbol: 'partition' }, role: 'source', reason: 'sort calls partition', cost: 0 },
+  ],
+  'lib.py#partition': [
+    { to: { file: 'util.py', symbol: 'pivot' }, role: 'source', reason: 'partition calls pivot' },
+  ],
+};
+const expand = async (n: CodeNode): Promise<CodeEdge[]> => graph[`${n.file}#${n.symbol}`] ?? [];
+const test = (symbol: string): CodeEdge => ({
+  to: { file: 'tests/test_lib.py', symbol },
+  role: 'test',
+  reason: `the failing test ${symbol}`,
+});
+const reach = async (symbol: string): Promise<Set<string>> =>
+  new Set((await walkCodeGraph([test(symbol)], { maxDepth: 3, expand })).reached.map((n) => nodeKey(n.node)));
+const isTestFile = (f: string): boolean => f.startsWith('tests/');
+const order = (entries: ReturnType<typeof rankScope>): string[] =>
+  entries.flatMap((e) => (e.ranking ?? []).map((r) => `${e.file}:${r.symbol}`));
+
+describe('rankScope', () => {
+  it('puts a frame in the code under test first, innermost first, and the test function below the code', async () => {
+    const walk = await walkCodeGraph([test('test_sort')], { maxDepth: 3, expand });
+    const entries = rankScope({
+      reached: walk.reached,
+      frames: [
+        { file: 'util.py', symbol: 'pivot' },
+        { file: 'lib.py', symbol: 'partition' },
+        { file: 'tests/test_lib.py', symbol: 'test_sort' },
+      ],
+      isTestFile,
+    });
+    const ranked = entries.flatMap((e) => e.ranking!.map((r) => ({ at: `${e.file}:${r.symbol}`, ...r })));
+    ranked.sort((a, b) => b.score - a.score);
+    expect(ranked.slice(0, 2).map((r) => r.at)).toEqual(['util.py:pivot', 'lib.py:partition']);
+    expect(ranked[0]).toMatchObject({ score: 1, reason: 'where the failure was raised' });
+    expect(ranked[1]!.reason).toBe('frame 2 of the trace');
+    expect(ranked.at(-1)!.at).toBe('tests/test_lib.py:test_sort');
+    // entries best first, each scored by its best function
+    expect(entries.map((e) => e.file)).toEqual(['util.py', 'lib.py', 'tests/test_lib.py']);
+    expect(entries[0]!.score).toBe(1);
+    expect(entries.find((e) => e.file === 'tests/test_lib.py')!.role).toBe('test');
+  });
+
+  it('ranks what the failing tests reach and the passing ones do not above what both reach', async () => {
+    const walk = await walkCodeGraph([test('test_sort')], { maxDepth: 3, expand });
+    const entries = rankScope({
+      reached: walk.reached,
+      frames: [{ file: 'tests/test_lib.py', symbol: 'test_sort' }],
+      failingReach: [await reach('test_sort')],
+      passingReach: [await reach('test_swap')],
+      isTestFile,
+    });
+    const lib = entries.find((e) => e.file === 'lib.py')!;
+    const score = (s: string): number => lib.ranking!.find((r) => r.symbol === s)!.score;
+    expect(score('partition')).toBeGreaterThan(score('swap'));
+    expect(lib.ranking!.find((r) => r.symbol === 'partition')!.reason).toMatch(
+      /reached by the failing tests and by none of 1 passing tests/,
+    );
+  });
+
+  it('ranks the callees of the failing line, and theirs, above other functions at the same distance', async () => {
+    const walk = await walkCodeGraph([test('test_sort')], { maxDepth: 3, expand });
+    const base = { reached: walk.reached, frames: [], isTestFile };
+    const none = order(rankScope(base));
+    const hit = rankScope({ ...base, onFailingLine: [{ file: 'lib.py', symbol: 'partition' }] });
+    expect(none.indexOf('lib.py:partition')).toBeGreaterThan(none.indexOf('lib.py:sort'));
+    expect(order(hit)[0]).toBe('lib.py:partition');
+    const pivot = hit.find((e) => e.file === 'util.py')!.ranking![0]!;
+    const swap = hit.find((e) => e.file === 'lib.py')!.ranking!.find((r) => r.symbol === 'swap')!;
+    expect(pivot.reason).toBe('called by a function the failing line calls');
+    expect(pivot.score).toBeGreaterThan(swap.score);
+  });
+
+  it('carries definition lines and keeps extra entries unranked after the ranked ones', async () => {
+    const walk = await walkCodeGraph([test('test_sort')], { maxDepth: 0, expand });
+    const entries = rankScope({
+      reached: walk.reached,
+      frames: [],
+      isTestFile,
+      lines: (n) => (n.symbol === 'test_sort' ? { line: 4, endLine: 9 } : undefined),
+      extra: [{ file: 'CMakeLists.txt', symbols: [], role: 'config', reasons: ['a', 'a', 'b'], depth: 0 }],
+    });
+    expect(entries[0]!.ranking).toEqual([
+      {
+        symbol: 'test_sort',
+        score: expect.any(Number),
+        reason: 'the failing test test_sort',
+        line: 4,
+        endLine: 9,
+      },
+    ]);
+    expect(entries[1]).toEqual({
+      file: 'CMakeLists.txt',
+      symbols: [],
+      role: 'config',
+      reasons: ['a', 'b'],
+      depth: 0,
+    });
+  });
+});

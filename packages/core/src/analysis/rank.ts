@@ -1,0 +1,182 @@
+import type { RankedSymbol, ScopeEntry, ScopeRole } from '../api/contracts/failure.js';
+import { MAX_REASONS, nodeKey, type CodeNode, type ReachedNode } from './graph-walk.js';
+
+/** What an analyzer knows about a failure that says where its cause is likelier to be. */
+export interface RankInput {
+  /** The walk from the failing tests and the failure's frames (`walkCodeGraph(...).reached`). */
+  reached: readonly ReachedNode[];
+  /** Project frames of the failure, innermost first: its location, then the trace's frames. */
+  frames: readonly CodeNode[];
+  /** Functions called on the line that failed: an assertion in the test, a raising statement. */
+  onFailingLine?: readonly CodeNode[];
+  /** For each failing test of the group, the `nodeKey`s its own walk reached. */
+  failingReach?: ReadonlyArray<ReadonlySet<string>>;
+  /** For each passing test of the same test files, the `nodeKey`s its walk reached. */
+  passingReach?: ReadonlyArray<ReadonlySet<string>>;
+  isTestFile: (file: string) => boolean;
+  /** 1-based first and last line of a symbol's definition, when the analyzer read it. */
+  lines?: (node: CodeNode) => { line: number; endLine: number } | undefined;
+  /** Files in scope for other reasons (a compiler diagnostic, a build file), unranked. */
+  extra?: readonly ScopeEntry[];
+}
+
+/** A failing line's callees lend their suspicion to their own callees, less at each step. */
+const LINE_DECAY = 0.6;
+const LINE_REACH = 2;
+/**
+ * Code in test files ranks below all code under test, frames included: a fix belongs in the code
+ * far more often than in the test, and the failing test is sent to a fixer first anyway.
+ */
+const TEST_FACTOR = 0.1;
+
+interface Scored {
+  node: CodeNode;
+  role: ScopeRole;
+  depth: number;
+  score: number;
+  reason: string;
+  reasons: string[];
+}
+
+function frameScore(index: number, test: boolean): number {
+  const base = 1 - 0.02 * Math.min(index, 5);
+  return test ? base * TEST_FACTOR : base;
+}
+
+/**
+ * Ranks a walked scope, function by function, by the evidence of the failure, and returns it as
+ * scope entries best first (each with its score and its functions' ranking):
+ *
+ * 1. the failure's frames in the code under test, innermost first (0.9 to 1);
+ * 2. then functions by a blend, scaled below the frames, of: the spectrum (Ochiai: reached by the
+ *    failing tests, and by few of the passing tests of the same files), being called on the
+ *    failing line (or by such a function, less for each step), and call distance from the test;
+ * 3. code in test files, frames included, at a tenth of its score: below all code under test.
+ *
+ * Reasons are the strongest evidence first, deduplicated and capped.
+ */
+export function rankScope(input: RankInput): ScopeEntry[] {
+  const failing = input.failingReach ?? [];
+  const passing = input.passingReach ?? [];
+  const frameIndex = new Map<string, number>();
+  input.frames.forEach((f, i) => {
+    const key = nodeKey(f);
+    if (!frameIndex.has(key)) frameIndex.set(key, i);
+  });
+  const lineHits = new Set((input.onFailingLine ?? []).map(nodeKey));
+  const byKey = new Map(input.reached.map((n) => [nodeKey(n.node), n]));
+  const lineSignal = (n: ReachedNode): number => {
+    let current: ReachedNode | undefined = n;
+    for (let step = 0; current && step <= LINE_REACH; step++) {
+      if (lineHits.has(nodeKey(current.node))) return LINE_DECAY ** step;
+      current = current.parent !== undefined ? byKey.get(current.parent) : undefined;
+    }
+    return 0;
+  };
+
+  const scored: Scored[] = [];
+  const seen = new Set<string>();
+  const add = (node: CodeNode, role: ScopeRole, depth: number, walkReasons: readonly string[]): void => {
+    const key = nodeKey(node);
+    if (seen.has(key)) return;
+    seen.add(key);
+    const test = input.isTestFile(node.file);
+    const frame = frameIndex.get(key);
+    if (frame !== undefined) {
+      const reason = frame === 0 ? 'where the failure was raised' : `frame ${frame + 1} of the trace`;
+      scored.push({
+        node,
+        role,
+        depth,
+        score: frameScore(frame, test),
+        reason,
+        reasons: [reason, ...walkReasons],
+      });
+      return;
+    }
+    const reachedNode = byKey.get(key);
+    const ef = failing.filter((s) => s.has(key)).length;
+    const ep = passing.filter((s) => s.has(key)).length;
+    const ochiai = failing.length > 0 && ef > 0 ? ef / Math.sqrt(failing.length * (ef + ep)) : 0;
+    const line = reachedNode ? lineSignal(reachedNode) : 0;
+    const distance = reachedNode?.distance ?? 1;
+    const proximity = distance === 0 ? 0 : 1 / distance;
+    let score = 0.85 * (0.4 * ochiai + 0.35 * line + 0.25 * proximity);
+    if (test) score *= TEST_FACTOR;
+    const strongest =
+      line === 1
+        ? 'called on the failing line'
+        : line > 0
+          ? 'called by a function the failing line calls'
+          : ef > 0 && passing.length > 0 && ep === 0
+            ? `reached by the failing tests and by none of ${passing.length} passing tests of the same files`
+            : undefined;
+    scored.push({
+      node,
+      role,
+      depth,
+      score,
+      reason: strongest ?? walkReasons[0] ?? 'reached from the failing test',
+      reasons: strongest ? [strongest, ...walkReasons] : [...walkReasons],
+    });
+  };
+  // frames first, so a frame the walk did not reach still counts
+  for (const f of input.frames) {
+    const walked = byKey.get(nodeKey(f));
+    add(f, walked?.role ?? (input.isTestFile(f.file) ? 'test' : 'source'), 0, walked?.reasons ?? []);
+  }
+  for (const n of input.reached) add(n.node, n.role, n.depth, n.reasons);
+  return toEntries(scored, input);
+}
+
+function toEntries(scored: readonly Scored[], input: RankInput): ScopeEntry[] {
+  const entries = new Map<string, ScopeEntry & { ranking: RankedSymbol[]; score: number }>();
+  const ordered = [...scored].sort((a, b) => b.score - a.score);
+  for (const s of ordered) {
+    const score = Math.round(s.score * 1000) / 1000;
+    let entry = entries.get(s.node.file);
+    if (!entry) {
+      entry = {
+        file: s.node.file,
+        symbols: [],
+        role: s.role,
+        reasons: [],
+        depth: s.depth,
+        score,
+        ranking: [],
+      };
+      entries.set(s.node.file, entry);
+    }
+    if (s.depth < entry.depth) entry.depth = s.depth;
+    // a test file stays on the test side whatever reached it
+    if (input.isTestFile(s.node.file)) entry.role = 'test';
+    for (const r of s.reasons)
+      if (!entry.reasons.includes(r) && entry.reasons.length < MAX_REASONS) entry.reasons.push(r);
+    if (s.node.symbol && !entry.symbols.includes(s.node.symbol)) {
+      entry.symbols.push(s.node.symbol);
+      const where = input.lines?.(s.node);
+      entry.ranking.push({
+        symbol: s.node.symbol,
+        score,
+        reason: s.reason.slice(0, 200),
+        ...(where ? { line: where.line, endLine: Math.max(where.line, where.endLine) } : {}),
+      });
+    }
+  }
+  const out: ScopeEntry[] = [...entries.values()].map((e) =>
+    e.ranking.length > 0 ? e : { ...e, ranking: undefined },
+  );
+  for (const x of input.extra ?? []) {
+    const same = out.find((e) => e.file === x.file);
+    if (!same) out.push({ ...x, reasons: [...new Set(x.reasons)].slice(0, MAX_REASONS) });
+    else
+      for (const r of x.reasons)
+        if (!same.reasons.includes(r) && same.reasons.length < MAX_REASONS) same.reasons.push(r);
+  }
+  return out.map((e) => (e.ranking === undefined ? withoutRanking(e) : e));
+}
+
+function withoutRanking(entry: ScopeEntry): ScopeEntry {
+  const { ranking: _ranking, ...rest } = entry;
+  return rest;
+}
