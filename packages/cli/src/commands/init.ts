@@ -25,21 +25,22 @@ export interface InitFlags {
   includeSubmodules?: boolean;
 }
 
-async function detect(r: InitRunner, dir: string): Promise<DetectedProject | null> {
+/** The runner's answer for `dir`, or `broken` after it threw or answered out of contract. */
+async function detect(r: InitRunner, dir: string): Promise<DetectedProject | null | 'broken'> {
   try {
     const found = await r.runner.detect?.(dir);
     if (!found) return null;
     const parsed = DetectedSchema.safeParse(found);
     if (parsed.success) return parsed.data;
     process.stderr.write(
-      `suture: ${r.spec}: detect(${dir}) answered ${JSON.stringify(found)}, not { name, reason, options?, notes? }; folder skipped\n`,
+      `suture: ${r.spec}: detect(${dir}) answered ${JSON.stringify(found)}, not { name, reason, options?, notes? }; the runner is not asked again, fix it or report it to its authors\n`,
     );
   } catch (error) {
     process.stderr.write(
-      `suture: ${r.spec}: detect(${dir}) failed: ${(error as Error).message}; folder skipped\n`,
+      `suture: ${r.spec}: detect(${dir}) failed: ${(error as Error).message}; the runner is not asked again, fix it or report it to its authors\n`,
     );
   }
-  return null;
+  return 'broken';
 }
 
 function entry(r: InitRunner, found: DetectedProject): RunnerEntry {
@@ -65,11 +66,14 @@ async function detectProjects(
   const projects: ProjectEntry[] = [];
   const taken = new Set<string>();
   const claimed: Array<{ id: string; dir: string }> = [];
+  const broken = new Set<string>();
   for (const dir of folders) {
     for (const r of runners) {
-      if (claimed.some((c) => c.id === r.id && (dir + '/').startsWith(c.dir + '/'))) continue;
+      if (broken.has(r.id) || claimed.some((c) => c.id === r.id && (dir + '/').startsWith(c.dir + '/')))
+        continue;
       const found = await detect(r, dir);
-      if (!found) continue;
+      if (found === 'broken') broken.add(r.id);
+      if (!found || found === 'broken') continue;
       claimed.push({ id: r.id, dir });
       const root = relative(cwd, dir) || '.';
       const kept = existing?.projects.find((p) => p.root === dir && p.runnerId === r.id);

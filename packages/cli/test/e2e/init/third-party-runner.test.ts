@@ -64,6 +64,15 @@ describe('suture init asks third-party runners', () => {
         exports: './index.mjs',
       }),
       'node_modules/@acme/suture-runner-broken/index.mjs': "import 'a-package-that-is-not-there';\n",
+      // a runner whose detect() throws: said once, and the others still run
+      'node_modules/suture-runner-throws/package.json': JSON.stringify({
+        name: 'suture-runner-throws',
+        keywords: ['suture-runner'],
+        type: 'module',
+        exports: './index.mjs',
+      }),
+      'node_modules/suture-runner-throws/index.mjs':
+        "export default () => ({ name: 'suture-runner-throws', apiVersion: 1, language: 'x', supportsSelection: false, run() {}, detect() { throw new Error('no license file'); } });\n",
       'calc/checks/add.test.mjs': PASS,
       'calc/checks/sub.test.mjs': FAIL,
     });
@@ -75,6 +84,11 @@ describe('suture init asks third-party runners', () => {
     expect(init.stderr).toMatch(
       /^suture: skipping runner @acme\/suture-runner-broken \(keyword suture-runner in node_modules\/@acme\/suture-runner-broken\/package\.json\): cannot load .*index\.mjs: .*a-package-that-is-not-there/m,
     );
+    expect(
+      init.stderr.match(
+        /suture-runner-throws: detect\(.*\) failed: no license file; the runner is not asked again/g,
+      ),
+    ).toHaveLength(1);
     expect(init.stdout).toContain(
       'found suture-runner-node-scripts project "calc" in calc (checks/*.test.mjs)\n  each test file runs in its own node process\n',
     );
