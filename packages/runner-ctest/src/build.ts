@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { access, readdir, readFile, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
-import { join, relative } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { makeIgnoredDir, runProcess, type Diagnostic, type RunContext } from '@suture/core';
 import { parseCmakeErrors, parseCompilerOutput } from './gcc-diagnostics.js';
+import { runLimitHint } from './limits.js';
 import { DEFAULT_BUILD_DIR, type ResolvedCtestOptions } from './options.js';
 
-const SKIP = new Set(['.git', 'node_modules', '.suture']);
 /** Machine-readable fix-its and no colour: spelled the same by GCC and Clang. */
 const FLAGS = '-fdiagnostics-parseable-fixits -fdiagnostics-color=never';
 
@@ -21,42 +22,20 @@ export const buildEnv = (): Record<string, string | undefined> => ({
   CMAKE_COLOR_DIAGNOSTICS: 'OFF',
 });
 
-/** Hash of every CMakeLists.txt and *.cmake file of the project (outside build folders). */
-async function cmakeHash(root: string, buildDir: string): Promise<string> {
-  const hash = createHash('sha1');
-  const walk = async (dir: string): Promise<void> => {
-    const entries = (await readdir(dir, { withFileTypes: true }).catch(() => [])).sort((a, b) =>
-      a.name.localeCompare(b.name),
-    );
-    for (const e of entries) {
-      const abs = join(dir, e.name);
-      if (e.isDirectory()) {
-        if (
-          SKIP.has(e.name) ||
-          abs === buildDir ||
-          (await access(join(abs, 'CMakeCache.txt')).then(
-            () => true,
-            () => false,
-          ))
-        )
-          continue;
-        await walk(abs);
-      } else if (e.name === 'CMakeLists.txt' || e.name.endsWith('.cmake')) {
-        hash.update(relative(root, abs)).update(await readFile(abs));
-      }
-    }
-  };
-  await walk(root);
-  return hash.digest('hex');
-}
+const exists = (file: string, mode = constants.F_OK): Promise<boolean> =>
+  access(file, mode).then(
+    () => true,
+    () => false,
+  );
 
 let ninja: Promise<boolean> | undefined;
+/** Looked up on PATH rather than run: a warm gate starts no process it does not need. */
 function hasNinja(): Promise<boolean> {
-  ninja ??= runProcess('ninja', ['--version'], {
-    cwd: process.cwd(),
-    env: process.env,
-    timeoutMs: 10_000,
-  }).then((r) => r.exitCode === 0);
+  ninja ??= (async () => {
+    for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean))
+      if (await exists(join(dir, 'ninja'), constants.X_OK)) return true;
+    return false;
+  })();
   return ninja;
 }
 
@@ -68,19 +47,29 @@ export interface BuildOutcome {
   diagnostics: Diagnostic[];
   /** The toolchain itself is missing or broken: what to install. */
   error?: string;
+  /** The run's wall-clock limit stopped the configure or build step. */
+  timedOut?: boolean;
 }
 
-/** Configures when needed (missing build folder, changed CMake files), then builds incrementally. */
+const left = (ctx: RunContext, started: number): number =>
+  Math.max(1, ctx.timeoutMs - (Date.now() - started));
+
+/**
+ * Configures when the build folder has not been configured with this exact command (options, the
+ * user's flags), then builds incrementally. A changed CMakeLists.txt needs no check here: the
+ * generated build system re-runs CMake itself, as it does for the user, so a warm gate reads no
+ * project file and starts no process but the build and the tests.
+ */
 export async function configureAndBuild(
   options: ResolvedCtestOptions,
   ctx: RunContext,
   buildDir: string,
+  started = Date.now(),
 ): Promise<BuildOutcome> {
-  const started = Date.now();
   const env = buildEnv();
   // a build folder suture makes (or its own by name) never shows up in `git status`
   await makeIgnoredDir(buildDir, { owned: options.buildDir === DEFAULT_BUILD_DIR });
-  const hashFile = join(buildDir, '.suture-cmake-hash');
+  const hashFile = join(buildDir, '.suture-configure');
   const generator = options.generator ?? ((await hasNinja()) ? 'Ninja' : undefined);
   const configure = [
     '-S',
@@ -93,22 +82,34 @@ export async function configureAndBuild(
     `-DCMAKE_C_FLAGS=${compilerFlags(env.CFLAGS)}`,
     ...options.configureArgs,
   ];
-  // a change of the configure command (options, the user's flags) reconfigures like a CMake file change
-  const hash = createHash('sha1')
-    .update(await cmakeHash(ctx.root, buildDir))
-    .update(JSON.stringify(configure))
-    .digest('hex');
+  const hash = createHash('sha1').update(options.cmake).update(JSON.stringify(configure)).digest('hex');
   const configured =
-    (await access(join(buildDir, 'CMakeCache.txt')).then(
-      () => true,
-      () => false,
-    )) && (await readFile(hashFile, 'utf8').catch(() => '')) === hash;
+    (await exists(join(buildDir, 'CMakeCache.txt'))) &&
+    (await readFile(hashFile, 'utf8').catch(() => '')) === hash;
   let log = '';
+  const stopped = (step: string, command: string): BuildOutcome => ({
+    ok: false,
+    command,
+    output: log,
+    durationMs: Date.now() - started,
+    timedOut: true,
+    diagnostics: [
+      {
+        source: step === 'configure' ? 'cmake' : 'build',
+        severity: 'error',
+        message: `the ${step} step exceeded the run's time limit of ${ctx.timeoutMs} ms; ${runLimitHint}`,
+        notes: [],
+        fixIts: [],
+        tests: [],
+        raw: log.slice(-4000),
+      },
+    ],
+  });
   if (!configured) {
     const r = await runProcess(options.cmake, configure, {
       cwd: ctx.root,
       env,
-      timeoutMs: ctx.timeoutMs,
+      timeoutMs: left(ctx, started),
       signal: ctx.signal,
     });
     log += r.output;
@@ -121,49 +122,23 @@ export async function configureAndBuild(
         diagnostics: [],
         error: `${options.cmake} not found: install CMake (apt-get install cmake) or set the runner option "cmake"`,
       };
-    if (r.exitCode !== 0) {
-      const diagnostics = parseCmakeErrors(r.output, ctx.root);
-      const gtest = /Could NOT find GTest/.test(r.output)
-        ? '; GoogleTest is missing: apt-get install libgtest-dev'
-        : '';
-      const compiler = /No CMAKE_CXX_COMPILER could be found|CMAKE_CXX_COMPILER not set/.test(r.output)
-        ? '; no C++ compiler: apt-get install g++'
-        : '';
-      return {
-        ok: false,
-        command: r.command,
-        output: log,
-        durationMs: Date.now() - started,
-        diagnostics:
-          diagnostics.length > 0
-            ? diagnostics
-            : [
-                {
-                  source: 'cmake',
-                  severity: 'error',
-                  message: `CMake configure failed${gtest}${compiler}`,
-                  notes: [],
-                  fixIts: [],
-                  tests: [],
-                  raw: r.output.slice(-4000),
-                },
-              ],
-        ...(gtest || compiler ? { error: `CMake configure failed${gtest}${compiler}` } : {}),
-      };
-    }
+    if (r.timedOut) return stopped('configure', r.command);
+    if (r.exitCode !== 0) return configureFailed(r.output, r.command, log, ctx.root, started);
     await writeFile(hashFile, hash);
   }
   const jobs = String(options.parallel ?? cpus().length);
   const b = await runProcess(options.cmake, ['--build', buildDir, '--parallel', jobs, ...options.buildArgs], {
     cwd: ctx.root,
     env,
-    timeoutMs: ctx.timeoutMs,
+    timeoutMs: left(ctx, started),
     signal: ctx.signal,
   });
   log += b.output;
   if (b.exitCode === 0)
     return { ok: true, command: b.command, output: log, durationMs: Date.now() - started, diagnostics: [] };
-  const diagnostics = parseCompilerOutput(b.output, ctx.root);
+  if (b.timedOut) return stopped('build', b.command);
+  // the build system re-ran CMake for a changed CMakeLists.txt, and CMake failed
+  const diagnostics = [...parseCompilerOutput(b.output, ctx.root), ...parseCmakeErrors(b.output, ctx.root)];
   return {
     ok: false,
     command: b.command,
@@ -176,14 +151,49 @@ export async function configureAndBuild(
             {
               source: 'build',
               severity: 'error',
-              message: b.timedOut
-                ? 'the build exceeded its time limit'
-                : `the build failed (exit code ${b.exitCode})`,
+              message: b.aborted ? 'the build was cancelled' : `the build failed (exit code ${b.exitCode})`,
               notes: [],
               fixIts: [],
               tests: [],
               raw: b.output.slice(-4000),
             },
           ],
+  };
+}
+
+function configureFailed(
+  output: string,
+  command: string,
+  log: string,
+  root: string,
+  started: number,
+): BuildOutcome {
+  const diagnostics = parseCmakeErrors(output, root);
+  const gtest = /Could NOT find GTest/.test(output)
+    ? '; GoogleTest is missing: apt-get install libgtest-dev'
+    : '';
+  const compiler = /No CMAKE_CXX_COMPILER could be found|CMAKE_CXX_COMPILER not set/.test(output)
+    ? '; no C++ compiler: apt-get install g++'
+    : '';
+  return {
+    ok: false,
+    command,
+    output: log,
+    durationMs: Date.now() - started,
+    diagnostics:
+      diagnostics.length > 0
+        ? diagnostics
+        : [
+            {
+              source: 'cmake',
+              severity: 'error',
+              message: `CMake configure failed${gtest}${compiler}`,
+              notes: [],
+              fixIts: [],
+              tests: [],
+              raw: output.slice(-4000),
+            },
+          ],
+    ...(gtest || compiler ? { error: `CMake configure failed${gtest}${compiler}` } : {}),
   };
 }

@@ -1,39 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { consoleStatuses } from './ctest-output.js';
-import {
-  crashCause,
-  failedAssertion,
-  runningGtestCase,
-  sanitizerCrash,
-  terminateReason,
-} from './crash-cause.js';
+import { crashCause, failedAssertion, sanitizerCrash, terminateReason } from './crash-cause.js';
 
-// Lines as CMake 3.25, glibc 2.36, libstdc++ 12 and GCC 12's UBSan print them.
-const ctestLines = [
-  '1/6 Test #1: Guards.Passes ....................   Passed    0.02 sec',
-  '2/6 Test #2: Guards.Aborts ....................Subprocess aborted***Exception:   0.02 sec',
-  '3/6 Test #3: killed ...........................Subprocess killed***Exception:   0.00 sec',
-  '4/6 Test #4: Calc.Crashes .....................***Exception: SegFault  0.00 sec',
-  '5/6 Test #5: ub ...............................***Failed    0.01 sec',
-  '6/6 Test #6: slow .............................***Timeout   2.01 sec',
-].join('\n');
-
-describe('consoleStatuses', () => {
-  it('reads a signal CTest names before its ***Exception: marker as a crash', () => {
-    const statuses = Object.fromEntries(
-      [...consoleStatuses(ctestLines)].map(([name, s]) => [name, `${s.status}: ${s.detail}`]),
-    );
-    expect(statuses).toEqual({
-      'Guards.Passes': 'passed: Passed',
-      'Guards.Aborts': 'crashed: Subprocess aborted',
-      killed: 'crashed: Subprocess killed',
-      'Calc.Crashes': 'crashed: Exception: SegFault',
-      ub: 'failed: Failed',
-      slow: 'timeout: Timeout',
-    });
-  });
-});
-
+// Output as glibc 2.36, libstdc++ 12 and GCC 12's UBSan print it.
 describe('failedAssertion', () => {
   it("reads glibc's message: program, file, line, function and condition", () => {
     expect(
@@ -119,14 +87,5 @@ describe('sanitizerCrash and crashCause', () => {
       frame: { fn: 'step', file: '/src/walk.cpp', line: 12 },
     });
     expect(crashCause('[ RUN      ] Guards.Aborts\n')).toBeUndefined();
-  });
-});
-
-describe('runningGtestCase', () => {
-  it('is the last started case that neither passed nor failed', () => {
-    const out = '[ RUN      ] Pool.Fills\n[       OK ] Pool.Fills (0 ms)\n[ RUN      ] Pool.Drains\nboom\n';
-    expect(runningGtestCase(out)).toBe('Pool.Drains');
-    expect(runningGtestCase('[ RUN      ] Pool.Fills\n[       OK ] Pool.Fills (0 ms)\n')).toBeUndefined();
-    expect(runningGtestCase('no gtest here')).toBeUndefined();
   });
 });

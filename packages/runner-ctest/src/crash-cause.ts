@@ -96,13 +96,3 @@ export function crashCause(output: string): CrashCause | undefined {
   const frame = faultingFrame(output);
   return frame ? { frame } : undefined;
 }
-
-/** The GoogleTest case a whole-binary test entry was running when the program stopped. */
-export function runningGtestCase(output: string): string | undefined {
-  const started = [...output.matchAll(/^\[ RUN {6}\] (\S+)$/gm)];
-  const last = started[started.length - 1];
-  if (!last) return undefined;
-  const after = output.slice(last.index + last[0].length);
-  const ended = after.includes(`[       OK ] ${last[1]!} `) || after.includes(`[  FAILED  ] ${last[1]!}`);
-  return ended ? undefined : last[1]!;
-}

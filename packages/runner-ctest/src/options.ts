@@ -3,6 +3,15 @@ import { z } from '@suture/core';
 /** suture's own build folder, so the user's build is never disturbed. */
 export const DEFAULT_BUILD_DIR = 'build-suture';
 
+/**
+ * The default limit of one test. The slowest single test of the real projects suture is measured
+ * on (cJSON, tinyxml2, yaml-cpp: bench/real-projects.mjs) takes well under a second, and a
+ * GoogleTest case is a unit test: 30 s is far above any of them, and a hang costs 30 s instead of
+ * CTest's own 1500 s. The pytest runner allows 60 s, where a test may start servers and
+ * interpreters; Jest allows 30 s for a test that blocks its worker.
+ */
+export const DEFAULT_TEST_TIMEOUT_MS = 30_000;
+
 export const CtestOptionsSchema = z
   .object({
     /** Build folder, relative to the project root. suture's own by default. */
@@ -17,10 +26,36 @@ export const CtestOptionsSchema = z
     ctestArgs: z.array(z.string()).default([]),
     /** Build jobs; default the number of CPUs. */
     parallel: z.number().int().positive().optional(),
-    /** Default per-test timeout in seconds passed to ctest (a test's TIMEOUT property wins). */
-    testTimeout: z.number().int().positive().default(300),
+    /** Tests CTest runs at once (`ctest -j`); default the number of CPUs, 1 runs them one by one. */
+    testJobs: z.number().int().positive().optional(),
+    /**
+     * Limit of one test in ms: a CTest entry, or one GoogleTest case inside a whole test binary
+     * registered as one entry (the case that started and never ended is the one reported). 0
+     * turns it off. A `TIMEOUT` property the project sets on an entry wins.
+     */
+    testTimeoutMs: z.number().int().nonnegative().default(DEFAULT_TEST_TIMEOUT_MS),
+    /**
+     * The least limit a test gets in a re-run of selected tests (flaky triage, a fix's
+     * validation), in ms. Such a re-run gives each test 5x its measured duration, at least this,
+     * at most `testTimeoutMs`, so a fix that makes a test hang costs seconds, not minutes.
+     */
+    rerunTimeoutMs: z.number().int().positive().default(10_000),
   })
   .strict();
 
 export type CtestOptions = z.input<typeof CtestOptionsSchema>;
 export type ResolvedCtestOptions = z.output<typeof CtestOptionsSchema>;
+
+/**
+ * Parses the runner options. `testTimeout` (seconds) was renamed `testTimeoutMs` (ms), as in the
+ * other runners: an old config is told so instead of reading "unrecognized key".
+ */
+export function parseCtestOptions(options: unknown): ResolvedCtestOptions {
+  if (options && typeof options === 'object' && 'testTimeout' in options) {
+    const seconds = (options as { testTimeout: unknown }).testTimeout;
+    throw new Error(
+      `the runner option "testTimeout" was renamed "testTimeoutMs" and is now in milliseconds: write "testTimeoutMs": ${typeof seconds === 'number' ? seconds * 1000 : '<ms>'}`,
+    );
+  }
+  return CtestOptionsSchema.parse(options ?? {});
+}

@@ -28,7 +28,7 @@ describe('the CTest runner on test programs that abort', () => {
     expect(failures['stack_test']).toMatchObject({
       kind: 'crash',
       title: expect.stringMatching(/ crashed in stack_pop$/),
-      tests: expect.arrayContaining(['stack_test', 'Guards.AssertsInCpp', 'pool_test']),
+      tests: expect.arrayContaining(['stack_test', 'Guards.AssertsInCpp', 'pool_test::Pool.Drains']),
       location: { file: 'src/stack.c', line: 5, symbol: 'stack_pop' },
     });
   });
@@ -72,19 +72,29 @@ describe('the CTest runner on test programs that abort', () => {
     expect(failures['Guards.ThreadThrows']!.kind).toBe('crash');
   });
 
-  it('names the case a whole GoogleTest binary was running when an assertion stopped it', () => {
-    expect(tests['pool_test']).toMatchObject({
+  it('reports the case a whole GoogleTest binary was running when an assertion stopped it as the crash, and the cases before it', () => {
+    expect(tests['pool_test::Pool.Drains']).toMatchObject({
       status: 'crashed',
-      message: expect.stringMatching(/^crashed: Assertion `.*' failed \(in Pool\.Drains\)$/),
-      details: { gtest: 'Pool.Drains', frame: { file: 'src/stack.c', line: 5 } },
+      message: expect.stringMatching(/^crashed: Assertion `.*' failed$/),
+      file: 'tests/pool_test.cpp',
+      line: 6,
+      details: { entry: 'pool_test', gtest: 'Pool.Drains', frame: { file: 'src/stack.c', line: 5 } },
     });
+    expect(tests['pool_test::Pool.Fills']).toMatchObject({ status: 'passed', line: 4 });
+    expect(tests['pool_test']).toBeUndefined();
   });
 
   it('leaves passing tests alone and re-runs a crashed test the same way', async () => {
     expect(tests['Guards.Passes']!.status).toBe('passed');
-    const again = await run(root, { selection: ['stack_test', 'Guards.AssertsInCpp'] });
+    const again = await run(root, {
+      selection: ['stack_test', 'Guards.AssertsInCpp', 'pool_test::Pool.Drains'],
+    });
     const same = (t: TestResult) => ({ status: t.status, message: t.message, details: t.details });
     for (const t of again.tests) expect(same(t)).toEqual(same(tests[t.id]!));
-    expect(again.tests.map((t) => t.id).sort()).toEqual(['Guards.AssertsInCpp', 'stack_test']);
+    expect(again.tests.map((t) => t.id).sort()).toEqual([
+      'Guards.AssertsInCpp',
+      'pool_test::Pool.Drains',
+      'stack_test',
+    ]);
   });
 });

@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RunResultSchema, type RunResult } from '@suture/core';
+import { RunResultSchema, type RunResult, type Runner, type TestResult } from '@suture/core';
 import { silentLogger } from '@suture/core/testing';
 import ctest from '../../src/index.js';
 
@@ -16,22 +16,36 @@ export async function copy(name: string): Promise<string> {
   return dir;
 }
 
-export async function run(
-  root: string,
-  extra: { selection?: string[]; timeoutMs?: number } = {},
-): Promise<RunResult> {
-  const workDir = await mkdtemp(join(tmpdir(), 'suture-ctest-work-'));
+export interface RunExtra {
+  selection?: string[];
+  timeoutMs?: number;
+  /** The runner instance to use (its options, its memory of durations); default ctest({ parallel: 2 }). */
+  runner?: Runner;
+  onTestResult?: (test: TestResult) => void;
+  /** The run's scratch folder, when the test looks into it. */
+  workDir?: string;
+}
+
+export async function run(root: string, extra: RunExtra = {}): Promise<RunResult> {
+  const workDir = extra.workDir ?? (await mkdtemp(join(tmpdir(), 'suture-ctest-work-')));
   temps.push(workDir);
   return RunResultSchema.parse(
-    await ctest({ parallel: 2 }).run({
+    await (extra.runner ?? ctest({ parallel: 2 })).run({
       root,
       workDir,
       timeoutMs: extra.timeoutMs ?? 300_000,
       signal: new AbortController().signal,
       logger: silentLogger,
       ...(extra.selection ? { selection: extra.selection } : {}),
+      ...(extra.onTestResult ? { onTestResult: extra.onTestResult } : {}),
     }),
   );
+}
+
+export async function tempDir(name: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `suture-ctest-${name}-`));
+  temps.push(dir);
+  return dir;
 }
 
 export async function edit(root: string, file: string, from: string, to: string): Promise<void> {

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { testLimit, timeoutMessage, remember, type DurationMemory } from './limits.js';
+import { CtestOptionsSchema } from './options.js';
+
+const options = CtestOptionsSchema.parse({});
+
+describe('testLimit', () => {
+  it('is testTimeoutMs in a full run, and none when it is 0', () => {
+    const memory: DurationMemory = new Map([['T.A', 100]]);
+    expect(testLimit(options, 'T.A', false, memory)).toEqual({ ms: 30_000, source: 'option' });
+    expect(testLimit(CtestOptionsSchema.parse({ testTimeoutMs: 0 }), 'T.A', true, memory).ms).toBeNull();
+  });
+
+  it('gives a re-run 5x the measured duration, at least rerunTimeoutMs, at most testTimeoutMs', () => {
+    const memory: DurationMemory = new Map([
+      ['fast', 100],
+      ['slow', 4000],
+      ['slower', 9000],
+    ]);
+    expect(testLimit(options, 'fast', true, memory)).toEqual({
+      ms: 10_000,
+      source: 'derived',
+      measuredMs: 100,
+    });
+    expect(testLimit(options, 'slow', true, memory)).toEqual({
+      ms: 20_000,
+      source: 'derived',
+      measuredMs: 4000,
+    });
+    expect(testLimit(options, 'slower', true, memory)).toEqual({ ms: 30_000, source: 'option' });
+    expect(testLimit(options, 'unmeasured', true, memory)).toEqual({ ms: 30_000, source: 'option' });
+  });
+});
+
+describe('remember', () => {
+  it('keeps what a run measured, not the time of a test a limit cut short', () => {
+    const memory: DurationMemory = new Map([['hung', 50]]);
+    remember(memory, [
+      { id: 'ok', status: 'passed', durationMs: 12 },
+      { id: 'hung', status: 'timeout', durationMs: 30_000 },
+      { id: 'bad', status: 'failed', durationMs: 7 },
+    ]);
+    expect(Object.fromEntries(memory)).toEqual({ ok: 12, hung: 50, bad: 7 });
+  });
+});
+
+describe('timeoutMessage', () => {
+  it('names the option to raise for each source of a limit', () => {
+    expect(timeoutMessage(options, { ms: 30_000, source: 'option' }, 'S.C')).toMatch(
+      /^ran past the per-test limit of 30 s in the GoogleTest case S\.C; .*"testTimeoutMs"/,
+    );
+    expect(timeoutMessage(options, { ms: 10_000, source: 'derived', measuredMs: 20 })).toMatch(
+      /^ran past 10 s, .*earlier duration of 0\.02 s.*raise the runner option "rerunTimeoutMs"$/,
+    );
+    expect(timeoutMessage(options, { ms: 2000, source: 'declared' })).toMatch(
+      /^ran past 2 s, the TIMEOUT property/,
+    );
+  });
+});

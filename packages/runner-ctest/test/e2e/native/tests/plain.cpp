@@ -1,0 +1,6 @@
+#include <cstdio>
+
+int main() {
+  std::puts("plain check ok");
+  return 0;
+}
