@@ -9,6 +9,7 @@ import { killTestProcess } from './kill-test.js';
 import { runLimitHint, timeoutMessage, type TestLimit } from './limits.js';
 import type { ResolvedCtestOptions } from './options.js';
 import { binaryCommand, type Registered, type Registry } from './registry.js';
+import { endedEarly, unfinished } from './unfinished.js';
 import { caseId, caseResult, entryResults, stoppedResult, type Stop } from './results.js';
 
 export interface PassInput {
@@ -129,12 +130,13 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       if (!i.split) {
         const defined = i.reg?.gtestName ? i.listing.get(i.reg.gtestName) : undefined;
         const timeout = stop?.status === 'timeout' ? stop.reason : undefined;
-        return entryResults(root, end, output, i.reg?.gtestName, defined, timeout);
+        return unfinished(entryResults(root, end, output, i.reg?.gtestName, defined, timeout), inCase, end);
       }
-      if (stop || (inCase && end.status !== 'passed')) {
+      // a case that started and never printed its result did not pass, whatever the exit code
+      if (stop || inCase) {
         if (!i.reg?.gtestFilter) cut.set(e.name, inCase ? [...ended, inCase] : ended);
         if (inCase && input.onlyCases && !input.onlyCases.has(inCase)) return [];
-        const why: Stop = stop ?? { status: 'crashed', reason: `the program ended (${end.detail})` };
+        const why: Stop = stop ?? { status: 'crashed', reason: endedEarly(end) };
         return [stoppedResult(root, e.name, inCase, why, output, inCase ? i.listing.get(inCase) : undefined)];
       }
       // GoogleTest lists DISABLED_ cases and runs none of them: skipped, as its XML report says

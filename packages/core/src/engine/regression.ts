@@ -1,6 +1,7 @@
 import type { Failure } from '../api/contracts/failure.js';
 import type { RunResult } from '../api/contracts/run-result.js';
 import type { Journal } from '../safety/journal.js';
+import { missingReason, missingTests } from './completeness.js';
 import { failingIds, type RoundRunner } from './rounds.js';
 import { undoWrites, type Conflict, type Heal } from './writes.js';
 
@@ -8,6 +9,8 @@ import { undoWrites, type Conflict, type Heal } from './writes.js';
 export interface Revert {
   heal: Heal;
   broke: string[];
+  /** Why it was undone, when not plainly "it broke these tests" (tests that stopped reporting). */
+  reason?: string;
 }
 
 export interface RegressionResult {
@@ -42,15 +45,24 @@ export async function regression(
   const conflicts: Conflict[] = [];
   let result = await rounds.run('regression');
   let failures = (await rounds.analyze(result)).failures;
-  const broken = (): string[] => {
+  // Every test the initial run reported must report again: a heal after which the suite reports
+  // fewer tests made the test process end early, whatever its exit code said.
+  const ranBefore = initial.tests.map((t) => t.id);
+  const broken = (): { ids: string[]; reason?: string } => {
+    const missing = missingTests(ranBefore, result);
+    if (missing.length > 0)
+      return {
+        ids: missing,
+        reason: missingReason(missing, new Set(ranBefore).size, result.tests.length),
+      };
     const shouldPass = new Set(passedBefore);
     for (const h of kept) for (const id of healedTests.get(h.failureId) ?? []) shouldPass.add(id);
-    return [...failingIds(result)].filter((id) => shouldPass.has(id));
+    return { ids: [...failingIds(result)].filter((id) => shouldPass.has(id)) };
   };
-  for (let newly = broken(); newly.length > 0 && kept.length > 0; newly = broken()) {
+  for (let newly = broken(); newly.ids.length > 0 && kept.length > 0; newly = broken()) {
     const heal = kept.pop()!;
     conflicts.push(...(await undoWrites(journal, heal.writes)));
-    reverts.push({ heal, broke: newly });
+    reverts.push({ heal, broke: newly.ids, ...(newly.reason ? { reason: newly.reason } : {}) });
     result = await rounds.run('regression');
     failures = (await rounds.analyze(result)).failures;
   }

@@ -67,13 +67,13 @@ export function settle(input: SettleInput): FailureReport[] {
         ...r,
         outcome: 'reverted',
         broke: own.broke,
-        reason: `the heal was reverted: the regression run broke ${list(own.broke)}`,
+        reason: `the heal was reverted: ${own.reason ?? `the regression run broke ${list(own.broke)}`}`,
       };
     if (by)
       return {
         ...r,
         outcome: 'reverted',
-        reason: `its tests passed after the heal of ${by.heal.title}, which was reverted: it broke ${list(by.broke)}`,
+        reason: `its tests passed after the heal of ${by.heal.title}, which was reverted: ${by.reason ?? `it broke ${list(by.broke)}`}`,
       };
     return r;
   });

@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import { HealConfigSchema } from '@suture/core';
+import { runGate } from '@suture/core/internal';
+import { scriptedFixer, silentLogger } from '@suture/core/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import ctest from '../../src/index.js';
+import { cleanup, copy, edit, run } from './support.js';
+
+afterAll(cleanup);
+
+const EXIT = { search: 'return a - b;', replace: 'std::exit(0);' };
+
+describe('a GoogleTest program that exits 0 in the code under test', () => {
+  it('is not green: the case that was running crashed with that reason, the cases after it are not passed', async () => {
+    const root = await copy('exit-early');
+    await edit(root, 'src/calc.cpp', EXIT.search, EXIT.replace);
+    const result = await run(root);
+    expect(result.status).not.toBe('passed');
+    const byId = Object.fromEntries(result.tests.map((t) => [t.id, t]));
+    // the discovered case: CTest says Passed, GoogleTest never printed [ OK ]
+    expect(byId['Calc.Adds']).toMatchObject({
+      status: 'crashed',
+      message: expect.stringContaining('exited with code 0 while this test ran'),
+    });
+    expect(byId['Calc.Twice']).toMatchObject({ status: 'passed' });
+    // the whole binary: the running case crashed; the case after it ran in a new process
+    const whole = result.tests.filter((t) => t.id.startsWith('whole'));
+    expect(whole.map((t) => [t.name, t.status])).toEqual([
+      [expect.stringContaining('Calc.Adds'), 'crashed'],
+      [expect.stringContaining('Calc.Twice'), 'passed'],
+    ]);
+    expect(whole[0]!.message).toContain('before GoogleTest reported its result');
+  }, 300_000);
+
+  it('a scripted "heal" that calls std::exit(0) is refused by validation and the gate exits 1', async () => {
+    const root = await copy('exit-early');
+    const fixer = scriptedFixer(
+      Array(10).fill({
+        verdict: 'edits',
+        rationale: 'end the program before the assertion',
+        edits: [{ file: 'src/calc.cpp', ...EXIT }],
+      }),
+    );
+    const report = await runGate({
+      root,
+      outputDir: join(root, '.suture/runs'),
+      mode: 'fix',
+      projects: [
+        {
+          name: 'calc',
+          root,
+          runner: ctest({ parallel: 2 }),
+          analyzer: ctest().analyzer!(),
+          timeoutMs: 300_000,
+          heal: HealConfigSchema.parse({ flakyReruns: 0, maxAttempts: 1 }),
+        },
+      ],
+      fixers: [fixer],
+      reporters: [],
+      concurrency: 1,
+      logger: silentLogger,
+    });
+    expect(report.exitCode).toBe(1);
+    const project = report.projects[0]!;
+    expect(project.status).not.toBe('completed');
+    expect(project.failures.some((f) => f.outcome === 'healed')).toBe(false);
+    const adds = project.failures.find((f) => f.failure.tests.includes('Calc.Adds'))!;
+    expect(adds.attempts[0]).toMatchObject({ verdict: 'failed-validation', validation: { passed: false } });
+    expect(adds.attempts[0]!.validation!.stillFailing.map((t) => t.id)).toContain('Calc.Adds');
+  }, 600_000);
+});
