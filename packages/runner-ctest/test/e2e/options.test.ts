@@ -55,6 +55,23 @@ describe('the CTest runner options', () => {
     expect(statuses(two)).toEqual({ 'mini.runs': 'passed', 'pair.a': 'passed', 'pair.b': 'passed' });
   }, 300_000);
 
+  it('reads the CMake error of a changed CMakeLists.txt from the build, which runs CMake again itself', async () => {
+    const file = join(root, 'CMakeLists.txt');
+    const text = await readFile(file, 'utf8');
+    await writeFile(
+      file,
+      text.replace('add_executable(mini main.cpp)', 'add_executable(mini main.cpp missing.cpp)'),
+    );
+    const broken = await runWith({ parallel: 2, configureArgs: ON }).finally(() => writeFile(file, text));
+    expect(broken.status).toBe('failed');
+    expect(broken.tests).toEqual([]);
+    expect(broken.diagnostics).toContainEqual(
+      expect.objectContaining({ source: 'cmake', file: 'CMakeLists.txt', line: 5, symbol: 'add_executable' }),
+    );
+    const fixed = await runWith({ parallel: 2, configureArgs: ON });
+    expect(statuses(fixed)['mini.runs']).toBe('passed');
+  }, 300_000);
+
   it('cmake, ctest, parallel, buildArgs, ctestArgs: the tools given, with the arguments given', async () => {
     const bin = await tempDir('bin');
     const cmake = await logged(bin, 'cmake');
