@@ -9,6 +9,7 @@ export const PLUGIN_ALIASES: Readonly<Record<string, string>> = {
   hints: '@suture/fixer-hints',
   claude: '@suture/llm-claude-cli',
   openai: '@suture/llm-openai',
+  html: '@suture/reporter-html',
 };
 
 export function isPathSpec(name: string): boolean {
