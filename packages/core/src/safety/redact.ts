@@ -1,8 +1,4 @@
-/** Environment variable names whose values are secrets. */
-const SECRET_NAME =
-  /(^|_)(KEY|PASS|PWD|CREDENTIALS?|AUTH)($|_)|TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE/i;
-/** Names that match the pattern but hold no secret (the shell's working directories). */
-const NOT_SECRET_NAME = new Set(['PWD', 'OLDPWD']);
+import { isSecretEnvName, isSecretName } from './secret-names.js';
 
 /** Token formats that are secrets wherever they appear. */
 const TOKEN_PATTERNS: readonly RegExp[] = [
@@ -25,17 +21,33 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
   /(?<=discord(?:app)?\.com\/api\/webhooks\/)[0-9]+\/[A-Za-z0-9_-]{20,}/g, // Discord webhook
 ];
 
+/**
+ * A quoted literal assigned to a name: `DB_PASSWORD = "..."`, `password: 'x'`, `"apiKey": "x"`,
+ * `os.environ["TOKEN"] = "..."`, `secret := "..."`. The name decides whether the value is masked.
+ */
+const QUOTED_ASSIGNMENT =
+  /(["']?)([A-Za-z_][\w.-]*)\1(\]?)((?:\s*:\s*[A-Za-z_][\w[\]., |]*?)?\s*(?::=|=>|=|:)\s*)(["'`])((?:(?!\5)[^\\\n]|\\.){1,500}?)\5/g;
+/** `ADMIN_PASSWORD=hunter2` or `STRIPE_SECRET: sk_...` as tests and tools print them: upper-case names only. */
+const PRINTED_ASSIGNMENT = /\b([A-Z][A-Z0-9_]*)(=|: )([^\s'"`,;&]{3,})/g;
+
 export const REDACTED = '[REDACTED]';
+
+/** Values that are not secrets even under a secret name: placeholders, references, booleans, plain URLs. */
+function looksLikeSecretValue(value: string): boolean {
+  if (value.length < 4 || value.includes(REDACTED)) return false;
+  if (/^(\$|%\(|\{\{|<.*>$|null$|none$|true$|false$|undefined$)/i.test(value)) return false;
+  return !/^https?:\/\/[^@\s]*$/.test(value);
+}
 
 /**
  * Collects secret values from an environment: values of variables named like keys, tokens,
  * secrets and passwords (at least 6 characters, so that `PASS=1` does not blank every "1").
  */
-export function secretValues(env: NodeJS.ProcessEnv = process.env): string[] {
+export function secretValues(env: NodeJS.ProcessEnv = process.env, names: readonly RegExp[] = []): string[] {
   const values = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
     if (!value || value.length < 6) continue;
-    if (SECRET_NAME.test(name) && !NOT_SECRET_NAME.has(name.toUpperCase())) values.add(value);
+    if (isSecretEnvName(name, names)) values.add(value);
   }
   return [...values].sort((a, b) => b.length - a.length);
 }
@@ -44,20 +56,51 @@ export interface Redactor {
   (text: string): string;
 }
 
-/** A redactor for the given environment plus extra known secrets (an API key from a config file). */
+/** What a redactor knows beyond the environment. */
+export interface RedactorOptions {
+  /** Extra names whose values are secrets (the config's `secrets.names`). */
+  names?: readonly RegExp[];
+  /** Extra secret value formats (the config's `secrets.patterns`). */
+  patterns?: readonly RegExp[];
+}
+
+/**
+ * A redactor for the given environment plus extra known secrets (an API key from a config file,
+ * the values of the repository's `.env` files). It masks those values, well-known token formats,
+ * values printed under a secret name (`ADMIN_PASSWORD=...`) and literals assigned to a secret
+ * name in source (`DB_PASSWORD = "..."`).
+ */
 export function createRedactor(
   env: NodeJS.ProcessEnv = process.env,
   extra: readonly string[] = [],
+  options: RedactorOptions = {},
 ): Redactor {
-  const values = [...new Set([...secretValues(env), ...extra.filter((v) => v.length >= 6)])].sort(
+  const names = options.names ?? [];
+  const values = [...new Set([...secretValues(env, names), ...extra.filter((v) => v.length >= 6)])].sort(
     (a, b) => b.length - a.length,
   );
+  const patterns = [
+    ...TOKEN_PATTERNS,
+    ...(options.patterns ?? []).map(
+      (p) => new RegExp(p.source, p.flags.includes('g') ? p.flags : `${p.flags}g`),
+    ),
+  ];
   return (text: string): string => {
     let out = text;
     for (const value of values) {
       if (out.includes(value)) out = out.split(value).join(REDACTED);
     }
-    for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, REDACTED);
+    for (const pattern of patterns) out = out.replace(pattern, REDACTED);
+    out = out.replace(
+      QUOTED_ASSIGNMENT,
+      (whole, q: string, name: string, bracket: string, op: string, quote: string, value: string) =>
+        isSecretName(name, names) && looksLikeSecretValue(value)
+          ? `${q}${name}${q}${bracket}${op}${quote}${REDACTED}${quote}`
+          : whole,
+    );
+    out = out.replace(PRINTED_ASSIGNMENT, (whole, name: string, op: string, value: string) =>
+      isSecretName(name, names) && looksLikeSecretValue(value) ? `${name}${op}${REDACTED}` : whole,
+    );
     return out;
   };
 }
