@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { cac } from 'cac';
 import { doctorCommand } from './commands/doctor.js';
 import { initCommand, type InitFlags } from './commands/init.js';
+import { mergeCommand, type MergeFlags } from './commands/merge.js';
 import { recoverCommand } from './commands/recover.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand, type RunFlags } from './commands/run.js';
@@ -35,6 +36,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--json', 'Print the JSON report on stdout (human output goes to stderr)')
     .option('--concurrency <n>', 'Projects gated at once')
     .option('--config <file>', 'Config file (default: suture.config.* found walking up)')
+    .option(
+      '--shard <i/n>',
+      'Gate only shard i of n: projects split by their durations in the latest earlier run (merge the shards with suture merge)',
+    )
     .example('suture run --fix')
     .example('suture run --no-block --reporter junit')
     .example('suture run py --fixer hints --reporter console --reporter junit')
@@ -75,6 +80,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--reporter <name>', 'Reporter to render with (repeatable; default: all built-ins but json)')
     .action(async (runId: string | undefined, flags: { config?: string; reporter?: string | string[] }) => {
       code = await reportCommand(runId, flags);
+    });
+  cli
+    .command(
+      'merge <...runs>',
+      'Merge the reports of run folders (shards, Nx tasks) into one report.json, JUnit, Markdown and fixes.patch',
+    )
+    .option('--out <dir>', 'Folder for the merged reports (default: a new run folder under .suture/runs)')
+    .option('--reporter <name>', 'Reporter to render with (repeatable; default: every built-in)')
+    .option('--config <file>', 'Config file: its project order and runs folder')
+    .action(async (runs: string[], flags: MergeFlags) => {
+      code = await mergeCommand(runs, flags);
     });
   cli.help();
   cli.version(version);

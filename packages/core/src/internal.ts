@@ -31,3 +31,4 @@ export {
 } from './reporters/builtin.js';
 export { renderJunit } from './reporters/junit.js';
 export { renderMarkdown } from './reporters/markdown.js';
+export { mergeReports, MergeError, type MergeInput, type MergeOptions } from './reporters/merge-reports.js';

@@ -1,7 +1,8 @@
-import { createGateOptions, loadConfig, runGate } from '@suture/core/internal';
+import { createGateOptions, loadConfig, newRunId, runGate } from '@suture/core/internal';
 import { type GateMode } from '@suture/core';
 import { createLogger } from '../logger.js';
 import { UsageError } from '../exit.js';
+import { parseShard, planShards, shardHistory, shardRunId } from '../shard.js';
 
 export interface RunFlags {
   fix?: boolean;
@@ -14,6 +15,8 @@ export interface RunFlags {
   json?: boolean;
   concurrency?: number;
   config?: string;
+  /** `i/n`: gate only the i-th of n deterministic shards of the projects. */
+  shard?: string;
 }
 
 const list = (v: string | string[] | undefined): string[] | undefined =>
@@ -70,6 +73,21 @@ export async function runCommand(projects: string[], flags: RunFlags): Promise<n
       output: { stream: process.stderr, env: process.env },
       signal: controller.signal,
     });
+    if (flags.shard !== undefined) {
+      const shard = parseShard(String(flags.shard));
+      const history = await shardHistory(options.outputDir);
+      const plan = planShards(
+        options.projects.map((p) => p.name),
+        history.durations,
+        shard.count,
+      );
+      const mine = new Set(plan[shard.index - 1]);
+      options.projects = options.projects.filter((p) => mine.has(p.name));
+      options.runId = shardRunId(newRunId(), shard);
+      logger.info(
+        `shard ${shard.index}/${shard.count}: ${[...mine].join(', ') || 'no project'} (durations from ${history.source ?? 'no earlier run'})`,
+      );
+    }
     const report = await runGate(options);
     if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     if (controller.signal.aborted) return 130;
