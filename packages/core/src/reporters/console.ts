@@ -4,6 +4,10 @@ import type { Round } from '../api/contracts/report.js';
 import { gitApplyCommand } from '../safety/patch.js';
 import { pluginErrorLine } from './plugin-error-line.js';
 import { usageLine } from './usage-line.js';
+import { colourEnabled, palette, toneOf } from './console-colour.js';
+import { previousTestCounts } from './console-estimate.js';
+import { LiveRegion } from './console-live.js';
+import { countTest, done, newProgress, progressLine, type ProjectProgress } from './console-progress.js';
 import { gateVerdict } from './verdict.js';
 import { API_VERSION, type Reporter } from '../api/plugin.js';
 
@@ -12,6 +16,8 @@ const ConsoleOptionsSchema = z.object({ verbose: z.boolean().default(false) }).s
 export interface ConsoleStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
+  /** Terminal width, when the stream is a terminal. */
+  columns?: number;
 }
 
 function roundSummary(round: Round): string {
@@ -24,9 +30,16 @@ function roundSummary(round: Round): string {
   return `${parts.join(', ') || 'no tests'} (${(round.durationMs / 1000).toFixed(1)}s)`;
 }
 
+/** Every test for the first 50 of a run, then each 2% of it: a big suite must not flood the terminal. */
+function worthDrawing(n: number, expected: number | undefined): boolean {
+  return n <= 50 || n % Math.max(1, Math.ceil((expected ?? 2500) / 50)) === 0;
+}
+
 /**
- * Progress for humans. On a TTY, a live status line per event stream (tests counted as they
- * finish); elsewhere (CI, pipes) plain lines only, so logs stay readable.
+ * Progress for humans. On a TTY (and not in CI), a live block at the bottom with a line per
+ * running project: tests done of the last run's count, and the attempt under way; the lines of
+ * what happened scroll above it. Elsewhere (CI, pipes) plain lines only, so logs stay readable.
+ * Colour where the terminal shows it (NO_COLOR and FORCE_COLOR respected).
  */
 export function consoleReporter(
   options: Record<string, unknown> = {},
@@ -35,79 +48,96 @@ export function consoleReporter(
 ): Reporter {
   const { verbose } = ConsoleOptionsSchema.parse(options);
   const live = Boolean(stream.isTTY) && !env.CI;
-  const tally = new Map<string, { passed: number; failed: number }>();
-  let statusShown = false;
+  const c = palette(colourEnabled(stream, env));
+  const region = new LiveRegion(stream);
+  const running = new Map<string, ProjectProgress>();
+  let expected = new Map<string, number>();
+  let trailing: ReturnType<typeof setTimeout> | undefined;
 
-  const clearStatus = (): void => {
-    if (live && statusShown) stream.write('\r\x1b[2K');
-    statusShown = false;
+  const draw = (): void => {
+    if (trailing) clearTimeout(trailing);
+    trailing = undefined;
+    if (live) region.draw([...running.values()].map((p) => progressLine(p, c)));
   };
   const line = (text: string): void => {
-    clearStatus();
+    if (live) region.clear();
     stream.write(`${text}\n`);
+    draw();
   };
 
   return {
     name: 'suture:console',
     apiVersion: API_VERSION,
-    onRunStart(e) {
+    async onRunStart(e) {
+      if (live) expected = await previousTestCounts(e.runDir);
       line(
-        `suture ${e.mode === 'fix' ? 'run --fix' : e.mode === 'no-heal' ? 'run --no-heal' : 'run'}: ${e.projects.length} project(s) [${e.projects.join(', ')}]`,
+        `${c.bold('suture')} ${e.mode === 'fix' ? 'run --fix' : e.mode === 'no-heal' ? 'run --no-heal' : 'run'}: ${e.projects.length} project(s) [${e.projects.join(', ')}]`,
       );
     },
     onProjectStart(e) {
-      tally.set(e.project, { passed: 0, failed: 0 });
-      line(`▶ ${e.project}: running ${e.runner}`);
+      running.set(e.project, newProgress(e.project, expected.get(e.project)));
+      line(`▶ ${c.bold(e.project)}: running ${e.runner}`);
     },
     onTestResult(e) {
-      const t = tally.get(e.project) ?? { passed: 0, failed: 0 };
-      if (e.test.status === 'passed') t.passed++;
-      else if (e.test.status !== 'skipped') t.failed++;
-      tally.set(e.project, t);
+      const p = running.get(e.project) ?? newProgress(e.project);
+      running.set(e.project, p);
+      countTest(p, e.test.status);
       if (e.test.status !== 'passed' && e.test.status !== 'skipped' && verbose)
-        line(`  ✗ ${e.project} ${e.test.id}`);
-      if (live) {
-        const text = [...tally].map(([p, c]) => `${p}: ${c.passed} passed, ${c.failed} failed`).join(' | ');
-        stream.write(`\r\x1b[2K${text.slice(0, 200)}`);
-        statusShown = true;
-      }
+        line(`  ${c.red('✗')} ${e.project} ${e.test.id}`);
+      if (!live) return;
+      if (worthDrawing(done(p), p.expected)) draw();
+      // a skipped redraw is made up soon after, so the last counts always show
+      else trailing ??= setTimeout(draw, 100).unref();
     },
     onRoundEnd(e) {
+      const p = running.get(e.project);
+      if (p) p.closed = true;
       line(`  ${e.project}: ${e.round.kind} run: ${roundSummary(e.round)}`);
     },
     onAttemptStart(e) {
-      line(`  ${e.project}: attempt ${e.attempt} on "${e.failure.title}" with ${e.fixer}`);
+      const p = running.get(e.project);
+      const what = `attempt ${e.attempt} on "${e.failure.title}" with ${e.fixer}`;
+      if (p) {
+        // the validation run re-runs the group's tests (all of them for a group that stops the suite)
+        Object.assign(p, newProgress(e.project, e.failure.tests.length || undefined), { attempt: what });
+      }
+      line(`  ${e.project}: ${what}`);
     },
     onAttemptEnd(e) {
       const a = e.attempt;
+      const p = running.get(e.project);
+      if (p) delete p.attempt;
       const why = a.reason ? `: ${a.reason.split('\n')[0]}` : '';
-      const flag = a.expectationChanged ? ' (expectation changed)' : '';
-      line(`  ${e.project}: attempt ${a.attempt} ${a.verdict}${flag}${why}`);
+      const flag = a.expectationChanged ? c.yellow(' (expectation changed)') : '';
+      line(`  ${e.project}: attempt ${a.attempt} ${toneOf(a.verdict, c)(a.verdict)}${flag}${why}`);
     },
     onProjectEnd(e) {
       const p = e.project;
+      running.delete(p.name);
       const detail = p.error
         ? `: ${p.error.split('\n')[0]}`
         : ` (${p.totals.healed} healed, ${p.totals.stillFailing} still failing, ${p.totals.bugs} bug(s), ${p.totals.flaky} flaky)`;
-      line(`■ ${p.name}: ${p.status}${detail}`);
+      line(`■ ${c.bold(p.name)}: ${toneOf(p.status, c)(p.status)}${detail}`);
       for (const f of p.failures) {
         const where = f.failure.location
           ? ` [${f.failure.location.file}${f.failure.location.line ? `:${f.failure.location.line}` : ''}]`
           : '';
         line(
-          `    ${f.outcome.padEnd(11)} ${f.failure.kind.padEnd(10)} ${f.failure.title}${where}${f.reason && f.outcome !== 'healed' ? ` — ${f.reason.split('\n')[0]}` : ''}`,
+          `    ${toneOf(f.outcome, c)(f.outcome.padEnd(11))} ${f.failure.kind.padEnd(10)} ${f.failure.title}${where}${f.reason && f.outcome !== 'healed' ? c.dim(` — ${f.reason.split('\n')[0]}`) : ''}`,
         );
       }
       for (const x of p.pluginErrors) line(`    plugin error: ${pluginErrorLine(x).split('\n')[0]}`);
     },
     onRunEnd(report, { runDir, root }) {
       const t = report.totals;
+      running.clear();
       line('');
+      const verdict = gateVerdict(report);
       line(
-        `${gateVerdict(report)}: ${t.tests} tests, ${t.failures} failure group(s), ${t.healed} healed, ${t.stillFailing} still failing, ${t.bugs} bug(s), ${t.flaky} flaky`,
+        `${(report.exitCode === 0 && !report.wouldBlock ? c.green : c.red)(verdict)}: ${t.tests} tests, ${t.failures} failure group(s), ${t.healed} healed, ${t.stillFailing} still failing, ${t.bugs} bug(s), ${t.flaky} flaky`,
       );
       if (t.llmCalls > 0) line(`LLM: ${usageLine(t)}`);
-      for (const c of report.conflicts) line(`conflict: ${c.file}: ${c.reason}`);
+      for (const x of report.conflicts) line(`conflict: ${x.file}: ${x.reason}`);
       for (const e of report.pluginErrors) line(`plugin error: ${pluginErrorLine(e).split('\n')[0]}`);
       const shown = relative(process.cwd(), runDir) || runDir;
       line(`reports: ${shown.startsWith('..') ? runDir : shown}`);
