@@ -76,7 +76,8 @@ export async function route(
   ctx: RouteContext,
 ): Promise<void> {
   const { pathname } = url;
-  if (req.method === 'POST' && pathname === '/api/cancel') {
+  if (pathname === '/api/cancel') {
+    if (req.method !== 'POST') return send(res, 405, 'POST to cancel');
     if (!ctx.hub) return send(res, 409, 'no run to cancel: this dashboard only browses earlier runs');
     return ctx.cancel() ? send(res, 202, 'cancelling') : send(res, 409, 'the run already ended');
   }
