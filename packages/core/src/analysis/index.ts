@@ -27,6 +27,7 @@ export {
 export { rankScope, type RankInput } from './rank.js';
 export { rankedSlices } from './budget.js';
 export { distinctFrames } from './frames.js';
+export { PassingTests } from './passing-tests.js';
 export { SummaryCache, type FileSummary, type SummaryCacheOptions } from './summary-cache.js';
 export { editDistance } from '../text/edit-distance.js';
 export { testFileMatcher, type TestFileConventions } from './test-files.js';

@@ -148,8 +148,8 @@ function toEntries(scored: readonly Scored[], input: RankInput): ScopeEntry[] {
       entries.set(s.node.file, entry);
     }
     if (s.depth < entry.depth) entry.depth = s.depth;
-    // a test file stays on the test side whatever reached it
-    if (input.isTestFile(s.node.file)) entry.role = 'test';
+    // code in a test file reached as a callee is still on the test side
+    if (entry.role === 'source' && input.isTestFile(s.node.file)) entry.role = 'test';
     for (const r of s.reasons)
       if (!entry.reasons.includes(r) && entry.reasons.length < MAX_REASONS) entry.reasons.push(r);
     if (s.node.symbol && !entry.symbols.includes(s.node.symbol)) {

@@ -1,11 +1,9 @@
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import type { Diagnostic, FailureInput, Location, ProjectInfo, RunResult, TestResult } from '@suture/core';
-import { groupFailures, type FailureCase } from '@suture/core/analysis';
+import { distinctFrames, groupFailures, type FailureCase } from '@suture/core/analysis';
 import type { ExceptionInfo } from '../events.js';
 import { exceptionFromText, kindOf } from './classify.js';
-import { enclosingSymbol, type createPythonCache } from './python-model.js';
-
-type Cache = ReturnType<typeof createPythonCache>;
+import type { PythonProject } from './python-project.js';
 
 const FOREIGN = /(^|\/)(site-packages|dist-packages|\.venv|venv|lib\/python3[\d.]*|_pytest|pluggy)\//;
 
@@ -15,25 +13,36 @@ function projectPath(root: string, file: string): string | undefined {
   return rel.split('\\').join('/');
 }
 
-/** Project frames of a traceback, innermost first, each with its enclosing function. */
-async function projectFrames(
-  root: string,
-  frames: ExceptionInfo['frames'],
-  cache: Cache,
-): Promise<Location[]> {
+/**
+ * The definition a 1-based line is in: the method before its class; a function nested in another
+ * (a decorator's wrapper) is part of the definition around it.
+ */
+export async function symbolAt(
+  project: PythonProject,
+  file: string,
+  line: number,
+): Promise<string | undefined> {
+  const index = await project.index(file);
+  let best: { name: string; line: number } | undefined;
+  for (const d of index?.module.defs ?? [])
+    if (d.line <= line && line <= d.endLine && (!best || d.line >= best.line)) best = d;
+  return best?.name;
+}
+
+/** Project frames of a traceback, innermost first, each with its enclosing function, each function once. */
+async function projectFrames(project: PythonProject, frames: ExceptionInfo['frames']): Promise<Location[]> {
   const out: Location[] = [];
   for (const f of [...frames].reverse()) {
-    const file = projectPath(root, f.file);
+    const file = projectPath(project.root, f.file);
     if (!file) continue;
-    const parsed = await cache.parseFile(join(root, file));
-    const symbol = parsed ? enclosingSymbol(parsed.tree, f.line) : undefined;
+    const symbol = await symbolAt(project, file, f.line);
     out.push({
       file,
       line: f.line,
       ...(symbol ? { symbol } : f.function && f.function !== '<module>' ? { symbol: f.function } : {}),
     });
   }
-  return out;
+  return distinctFrames(out);
 }
 
 /** `File "x.py", line N` and `x.py:N:` frames from a text traceback (collection errors). */
@@ -60,14 +69,32 @@ export function testSymbol(id: string): { file: string; symbol?: string } {
   return { file: file!, ...(last.length > 0 ? { symbol: last.slice(-2).join('.') } : {}) };
 }
 
-async function fromTest(test: TestResult, project: ProjectInfo, cache: Cache): Promise<FailureCase> {
+/**
+ * Where a test is defined, as a file and a function: a test function, the function a doctest
+ * documents (a doctest item is named by its dotted path, `pkg.mod.Cls.meth`), or a document.
+ */
+async function ownPlace(id: string, project: PythonProject): Promise<{ file: string; symbol?: string }> {
+  const own = testSymbol(id);
+  if (!own.file.endsWith('.py')) return { file: own.file };
+  const named = id.split('::')[1] ?? '';
+  const index =
+    id.split('::').length === 2 && named.includes('.') ? await project.index(own.file) : undefined;
+  if (!index || index.defs.has(named)) return own;
+  const parts = named.split('.');
+  for (const n of [2, 1])
+    if (index.defs.has(parts.slice(-n).join('.')))
+      return { file: own.file, symbol: parts.slice(-n).join('.') };
+  return { file: own.file };
+}
+
+async function fromTest(test: TestResult, project: PythonProject): Promise<FailureCase> {
   const exc = (test.details?.exception as ExceptionInfo | undefined) ?? undefined;
   const fallback = exceptionFromText(test.trace ?? '');
   const type = exc?.type ?? fallback.type;
   const message = exc?.message ?? fallback.message ?? test.message ?? '';
-  const frames = await projectFrames(project.root, exc?.frames ?? textFrames(test.trace ?? ''), cache);
+  const frames = await projectFrames(project, exc?.frames ?? textFrames(test.trace ?? ''));
   const kind = test.status === 'timeout' ? 'timeout' : kindOf(type, `${message}\n${test.trace ?? ''}`);
-  const own = testSymbol(test.id);
+  const own = await ownPlace(test.id, project);
   const location = frames[0] ?? {
     file: own.file,
     ...(test.line ? { line: test.line } : {}),
@@ -112,9 +139,9 @@ async function fromTest(test: TestResult, project: ProjectInfo, cache: Cache): P
   return { failure, type, message: said };
 }
 
-async function fromCollection(d: Diagnostic, project: ProjectInfo, cache: Cache): Promise<FailureCase> {
+async function fromCollection(d: Diagnostic, project: PythonProject): Promise<FailureCase> {
   const { type, message } = exceptionFromText(d.raw ?? d.message);
-  const frames = await projectFrames(project.root, textFrames(d.raw ?? ''), cache);
+  const frames = await projectFrames(project, textFrames(d.raw ?? ''));
   const kind = type ? kindOf(type, message) : 'collection';
   const module = d.symbol ?? d.file ?? '';
   const location =
@@ -144,16 +171,16 @@ async function fromCollection(d: Diagnostic, project: ProjectInfo, cache: Cache)
 /** pytest's failing tests and collection errors, grouped by root cause with core's one policy. */
 export async function analyzePytest(
   result: RunResult,
-  project: ProjectInfo,
-  cache: Cache,
+  _info: ProjectInfo,
+  project: PythonProject,
 ): Promise<FailureInput[]> {
   const cases: FailureCase[] = [];
   for (const d of result.diagnostics)
     if (d.source === 'pytest-collection' && d.severity === 'error')
-      cases.push(await fromCollection(d, project, cache));
+      cases.push(await fromCollection(d, project));
   for (const t of result.tests) {
     if (t.status === 'failed' || t.status === 'error' || t.status === 'timeout' || t.status === 'crashed')
-      cases.push(await fromTest(t, project, cache));
+      cases.push(await fromTest(t, project));
   }
   return groupFailures(cases);
 }

@@ -1,25 +1,38 @@
 import { API_VERSION, type Analyzer } from '@suture/core';
-import { analyzePytest } from './analyze.js';
+import { PassingTests, SummaryCache } from '@suture/core/analysis';
+import { analyzePytest, testSymbol } from './analyze.js';
 import { createPythonCache } from './python-model.js';
+import { PythonProject } from './python-project.js';
+import { summarizePython, type PyModule } from './python-summary.js';
 import { scopePytest } from './scope.js';
+import { syntaxErrorLine } from './syntax.js';
 import { isPythonTestFile } from './test-files.js';
 
-/** The Python analyzer: groups pytest failures by root cause and walks the call graph for a scope. */
+/** The Python analyzer: groups pytest failures by root cause and walks the call graph for a ranked scope. */
 export function pythonAnalyzer(): Analyzer {
-  const cache = createPythonCache();
+  // one tree at a time for summaries (they are what is kept), a few for syntax checks
+  const parser = createPythonCache(1);
+  const checker = createPythonCache(8);
+  const summaries = new SummaryCache<PyModule>({
+    name: 'python',
+    version: 1,
+    summarize: (source) => summarizePython(parser.parseText(source).tree),
+  });
+  const passing = new PassingTests();
   return {
     name: '@suture/runner-pytest/analyzer',
     apiVersion: API_VERSION,
-    analyze: (result, project) => analyzePytest(result, project, cache),
-    scope: (failure, project) => scopePytest(failure, project, cache),
+    analyze(result, project) {
+      passing.record(project.root, result, (t) => testSymbol(t.id).file);
+      return analyzePytest(result, project, new PythonProject(project.root, summaries));
+    },
+    scope: (failure, project) =>
+      scopePytest(failure, project, { summaries, passing: (root, file) => passing.of(root, file) }),
     isTestFile: isPythonTestFile,
     checkSyntax(file, content) {
       if (!file.endsWith('.py')) return undefined;
-      const { tree } = cache.parseText(content);
-      if (!tree.rootNode.hasError) return undefined;
-      const bad =
-        tree.rootNode.descendantsOfType('ERROR')[0] ?? tree.rootNode.descendantsOfType('MISSING')[0];
-      return `syntax error near line ${(bad?.startPosition.row ?? 0) + 1}`;
+      const line = syntaxErrorLine(checker.parseText(content).tree);
+      return line === undefined ? undefined : `syntax error near line ${line}`;
     },
   };
 }

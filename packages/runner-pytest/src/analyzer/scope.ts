@@ -1,172 +1,66 @@
-import { join, posix } from 'node:path';
-import { mergeScopeEntries, walkGraph, type CodeEdge, type CodeNode } from '@suture/core/analysis';
-import { type Failure, type ProjectInfo, type ScopeEntry, type ScopeInput } from '@suture/core';
-import { testSymbol } from './analyze.js';
+import { posix } from 'node:path';
 import {
-  calls,
-  definitions,
-  imports,
-  parentDirs,
-  resolveModule,
-  type createPythonCache,
-} from './python-model.js';
+  nodeKey,
+  rankScope,
+  walkCodeGraph,
+  type CodeEdge,
+  type CodeNode,
+  type SummaryCache,
+} from '@suture/core/analysis';
+import type { Failure, ProjectInfo, ScopeInput } from '@suture/core';
+import { testSymbol } from './analyze.js';
+import { DOCTEST, PythonGraph } from './python-graph.js';
+import { PythonProject } from './python-project.js';
+import type { PyModule } from './python-summary.js';
 import { isPythonTestFile } from './test-files.js';
 
-type Cache = ReturnType<typeof createPythonCache>;
+/** How long one failure's scope may take before it is returned as incomplete. */
+export const SCOPE_TIME_LIMIT_MS = 10_000;
+/** Failing tests walked one by one for the spectrum, and passing tests of the same files. */
+const MAX_FAILING = 8;
+const MAX_PASSING = 16;
 
-const BUILTINS = new Set([
-  'print',
-  'len',
-  'range',
-  'str',
-  'int',
-  'float',
-  'list',
-  'dict',
-  'set',
-  'tuple',
-  'sum',
-  'min',
-  'max',
-  'sorted',
-  'isinstance',
-  'super',
-  'self',
-  'abs',
-  'round',
-  'enumerate',
-  'zip',
-  'map',
-  'filter',
-  'any',
-  'all',
-  'open',
-  'repr',
-  'type',
-  'bool',
-  'True',
-  'False',
-  'None',
-]);
-
-/** Outgoing edges of a function: the definitions it calls, in this file or through its imports. */
-async function expand(root: string, node: CodeNode, cache: Cache): Promise<CodeEdge[]> {
-  const parsed = await cache.parseFile(join(root, node.file));
-  if (!parsed) return [];
-  const defs = definitions(parsed.tree);
-  const body = node.symbol ? defs.get(node.symbol) : parsed.tree.rootNode;
-  if (!body) return [];
-  const binds = imports(parsed.tree);
-  const edges: CodeEdge[] = [];
-  const from = node.symbol ?? node.file;
-  const className = node.symbol?.includes('.') ? node.symbol.split('.')[0] : undefined;
-  // Methods called on objects of unknown type (`cart.total()` on a fixture) are matched against
-  // the classes this module defines or imports.
-  const classes = await knownClasses(root, node.file, defs, binds, cache);
-  for (const call of calls(body)) {
-    if (BUILTINS.has(call.name) && !call.object) continue;
-    if (!call.object && defs.has(call.name) && call.name !== node.symbol) {
-      edges.push({
-        to: { file: node.file, symbol: call.name },
-        role: 'source',
-        reason: `${from} calls ${call.name}`,
-      });
-      continue;
-    }
-    if (call.object === 'self' && className && defs.has(`${className}.${call.name}`)) {
-      edges.push({
-        to: { file: node.file, symbol: `${className}.${call.name}` },
-        role: 'source',
-        reason: `${from} calls self.${call.name}`,
-      });
-      continue;
-    }
-    const binding = binds.get(call.object ?? call.name);
-    if (!binding) {
-      if (call.object && call.object !== 'self') {
-        for (const cls of classes) {
-          if (cls.methods.has(call.name))
-            edges.push({
-              to: { file: cls.file, symbol: `${cls.name}.${call.name}` },
-              role: 'source',
-              reason: `${from} calls ${call.object}.${call.name} (a ${cls.name} method)`,
-            });
-        }
-      }
-      continue;
-    }
-    const target = await resolveModule(root, node.file, binding);
-    if (!target) continue;
-    // `from m import f; f()` -> f in m; `import m; m.f()` -> f in m; `from pkg import mod; mod.f()` -> f in mod
-    const symbol = call.object ? call.name : binding.name;
-    const targetDefs = (await cache.parseFile(join(root, target)))?.tree;
-    const known = targetDefs ? definitions(targetDefs) : new Map();
-    const sym = symbol && known.has(symbol) ? symbol : undefined;
-    edges.push({
-      to: { file: target, ...(sym ? { symbol: sym } : {}) },
-      role: 'source',
-      reason: `${from} calls ${call.object ? `${call.object}.` : ''}${call.name} (imported from ${binding.module || '.'})`,
-    });
-  }
-  return edges;
+export interface ScopeContext {
+  summaries: SummaryCache<PyModule>;
+  /** Passing tests of each test file in the latest run the analyzer read. */
+  passing: (root: string, file: string) => readonly string[];
 }
 
-interface KnownClass {
-  file: string;
-  name: string;
-  methods: Set<string>;
-}
-
-async function knownClasses(
-  root: string,
-  file: string,
-  defs: ReturnType<typeof definitions>,
-  binds: ReturnType<typeof imports>,
-  cache: Cache,
-): Promise<KnownClass[]> {
-  const out: KnownClass[] = [];
-  const collect = (target: string, all: ReturnType<typeof definitions>, only?: string): void => {
-    for (const [name, node] of all) {
-      if (node.type !== 'class_definition' || (only && name !== only)) continue;
-      const methods = new Set(
-        [...all.keys()].filter((k) => k.startsWith(`${name}.`)).map((k) => k.slice(name.length + 1)),
-      );
-      out.push({ file: target, name, methods });
+/** The seed of a test id: a test function, a doctest of a module's function, or a document's doctests. */
+async function testSeed(id: string, project: PythonProject): Promise<CodeEdge> {
+  const { file, symbol } = testSymbol(id);
+  const role = isPythonTestFile(file) ? 'test' : 'source';
+  if (!file.endsWith('.py'))
+    return { to: { file, symbol: DOCTEST }, role, reason: `the failing doctest ${id}` };
+  const index = await project.index(file);
+  const named = id.split('::')[1] ?? '';
+  // a doctest item is named by the dotted path of what it documents: `pkg.mod.Cls.meth`
+  if (index && id.split('::').length === 2 && named.includes('.') && !index.defs.has(named)) {
+    const parts = named.split('.');
+    for (const n of [2, 1]) {
+      const documented = parts.slice(-n).join('.');
+      if (index.defs.get(documented)?.doctest)
+        return {
+          to: { file, symbol: `${DOCTEST}:${documented}` },
+          role,
+          reason: `the failing doctest ${id}`,
+        };
     }
-  };
-  collect(file, defs);
-  for (const binding of binds.values()) {
-    if (!binding.name) continue;
-    const target = await resolveModule(root, file, binding);
-    const tree = target ? (await cache.parseFile(join(root, target)))?.tree : undefined;
-    if (target && tree) collect(target, definitions(tree), binding.name);
+    if (index.module.doctest)
+      return { to: { file, symbol: DOCTEST }, role, reason: `the failing doctest ${id}` };
   }
-  return out;
+  return { to: { file, ...(symbol ? { symbol } : {}) }, role: 'test', reason: `the failing test ${id}` };
 }
 
 /** Fixtures a test asks for by parameter, found in its module and in conftest.py files up the tree. */
-async function fixtureSeeds(
-  root: string,
-  testFile: string,
-  symbol: string,
-  cache: Cache,
-): Promise<CodeEdge[]> {
-  const parsed = await cache.parseFile(join(root, testFile));
-  const fn = parsed ? definitions(parsed.tree).get(symbol) : undefined;
-  const params = (fn?.childForFieldName('parameters')?.namedChildren ?? [])
-    .map((p) =>
-      p.type === 'identifier'
-        ? p.text
-        : (p.childForFieldName('name')?.text ?? p.namedChildren[0]?.text ?? ''),
-    )
-    .filter((p) => p && p !== 'self');
+async function fixtureSeeds(project: PythonProject, testFile: string, symbol: string): Promise<CodeEdge[]> {
+  const params = (await project.index(testFile))?.defs.get(symbol)?.params ?? [];
   const edges: CodeEdge[] = [];
   for (const param of params) {
     for (const dir of [null, ...parentDirs(testFile)]) {
       const file = dir === null ? testFile : posix.join(dir, 'conftest.py');
-      const conf = await cache.parseFile(join(root, file));
-      const def = conf ? definitions(conf.tree).get(param) : undefined;
-      if (def && /pytest\.fixture|@fixture/.test(def.parent?.text ?? '')) {
+      const def = (await project.index(file))?.defs.get(param);
+      if (def?.decorators.some((d) => /(^|\.)fixture$/.test(d))) {
         edges.push({
           to: { file, symbol: param },
           role: 'fixture',
@@ -179,41 +73,93 @@ async function fixtureSeeds(
   return edges;
 }
 
-/** The failing test, what it calls through imports (to a depth), its fixtures, and the traceback frames. */
-export async function scopePytest(failure: Failure, project: ProjectInfo, cache: Cache): Promise<ScopeInput> {
-  const seeds: CodeEdge[] = [];
-  for (const id of failure.tests.slice(0, 5)) {
-    const { file, symbol } = testSymbol(id);
-    seeds.push({
-      to: { file, ...(symbol ? { symbol } : {}) },
-      role: 'test',
-      reason: `the failing test ${id}`,
-    });
-    if (symbol) seeds.push(...(await fixtureSeeds(project.root, file, symbol, cache)));
+function parentDirs(file: string): string[] {
+  const dirs: string[] = [];
+  for (let dir = posix.dirname(file); ; dir = posix.dirname(dir)) {
+    dirs.push(dir === '.' ? '' : dir);
+    if (dir === '.' || dir === '/' || dir === '') break;
   }
-  const frameEntries: ScopeEntry[] = [];
-  const frames = [...(failure.location ? [failure.location] : []), ...failure.frames];
-  frames.forEach((f, i) => {
-    frameEntries.push({
+  return dirs;
+}
+
+async function seedsOf(id: string, project: PythonProject): Promise<CodeEdge[]> {
+  const seed = await testSeed(id, project);
+  const symbol = seed.to.symbol;
+  return symbol && !symbol.startsWith(DOCTEST)
+    ? [seed, ...(await fixtureSeeds(project, seed.to.file, symbol))]
+    : [seed];
+}
+
+/**
+ * The scope of a Python failure, ranked: the failing tests (their fixtures, the function a doctest
+ * documents) and the failure's frames, walked through calls, imports, re-exports, star imports,
+ * aliases and decorators; then ranked by the frames, the failing line's callees and the spectrum
+ * of the failing tests against the passing tests of the same files.
+ */
+export async function scopePytest(
+  failure: Failure,
+  info: ProjectInfo,
+  ctx: ScopeContext,
+): Promise<ScopeInput> {
+  const deadline = Date.now() + SCOPE_TIME_LIMIT_MS;
+  const project = new PythonProject(info.root, ctx.summaries);
+  const graph = new PythonGraph(project);
+  const walk = (seeds: readonly CodeEdge[]) =>
+    walkCodeGraph(seeds, {
+      maxDepth: info.scopeDepth,
+      expand: (node) => graph.expand(node),
+      maxNodes: 2000,
+      deadline,
+    });
+  const failing = failure.tests.slice(0, MAX_FAILING);
+  const testSeeds = (await Promise.all(failing.map((id) => seedsOf(id, project)))).flat();
+  const frames: CodeNode[] = [...(failure.location ? [failure.location] : []), ...failure.frames].map(
+    (f) => ({
       file: f.file,
-      symbols: f.symbol ? [f.symbol] : [],
-      role: isPythonTestFile(f.file) ? 'test' : 'source',
-      reasons: [
-        i === 0 ? `where the failure happened (line ${f.line ?? '?'})` : `frame ${i + 1} of the traceback`,
-      ],
-      depth: 0,
-    });
-    seeds.push({
-      to: { file: f.file, ...(f.symbol ? { symbol: f.symbol } : {}) },
-      role: 'source',
-      reason: i === 0 ? 'where the failure happened' : `frame ${i + 1} of the traceback`,
-    });
+      ...(f.symbol ? { symbol: f.symbol } : {}),
+    }),
+  );
+  const frameSeeds: CodeEdge[] = frames.map((f, i) => ({
+    to: f,
+    role: isPythonTestFile(f.file) ? 'test' : 'source',
+    reason: i === 0 ? 'where the failure was raised' : `frame ${i + 1} of the traceback`,
+  }));
+  const main = await walk([...testSeeds, ...frameSeeds]);
+
+  const reach = async (id: string): Promise<Set<string>> =>
+    new Set((await walk(await seedsOf(id, project))).reached.map((n) => nodeKey(n.node)));
+  const failingReach = await Promise.all(failing.map(reach));
+  const files = [...new Set(failing.map((id) => testSymbol(id).file))];
+  const siblings = files.flatMap((f) => ctx.passing(info.root, f)).slice(0, MAX_PASSING);
+  const passingReach = await Promise.all(siblings.map(reach));
+
+  // the callees of the lines that failed in the tests: the assertion, the call that raised
+  const onFailingLine: CodeNode[] = [];
+  for (const f of [...(failure.location ? [failure.location] : []), ...failure.frames])
+    if (f.line && f.symbol && isPythonTestFile(f.file))
+      onFailingLine.push(...(await graph.onLine({ file: f.file, symbol: f.symbol }, f.line)));
+
+  const lines = new Map<string, { line: number; endLine: number }>();
+  for (const n of main.reached) {
+    const where = await graph.lines(n.node);
+    if (where) lines.set(nodeKey(n.node), where);
+  }
+  for (const f of frames) {
+    const where = await graph.lines(f);
+    if (where) lines.set(nodeKey(f), where);
+  }
+  const entries = rankScope({
+    reached: main.reached.map((n) =>
+      n.node.symbol?.startsWith(DOCTEST) ? { ...n, node: { file: n.node.file } } : n,
+    ),
+    frames,
+    onFailingLine,
+    failingReach,
+    passingReach,
+    isTestFile: isPythonTestFile,
+    lines: (n) => lines.get(nodeKey(n)),
   });
-  const walked = await walkGraph(seeds, {
-    maxDepth: project.scopeDepth,
-    expand: (node) => expand(project.root, node, cache),
-  });
-  // the walk reaches helpers in conftest.py and test folders as callees: they are still tests
-  for (const e of walked) if (e.role === 'source' && isPythonTestFile(e.file)) e.role = 'test';
-  return { entries: mergeScopeEntries(frameEntries, walked), excluded: [] };
+  await ctx.summaries.flush();
+  const incomplete = [main.incomplete, ...project.skipped.values()].filter(Boolean).join('; ');
+  return { entries, excluded: [], ...(incomplete ? { incomplete: `scope incomplete: ${incomplete}` } : {}) };
 }

@@ -1,0 +1,5 @@
+from geometry import scale
+
+
+def test_scale():
+    assert scale([(1, 2)], 3) == [(3, 6)]
