@@ -44,6 +44,7 @@ export {
   type RunStartEvent,
   type TestResultEvent,
 } from './api/plugin.js';
+export type { AssertionFact, TestFact, TestFileModel } from './api/test-model.js';
 export {
   defineAnalyzer,
   defineConfig,

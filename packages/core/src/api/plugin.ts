@@ -2,6 +2,7 @@ import type { Failure, FailureInput, FailureKind, ScopeInput } from './contracts
 import type { FixProposalInput, FixRequest } from './contracts/fix.js';
 import type { Attempt, GateReport, ProjectReport, Round } from './contracts/report.js';
 import type { RunResult, RunResultInput, TestResult } from './contracts/run-result.js';
+import type { TestFileModel } from './test-model.js';
 
 /**
  * The newest plugin API this version of core speaks. A plugin built against this core declares it
@@ -149,6 +150,14 @@ export interface Analyzer extends PluginBase {
    * not parse, undefined when it does (or when the analyzer cannot tell).
    */
   checkSyntax?(file: string, content: string): string | undefined;
+  /**
+   * The tests of a test file and the assertions each makes, read from its syntax tree, for the
+   * weakening guard: it compares the model before and after a proposal (every assertion kept,
+   * reachable, not swallowed, not redefined, still depending on the code it called; no test
+   * deleted, skipped or newly mocking the code under test). Undefined (or absent) lets core read
+   * the file with its built-in reader for Python, JS/TS and C/C++.
+   */
+  testModel?(file: string, content: string): TestFileModel | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

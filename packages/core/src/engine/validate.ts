@@ -43,6 +43,17 @@ function occurrences(haystack: string, needle: string): number {
   return n;
 }
 
+/** The code under test by name (the scope's symbols and module names): mocking them is refused. */
+function underTest(scope: Scope): string[] {
+  const names = new Set<string>();
+  for (const e of scope.entries) {
+    for (const s of e.symbols ?? []) names.add(s.split(/[.:]+/).pop()!);
+    const stem = /([^/]+?)(?:\.[^./]+)?$/.exec(e.file)?.[1];
+    if (stem && !/^(?:index|__init__|test_\w+|\w+[._-]test)$/.test(stem)) names.add(stem);
+  }
+  return [...names];
+}
+
 /**
  * Checks a fixer's edits against the scope and the edit policy and computes the resulting file
  * contents. Nothing is written here: the engine applies `writes` through the journal only when
@@ -132,7 +143,10 @@ export async function validateEdits(input: ValidateInput): Promise<ProposalCheck
     const syntax = input.analyzer?.checkSyntax?.(file, after);
     if (syntax) return { ok: false, reason: `${file} would not parse: ${syntax}` };
     if (test) {
-      const verdict = checkTestWeakening(file, before, after);
+      const verdict = checkTestWeakening(file, before, after, {
+        ...(input.analyzer ? { analyzer: input.analyzer } : {}),
+        protectedNames: underTest(scope),
+      });
       if (verdict.weakening && !policy.allowTestWeakening) return { ok: false, reason: verdict.weakening };
       expectationChanged ||= verdict.expectationChanged;
     }

@@ -69,7 +69,13 @@ describe('checkTestWeakening', () => {
     ['jest .skip added', 'a.test.ts', JS, JS.replace("test('adds'", "test.skip('adds'"), /adds a skip/],
     ['xit added', 'a.test.ts', JS, JS.replace("it('subtracts'", "xit('subtracts'"), /adds a skip/],
     ['xdescribe added', 'a.test.ts', JS, `xdescribe('all', () => {\n${JS}});\n`, /adds a skip/],
-    ['test.todo added', 'a.test.ts', JS, `${JS}test.todo('later');\n`, /adds a skip/],
+    [
+      'test turned into test.todo',
+      'a.test.ts',
+      JS,
+      JS.replace("it('subtracts', () => {\n  expect(sub(3, 2)).toBe(1);\n});\n", "it.todo('subtracts');\n"),
+      /deletes or renames test\(s\) subtracts/,
+    ],
     [
       'jest try/catch swallows',
       'a.test.ts',

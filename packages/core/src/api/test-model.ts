@@ -1,0 +1,30 @@
+/**
+ * What the weakening guard compares: the tests of a file and the assertions each makes, with
+ * the facts that tell a kept assertion from one that can no longer fail. Languages differ only in
+ * how these facts are read; the comparison (weakening.ts) is the same for all.
+ */
+export interface AssertionFact {
+  /** The assertion's source, comments and whitespace removed (string contents kept). */
+  text: string;
+  /** Identifiers the assertion mentions (the call under test among them), keywords and the assertion's own name left out. */
+  names: string[];
+  /** Nothing in it can change between runs: `assert True`, `expect(1).toBe(1)`, `EXPECT_TRUE(true)`. */
+  constant: boolean;
+  /** Why it can no longer run or fail, when so: an early return, a dead branch, a swallowing handler. */
+  disarmed?: string;
+}
+
+export interface TestFact {
+  name: string;
+  assertions: AssertionFact[];
+  /** A skip, xfail, todo or DISABLED_ marker on it or in it. */
+  skipped: boolean;
+}
+
+export interface TestFileModel {
+  tests: TestFact[];
+  /** Mocking statements (jest.mock, mock.patch, monkeypatch.setattr, ...), as source text. */
+  mocks: string[];
+  /** Definitions that shadow an assertion: `#define EXPECT_EQ`, `def assert_equal`, `expect = ...`. */
+  redefinitions: string[];
+}
