@@ -3,6 +3,7 @@ import type { Scope, ScopeInput } from '../api/contracts/failure.js';
 import { ScopeSchema } from '../api/contracts/failure.js';
 import type { Analyzer } from '../api/plugin.js';
 import { deniedBy, matcher, normalizeEditPath } from '../safety/paths.js';
+import { isInfrastructureFile } from './infrastructure.js';
 import { isTestFile } from './test-files.js';
 
 /**
@@ -31,6 +32,14 @@ export function applyScopePolicy(raw: ScopeInput, heal: HealConfig, analyzer?: A
     }
     if (!allowed(file)) {
       out.excluded.push({ file, reason: 'outside heal.allowedPaths' });
+      continue;
+    }
+    if (!heal.allowTestWeakening && isInfrastructureFile(file)) {
+      out.excluded.push({
+        file,
+        reason:
+          'test infrastructure (it decides which tests run or how they pass); heal.allowTestWeakening allows it',
+      });
       continue;
     }
     const test = isTestFile(file, analyzer, scope);

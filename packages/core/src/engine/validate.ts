@@ -4,6 +4,7 @@ import type { Scope } from '../api/contracts/failure.js';
 import type { EditPolicy, Edit } from '../api/contracts/fix.js';
 import type { Analyzer } from '../api/plugin.js';
 import { deniedBy, matcher, normalizeEditPath, resolveRealPath } from '../safety/paths.js';
+import { infrastructureEdit } from './infrastructure.js';
 import { isTestFile } from './test-files.js';
 import { checkTestWeakening } from './weakening.js';
 
@@ -140,6 +141,8 @@ export async function validateEdits(input: ValidateInput): Promise<ProposalCheck
       return { ok: false, reason: `${file} is a test and heal.editable is "source"` };
     if (!test && policy.editable === 'tests')
       return { ok: false, reason: `${file} is not a test and heal.editable is "tests"` };
+    const infrastructure = policy.allowTestWeakening ? undefined : infrastructureEdit(file, before, after);
+    if (infrastructure) return { ok: false, reason: infrastructure };
     const syntax = input.analyzer?.checkSyntax?.(file, after);
     if (syntax) return { ok: false, reason: `${file} would not parse: ${syntax}` };
     if (test) {
