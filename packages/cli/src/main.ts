@@ -6,6 +6,7 @@ import { mergeCommand, type MergeFlags } from './commands/merge.js';
 import { recoverCommand } from './commands/recover.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand, type RunFlags } from './commands/run.js';
+import { uiCommand, type UiCommandFlags } from './commands/ui.js';
 import { EXIT, exitCodeFor } from './exit.js';
 
 const version = (
@@ -40,6 +41,15 @@ export async function main(argv: readonly string[]): Promise<number> {
       '--shard <i/n>',
       'Gate only shard i of n: projects split by their durations in the latest earlier run (merge the shards with suture merge)',
     )
+    .option(
+      '--out <dir>',
+      "This run's folder for its reports, instead of a new one under .suture/runs (replaced when it holds an earlier run)",
+    )
+    .option(
+      '--ui',
+      'Serve a live dashboard of the run on 127.0.0.1 (address printed; needs @suture/reporter-html)',
+    )
+    .option('--open', 'With --ui: open the dashboard in a browser')
     .example('suture run --fix')
     .example('suture run --no-block --reporter junit')
     .example('suture run py --fixer hints --reporter console --reporter junit')
@@ -91,6 +101,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--config <file>', 'Config file: its project order and runs folder')
     .action(async (runs: string[], flags: MergeFlags) => {
       code = await mergeCommand(runs, flags);
+    });
+  cli
+    .command(
+      'ui',
+      'Serve the earlier runs of .suture/runs (reports, files, trends) on 127.0.0.1 until Ctrl-C',
+    )
+    .option('--port <n>', 'Port to listen on (default: a free one)')
+    .option('--open', 'Open the page in a browser')
+    .option('--config <file>', 'Config file: its folder and runs folder')
+    .action(async (flags: UiCommandFlags) => {
+      code = await uiCommand(flags);
     });
   cli.help();
   cli.version(version);

@@ -1,10 +1,13 @@
+import { readdir, rm } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
 import { createGateOptions, loadConfig, newRunId, runGate } from '@suture/core/internal';
 import { type GateMode } from '@suture/core';
 import { createLogger } from '../logger.js';
 import { UsageError } from '../exit.js';
 import { parseShard, planShards, shardHistory, shardRunId } from '../shard.js';
+import { attachRunUi, type RunUi, type UiFlags } from './ui-run.js';
 
-export interface RunFlags {
+export interface RunFlags extends UiFlags {
   fix?: boolean;
   heal?: boolean;
   /** false with `--no-block`: failures that remain exit 0. */
@@ -17,6 +20,8 @@ export interface RunFlags {
   config?: string;
   /** `i/n`: gate only the i-th of n deterministic shards of the projects. */
   shard?: string;
+  /** This run's folder instead of a new one under the runs folder (an Nx task's cached output). */
+  out?: string;
 }
 
 const list = (v: string | string[] | undefined): string[] | undefined =>
@@ -30,6 +35,21 @@ function positiveInt(name: string, value: unknown): number | undefined {
   if (!Number.isInteger(n) || n < 1)
     throw new UsageError(`--${name} expects a positive integer, got "${String(value)}"`);
   return n;
+}
+
+/**
+ * The folder `--out` names, emptied when it holds an earlier run (its report.json), so no stale
+ * report of a project this run leaves out survives; any other non-empty folder is refused.
+ */
+async function claimRunDir(out: string): Promise<string> {
+  const entries = await readdir(out).catch(() => [] as string[]);
+  if (entries.length === 0) return out;
+  if (!entries.includes('report.json'))
+    throw new UsageError(
+      `--out ${out}: the folder holds files that are not a suture run's; name an empty or new folder`,
+    );
+  await rm(out, { recursive: true, force: true });
+  return out;
 }
 
 /** `suture run`: gate the projects; exit 0 green, 1 failures remain (0 with `--no-block` or `blocking: false`). */
@@ -56,6 +76,7 @@ export async function runCommand(projects: string[], flags: RunFlags): Promise<n
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  let ui: RunUi | undefined;
   try {
     const options = await createGateOptions(loaded, {
       mode,
@@ -88,6 +109,12 @@ export async function runCommand(projects: string[], flags: RunFlags): Promise<n
         `shard ${shard.index}/${shard.count}: ${[...mine].join(', ') || 'no project'} (durations from ${history.source ?? 'no earlier run'})`,
       );
     }
+    if (flags.out !== undefined) {
+      const out = await claimRunDir(resolve(String(flags.out)));
+      options.outputDir = dirname(out);
+      options.runId = basename(out);
+    }
+    if (flags.ui) ui = await attachRunUi(options, flags, () => onSignal('SIGINT'));
     const report = await runGate(options);
     if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     if (controller.signal.aborted) return 130;
@@ -95,5 +122,6 @@ export async function runCommand(projects: string[], flags: RunFlags): Promise<n
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    await ui?.finish();
   }
 }
