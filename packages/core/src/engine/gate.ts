@@ -12,6 +12,7 @@ import { acquireLock, type RepoLock } from '../safety/lock.js';
 import { fileDiff } from '../safety/patch.js';
 import { phase } from '../safety/phase.js';
 import { Emitter } from './events.js';
+import { containProject } from './containment.js';
 import { gateProject } from './project-gate.js';
 import { RefusalMemory } from './refusals.js';
 import { emptyTotals, sumTotals } from './totals.js';
@@ -119,18 +120,20 @@ async function gateLocked(
     const heals: Heal[] = [];
     const refusals = new RefusalMemory();
     const outcomes = await mapLimit(options.projects, options.concurrency, (project) =>
-      gateProject(project, {
-        repoRoot: options.root,
-        runDir,
-        mode: options.mode,
-        journal: journal!,
-        fixers: options.fixers,
-        emitter,
-        logger,
-        signal: controller.signal,
-        refusals,
-        redact,
-      }),
+      containProject(project, emitter, logger, () =>
+        gateProject(project, {
+          repoRoot: options.root,
+          runDir,
+          mode: options.mode,
+          journal: journal!,
+          fixers: options.fixers,
+          emitter,
+          logger,
+          signal: controller.signal,
+          refusals,
+          redact,
+        }),
+      ),
     );
     for (const o of outcomes) {
       projects.push(o.report);

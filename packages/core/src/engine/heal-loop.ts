@@ -6,6 +6,7 @@ import type { Journal } from '../safety/journal.js';
 import { fileDiff } from '../safety/patch.js';
 import { redactDeep, type Redactor } from '../safety/redact.js';
 import { askFixer } from './ask-fixer.js';
+import { applyContained, validateContained } from './containment.js';
 import type { Emitter } from './events.js';
 import { buildFixRequest } from './fix-request.js';
 import { climb, type LadderPosition } from './ladder.js';
@@ -13,9 +14,8 @@ import { pluginErrorEntry } from './plugin-errors.js';
 import type { RefusalMemory } from './refusals.js';
 import type { RoundRunner } from './rounds.js';
 import type { GateProject } from './types.js';
-import { validateEdits } from './validate.js';
 import { validateRun, validationOutcome } from './validate-run.js';
-import { applyWrites, repoPath, undoWrites, type Conflict, type Heal } from './writes.js';
+import { repoPath, undoWrites, type Conflict, type Heal } from './writes.js';
 
 export interface HealContext {
   project: GateProject;
@@ -132,7 +132,7 @@ async function runAttempt(
   }
   record.edits = proposal.edits;
   record.rationale = proposal.rationale;
-  const check = await validateEdits({
+  const check = await validateContained({
     projectRoot: project.root,
     edits: proposal.edits,
     scope,
@@ -154,7 +154,13 @@ async function runAttempt(
     record.reason = `the same patch as attempt ${repeat.attempt}, which did not heal`;
     return done();
   }
-  const applied = await applyWrites(ctx.journal, ctx.repoRoot, project.root, check.writes);
+  const written = await applyContained(ctx.journal, ctx.repoRoot, project.root, check.writes);
+  if (!written.ok) {
+    record.verdict = 'refused';
+    record.reason = written.reason;
+    return done({ conflicts: written.conflicts });
+  }
+  const applied = written.applied;
   const validation = await validateRun(project, ctx.rounds, failure);
   record.validation = validation;
   if (validation.passed) {
