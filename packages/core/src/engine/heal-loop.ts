@@ -6,6 +6,7 @@ import type { Journal } from '../safety/journal.js';
 import { fileDiff } from '../safety/patch.js';
 import { redactDeep, type Redactor } from '../safety/redact.js';
 import { askFixer } from './ask-fixer.js';
+import { oversized } from './bounds.js';
 import { applyContained, validateContained } from './containment.js';
 import type { Emitter } from './events.js';
 import { buildFixRequest } from './fix-request.js';
@@ -129,6 +130,13 @@ async function runAttempt(
     record.verdict = 'product-bug';
     record.rationale = proposal.rationale;
     return done({ bug: proposal.bug });
+  }
+  const tooLarge = oversized(proposal.edits, project.heal);
+  if (tooLarge) {
+    // Kept as a summary and a hash: a report that stored it would be as large as the proposal.
+    record.verdict = 'refused';
+    record.reason = tooLarge;
+    return done();
   }
   record.edits = proposal.edits;
   record.rationale = proposal.rationale;

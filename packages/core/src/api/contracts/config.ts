@@ -36,6 +36,14 @@ export const HealConfigSchema = z
       .describe('Accept proposals that remove assertions or skip tests'),
     allowNewFiles: z.boolean().default(false).describe('Accept proposals that create files'),
     maxFilesPerAttempt: z.number().int().min(1).default(5),
+    maxProposalBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .default(2_097_152)
+      .describe(
+        'Largest proposal (all its edits together, in bytes) that is checked at all; a larger one is refused before anything is read or written and reported as its size and hash',
+      ),
     scopeDepth: z
       .number()
       .int()
