@@ -2,6 +2,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireToolchain, type SkippableTest } from '@suture/core/testing';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's chromium (apt-get install chromium); a browser downloaded by a library is never used. */
@@ -64,4 +66,18 @@ export async function openBrowser(test: SkippableTest, label: string): Promise<B
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * What axe-core finds wrong on the page (WCAG A and AA rules and best practices), one line per rule
+ * with the elements. axe is evaluated through the DevTools protocol, which the page's CSP allows.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const source = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(source);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run()).violations as Array<{ id: string; nodes: Array<{ target: unknown }> }>;
+  });
+  return violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
 }

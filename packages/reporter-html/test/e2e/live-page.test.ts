@@ -5,7 +5,7 @@ import type { GateReport } from '@suture/core';
 import { snapshotTree } from '@suture/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import html, { startDashboard } from '../../src/index.js';
-import { openBrowser } from './browser.js';
+import { axeViolations, openBrowser } from './browser.js';
 import { cleanup, gateShop, shopFixer, shopRepo } from './support.js';
 
 afterAll(cleanup);
@@ -99,7 +99,34 @@ describe('the live page of suture run --ui, on a real pytest run', () => {
         new URL((await patchLink.getAttribute('href'))!, dashboard.url).href,
       );
       expect(await res.text()).toBe(json.patch);
+      expect(await axeViolations(page)).toEqual([]);
       expect(browser.errors).toEqual([]);
+
+      // `suture ui`: the earlier runs with their trends, and a run's own page
+      const browse = await startDashboard({ runsDir: join(repo, '.suture', 'runs') });
+      try {
+        await page.goto(browse.url);
+        await page.waitForSelector('table.runs tbody tr');
+        expect(await page.locator('table.runs tbody tr').count()).toBe(1);
+        expect(
+          await page
+            .locator('figure.trend svg')
+            .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))),
+        ).toEqual([
+          expect.stringMatching(/^pass rate: last \d+\.\d%/),
+          `heals: last ${json.totals.healed}, lowest ${json.totals.healed}, highest ${json.totals.healed} over 1 run(s)`,
+          expect.stringMatching(/^cost: last \$0/),
+        ]);
+        await browser.screenshot('ui-runs');
+        expect(await axeViolations(page)).toEqual([]);
+        await page.getByRole('link', { name: json.runId }).click();
+        await page.waitForSelector('#failures article.failure');
+        expect(await page.locator('article.failure').count()).toBe(json.projects[0]!.failures.length);
+        await page.getByRole('link', { name: 'results.xml' }).click();
+        expect(await page.content()).toContain('<testsuites');
+      } finally {
+        await browse.close();
+      }
     } finally {
       await dashboard.close();
       await browser.close();

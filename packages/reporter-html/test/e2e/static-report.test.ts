@@ -1,13 +1,11 @@
-import { readFile, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { GateReport } from '@suture/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import html from '../../src/index.js';
-import { openBrowser, type Browser } from './browser.js';
+import { axeViolations, openBrowser, type Browser } from './browser.js';
 import { ADD, DISCOUNT, FLAKY, cleanup, gateShop, shopFixer, shopRepo } from './support.js';
-
-const AXE = join(dirname(fileURLToPath(import.meta.resolve('axe-core'))), 'axe.min.js');
 
 let report: GateReport;
 let file: string;
@@ -130,12 +128,7 @@ describe('report.html of a real pytest run', () => {
       expect(await toggle.getAttribute('aria-expanded')).toBe('true');
       await browser.screenshot('report-keyboard');
 
-      await page.evaluate(await readFile(AXE, 'utf8'));
-      const result = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
-        return (await axe.run()).violations as Array<{ id: string; nodes: Array<{ target: unknown }> }>;
-      });
-      expect(result.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       expect(browser.errors).toEqual([]);
     } finally {
       await browser.close();
