@@ -5,6 +5,7 @@ import { stopRecordedProcessGroups } from './process/process-groups.js';
 import { acquireLock } from './lock.js';
 import { ensureSutureDir, journalDir, processGroupsDir } from './suture-dir.js';
 import { phase } from './phase.js';
+import { removeRunScratch } from './run-scratch.js';
 
 const MANIFEST = 'manifest.json';
 
@@ -345,6 +346,8 @@ export async function recover(
     const journal = await Journal.load(root);
     const outcome = await journal.restore();
     await journal.close();
+    // The dead run's raw test output may hold secrets in clear; its report was never written.
+    await removeRunScratch(root);
     return { found: true, runId: journal['manifest'].runId, ...outcome, stopped };
   } finally {
     await lock.release();
