@@ -160,9 +160,11 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
   });
 
   const pluginErrors: PluginErrorEntry[] = mergePluginErrors([...rounds.pluginErrors, ...pass.pluginErrors]);
-  const finalRound = [...rounds.rounds]
-    .reverse()
-    .find((r) => r.kind === 'initial' || r.kind === 'regression');
+  // Check mode leaves the tree as it was: its tests stand as the initial run found them.
+  const finalRound =
+    ctx.mode === 'check'
+      ? rounds.rounds.find((r) => r.kind === 'initial')
+      : [...rounds.rounds].reverse().find((r) => r.kind === 'initial' || r.kind === 'regression');
   const report: ProjectReport = {
     name: project.name,
     root: project.root,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { GateReport, PluginErrorEntry, ProjectReport } from '../api/contracts/report.js';
 import type { TestResult } from '../api/contracts/run-result.js';
 import { API_VERSION, type Reporter } from '../api/plugin.js';
-import { healedTests, lastFullRound } from './final-tests.js';
+import { gatedRound, testNotes, type TestNote } from './gated-tests.js';
 import { pluginErrorLine } from './plugin-error-line.js';
 import { outputPath, writeOutput } from './write-file.js';
 
@@ -17,7 +17,7 @@ function clean(text: string): string {
   return text.replace(INVALID_XML, '');
 }
 
-function testcase(project: string, test: TestResult, healed: boolean): XmlNode {
+function testcase(project: string, test: TestResult, note: TestNote | undefined, patch: string): XmlNode {
   const node: XmlNode = {
     '@_classname': project,
     '@_name': clean(test.name ?? test.id),
@@ -46,7 +46,23 @@ function testcase(project: string, test: TestResult, healed: boolean): XmlNode {
     default:
       break;
   }
-  if (healed) node['system-out'] = 'healed by suture: see fixes.patch in the run folder';
+  if (note) {
+    const out = [
+      note.fixAvailable
+        ? `validated fix available: ${patch} (not applied: suture ran in check mode)`
+        : `healed by suture: see ${patch}`,
+    ];
+    if (note.expectationChanged)
+      out.push('expectation changed: the fix edits an expected value in a test; review it');
+    node['system-out'] = out.join('\n');
+    node.properties = {
+      property: [
+        { '@_name': 'suture.fix', '@_value': note.fixAvailable ? 'available' : 'applied' },
+        { '@_name': 'suture.patch', '@_value': patch },
+        ...(note.expectationChanged ? [{ '@_name': 'suture.expectationChanged', '@_value': 'true' }] : []),
+      ],
+    };
+  }
   return node;
 }
 
@@ -77,13 +93,13 @@ function counted(name: string, cases: XmlNode[], time: number): XmlNode {
   };
 }
 
-function suite(project: ProjectReport): XmlNode {
-  const round = lastFullRound(project);
-  const healed = healedTests(project);
-  const cases = (round?.tests ?? []).map((t) => testcase(project.name, t, healed.has(t.id)));
+function suite(project: ProjectReport, mode: GateReport['mode'], patch: string): XmlNode {
+  const round = gatedRound(project, mode);
+  const notes = testNotes(project, mode);
+  const cases = (round?.tests ?? []).map((t) => testcase(project.name, t, notes.get(t.id), patch));
   // Failures that stop the whole suite (a build error) have no test of their own: give them one.
   for (const f of project.failures) {
-    if (f.failure.tests.length > 0 || f.outcome === 'healed') continue;
+    if (f.failure.tests.length > 0 || (f.outcome === 'healed' && mode !== 'check')) continue;
     cases.push({
       '@_classname': project.name,
       '@_name': `suture: ${f.failure.title}`,
@@ -108,8 +124,8 @@ function suite(project: ProjectReport): XmlNode {
 }
 
 /** Renders the merged JUnit XML of every project (one `<testsuite>` per project). */
-export function renderJunit(report: GateReport): string {
-  const suites = report.projects.map(suite);
+export function renderJunit(report: GateReport, patch = 'fixes.patch'): string {
+  const suites = report.projects.map((p) => suite(p, report.mode, patch));
   // Reporters belong to the run, not to a project.
   if (report.pluginErrors.length > 0)
     suites.push(
@@ -120,7 +136,13 @@ export function renderJunit(report: GateReport): string {
       ),
     );
   const sum = (key: string): number => suites.reduce((n, s) => n + Number(s[key]), 0);
-  const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressEmptyNode: true });
+  // a property's value="true" must stay an attribute with a value, not a bare boolean attribute
+  const builder = new XMLBuilder({
+    ignoreAttributes: false,
+    format: true,
+    suppressEmptyNode: true,
+    suppressBooleanAttributes: false,
+  });
   const xml = builder.build({
     testsuites: {
       '@_name': 'suture',
@@ -142,7 +164,7 @@ export function junitReporter(options: Record<string, unknown> = {}): Reporter {
     name: 'suture:junit',
     apiVersion: API_VERSION,
     async onRunEnd(report, { runDir }) {
-      await writeOutput(outputPath(runDir, file), renderJunit(report));
+      await writeOutput(outputPath(runDir, file), renderJunit(report, outputPath(runDir, 'fixes.patch')));
     },
   };
 }

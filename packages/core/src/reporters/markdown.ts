@@ -41,7 +41,7 @@ function attemptRow(a: Attempt): string {
   return `| ${a.attempt} | ${cell(a.fixer)} | ${a.verdict}${flag} | ${cell(reason)} | ${cost} |`;
 }
 
-function failureSection(f: FailureReport): string[] {
+function failureSection(f: FailureReport, mode: GateReport['mode']): string[] {
   const where = f.failure.location
     ? ` at \`${f.failure.location.file}${f.failure.location.line ? `:${f.failure.location.line}` : ''}\``
     : '';
@@ -50,6 +50,11 @@ function failureSection(f: FailureReport): string[] {
     '',
     `Kind \`${f.failure.kind}\`${where}; ${f.failure.tests.length} test(s).`,
   ];
+  if (f.outcome === 'healed' && mode === 'check')
+    lines.push(
+      '',
+      'Still failing in the tree: **validated fix available** in `fixes.patch` (check mode applies nothing).',
+    );
   if (f.reason) lines.push('', `Reason: ${f.reason}`);
   if (f.broke?.length) lines.push('', `Broke: ${f.broke.map((t) => `\`${t}\``).join(', ')}.`);
   if (f.attempts.some((a) => a.expectationChanged && a.verdict === 'healed')) {
@@ -117,7 +122,7 @@ export function renderMarkdown(report: GateReport): string {
     lines.push(`### ${p.name}`, '');
     if (p.error) lines.push(`Error: ${p.error}`, '');
     if (p.pluginErrors.length > 0) lines.push(...pluginErrorSection('#### Plugin errors', p.pluginErrors));
-    for (const f of p.failures) lines.push(...failureSection(f));
+    for (const f of p.failures) lines.push(...failureSection(f, report.mode));
   }
   if (report.pluginErrors.length > 0)
     lines.push(...pluginErrorSection('### Plugin errors', report.pluginErrors));

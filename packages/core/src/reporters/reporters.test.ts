@@ -55,7 +55,18 @@ describe('junit reporter', () => {
     );
     expect(typo['@_file']).toBe('tests/test_a.py');
     expect(typo['@_line']).toBe('7');
-    expect(typo['system-out']).toMatch(/healed by suture/);
+    // check mode: the tree still fails; the fix waits in the patch, its expectation change flagged
+    expect(typo['system-out']).toMatch(/^validated fix available: fixes\.patch/);
+    expect(typo['system-out']).toMatch(/expectation changed/);
+    expect(
+      typo.properties.property.map(
+        (p: Record<string, unknown>) => `${String(p['@_name'])}=${String(p['@_value'])}`,
+      ),
+    ).toEqual(['suture.fix=available', 'suture.patch=fixes.patch', 'suture.expectationChanged=true']);
+    const fixed = new XMLParser({ ignoreAttributes: false }).parse(
+      renderJunit({ ...sampleReport(), mode: 'fix' }),
+    );
+    expect(JSON.stringify(fixed)).toMatch(/healed by suture: see fixes\.patch/);
     // a build failure that stops every test still shows up as an error
     const cpp = suites[1];
     expect(cpp['@_errors']).toBe('1');
@@ -95,7 +106,9 @@ describe('patch and bugs reporters', () => {
     const report = sampleReport();
     await builtin('patch').onRunEnd!(report, ctx());
     await builtin('bugs').onRunEnd!(report, ctx());
-    expect(await readFile(join(runDir, 'fixes.patch'), 'utf8')).toBe(report.patch);
+    const patch = await readFile(join(runDir, 'fixes.patch'), 'utf8');
+    expect(patch.startsWith('# expectation changed (py): ')).toBe(true);
+    expect(patch.endsWith(`\n\n${report.patch}`)).toBe(true);
     const bugs = JSON.parse(await readFile(join(runDir, 'bug_report.json'), 'utf8'));
     expect(bugs.bugs).toHaveLength(1);
     expect(bugs.bugs[0]).toMatchObject({
