@@ -32,7 +32,8 @@ export class LiveRegion {
   constructor(private readonly stream: LiveStream) {}
 
   get width(): number {
-    return Math.max(20, (this.stream.columns ?? 100) - 1);
+    // a pseudo-terminal that was never sized reports 0 columns
+    return Math.max(20, (this.stream.columns || 100) - 1);
   }
 
   private erase(): string {
