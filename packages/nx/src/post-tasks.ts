@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { PostTasksExecution } from 'nx/src/devkit-exports.js';
@@ -39,14 +40,19 @@ export const postTasksExecution: PostTasksExecution<SutureNxOptions> = async (ra
   const bin = sutureBin(context.workspaceRoot);
   for (const [configDir, runs] of byConfigDir) {
     const cwd = join(context.workspaceRoot, configDir);
-    const r = spawnSync(process.execPath, [bin, 'merge', ...runs.sort(), '--out', join(cwd, MERGED_DIR)], {
-      cwd,
-      encoding: 'utf8',
-      env: { ...process.env, CI: process.env.CI ?? '1' },
-    });
-    if (r.status !== 0 && r.status !== 1)
-      process.stderr.write(
-        `@suture/nx: suture merge in ${cwd} failed (${r.status ?? r.signal}): ${r.stderr}\n`,
+    // a merge that fails must not leave the previous command's report looking current
+    await rm(join(cwd, MERGED_DIR), { recursive: true, force: true });
+    // Asynchronous: a plugin worker that blocks its event loop can miss Nx's messages.
+    const r = await new Promise<{ code: number | null; stderr: string }>((done) => {
+      execFile(
+        process.execPath,
+        [bin, 'merge', ...runs.sort(), '--out', join(cwd, MERGED_DIR)],
+        { cwd, env: { ...process.env, CI: process.env.CI ?? '1' }, maxBuffer: 64 << 20 },
+        (error, _stdout, stderr) =>
+          done({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr }),
       );
+    });
+    if (r.code !== 0 && r.code !== 1)
+      process.stderr.write(`@suture/nx: suture merge in ${cwd} failed (exit ${r.code}): ${r.stderr}\n`);
   }
 };
