@@ -1,0 +1,347 @@
+#!/usr/bin/env node
+// suture on real open-source projects at pinned commits, against each project's own runner run
+// natively. Prints, per project: test counts natively and under suture (they must be equal), the
+// warm wall time of a gate against the native command, a targeted re-run of one test against the
+// full run; and suture's start-up time. Prints figures; it is not a test.
+//
+//   node bench/real-projects.mjs [name...] [--repeats N]
+//
+// The projects are read from local git mirrors (SUTURE_BENCH_MIRRORS, default /work/.mirror, laid
+// out as <owner>+<repo>/repo) or cloned from GitHub when no mirror exists, and materialised at the
+// pinned commit in a temporary folder outside this repository. Nothing of theirs is committed here.
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const SUTURE = resolve(HERE, '../packages/cli/dist/bin.js');
+const MIRRORS = process.env.SUTURE_BENCH_MIRRORS ?? '/work/.mirror';
+const args = process.argv.slice(2);
+const repeatsAt = args.indexOf('--repeats');
+const REPEATS = repeatsAt >= 0 ? Number(args.splice(repeatsAt, 2)[1]) : 3;
+const only = args;
+
+const PY_ENV = { PYTHONDONTWRITEBYTECODE: '1' };
+
+/** Each project: where it comes from, how its own runner runs it natively, and suture's config. */
+const PROJECTS = [
+  {
+    name: 'python-sortedcontainers',
+    repo: 'grantjenks/python-sortedcontainers',
+    commit: '3ac358631f58c1347f1d6d2d92784117db0f38ed',
+    runner: ['pytest', { env: { PYTHONPATH: 'src' } }],
+    native: {
+      env: { ...PY_ENV, PYTHONPATH: 'src' },
+      warm: [['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests']],
+      counts: (dir) => pytestCounts(dir, ['tests'], { PYTHONPATH: 'src' }),
+    },
+  },
+  {
+    name: 'tomli',
+    repo: 'hukkin/tomli',
+    commit: '920e20b1cf495b63f6d4a6aa3cd5e4ff25f5f5a7',
+    runner: ['pytest', { env: { PYTHONPATH: 'src' } }],
+    native: {
+      env: { ...PY_ENV, PYTHONPATH: 'src' },
+      warm: [['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests']],
+      counts: (dir) => pytestCounts(dir, ['tests'], { PYTHONPATH: 'src' }),
+    },
+  },
+  {
+    name: 'cJSON',
+    repo: 'DaveGamble/cJSON',
+    commit: 'a29814f285cc531c00223743ad3c55cd38c0dc56',
+    runner: ['ctest', {}],
+    native: cmakeNative(),
+  },
+  {
+    name: 'tinyxml2',
+    repo: 'leethomason/tinyxml2',
+    commit: '3dcad8e3c38e7091ae3771bf63020027f91715ce',
+    runner: ['ctest', {}],
+    native: cmakeNative(),
+  },
+  {
+    name: 'yaml-cpp',
+    repo: 'jbeder/yaml-cpp',
+    commit: 'c3f81127320662deb3e28f4da0a511f1faecd860',
+    runner: ['ctest', { configureArgs: ['-DYAML_CPP_BUILD_TESTS=ON'] }],
+    native: cmakeNative(['-DYAML_CPP_BUILD_TESTS=ON']),
+  },
+  {
+    name: 'javascript-algorithms',
+    repo: 'trekhleb/javascript-algorithms',
+    commit: '85293e3e2b88f4d2ce330d956b139cf628aa1e82',
+    runner: ['jest', {}],
+    setup: (dir) => run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], dir),
+    native: {
+      warm: [['npx', 'jest', '--ci', '--silent']],
+      counts: (dir) => jestCounts(dir),
+    },
+  },
+];
+
+function run(cmd, argv, cwd, env = {}, allowFail = false) {
+  const r = spawnSync(cmd, argv, {
+    cwd,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  if (r.status !== 0 && !allowFail)
+    throw new Error(
+      `${cmd} ${argv.join(' ')} exited ${r.status} in ${cwd}\n${(r.stderr || r.stdout).slice(-2000)}`,
+    );
+  return r;
+}
+
+function timedMs(fn) {
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function cmakeNative(configureArgs = []) {
+  return {
+    first: [['cmake', '-S', '.', '-B', 'build-native', '-G', 'Ninja', ...configureArgs]],
+    warm: [
+      ['cmake', '--build', 'build-native'],
+      ['ctest', '--test-dir', 'build-native', '-j2'],
+    ],
+    counts: (dir) => ctestCounts(dir),
+  };
+}
+
+function xmlCounts(text) {
+  const cases = [...text.matchAll(/<testcase\b[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)];
+  let failed = 0;
+  let skipped = 0;
+  for (const c of cases) {
+    const body = c[2] ?? '';
+    if (/<(failure|error)\b/.test(body)) failed++;
+    else if (/<skipped\b/.test(body) || /status="(notrun|disabled)"/.test(c[0])) skipped++;
+  }
+  return { tests: cases.length, passed: cases.length - failed - skipped, failed, skipped };
+}
+
+function pytestCounts(dir, paths, env) {
+  const xml = join(dir, '.bench-native.xml');
+  run(
+    'python3',
+    ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--junitxml=${xml}`, ...paths],
+    dir,
+    { ...PY_ENV, ...env },
+    true,
+  );
+  const counts = xmlCounts(readFileSync(xml, 'utf8'));
+  rmSync(xml);
+  return counts;
+}
+
+/** CTest entries, each GoogleTest binary counted by its cases (GTEST_OUTPUT writes one XML per binary). */
+function ctestCounts(dir) {
+  const gtestDir = join(dir, 'build-native', 'gtest-xml');
+  rmSync(gtestDir, { recursive: true, force: true });
+  mkdirSync(gtestDir, { recursive: true });
+  const junit = join(dir, 'build-native', 'ctest.xml');
+  run(
+    'ctest',
+    ['--test-dir', 'build-native', '-j2', '--output-junit', junit],
+    dir,
+    { GTEST_OUTPUT: `xml:${gtestDir}/` },
+    true,
+  );
+  const entries = xmlCounts(readFileSync(junit, 'utf8'));
+  const gtest = readdirSync(gtestDir).map((f) => xmlCounts(readFileSync(join(gtestDir, f), 'utf8')));
+  if (gtest.length === 0) return entries;
+  // each gtest binary replaces its one entry by its cases
+  const sum = (k) => entries[k] + gtest.reduce((n, g) => n + g[k], 0);
+  return {
+    tests: sum('tests') - gtest.length,
+    passed: sum('passed') - gtest.filter((g) => g.failed === 0).length,
+    failed: sum('failed') - gtest.filter((g) => g.failed > 0).length,
+    skipped: sum('skipped'),
+  };
+}
+
+function jestCounts(dir) {
+  const out = join(dir, '.bench-jest.json');
+  run('npx', ['jest', '--ci', '--silent', '--json', `--outputFile=${out}`], dir, {}, true);
+  const j = JSON.parse(readFileSync(out, 'utf8'));
+  rmSync(out);
+  return {
+    tests: j.numTotalTests,
+    passed: j.numPassedTests,
+    failed: j.numFailedTests,
+    skipped: j.numPendingTests + j.numTodoTests,
+  };
+}
+
+function materialise(project) {
+  const mirror = join(MIRRORS, project.repo.replace('/', '+'), 'repo');
+  const dir = mkdtempSync(join(tmpdir(), `suture-real-${project.name}-`));
+  if (existsSync(mirror)) {
+    const tar = execFileSync('git', ['--git-dir', mirror, 'archive', '--format=tar', project.commit], {
+      maxBuffer: 1024 * 1024 * 1024,
+    });
+    execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  } else {
+    run('git', ['clone', '--quiet', `https://github.com/${project.repo}.git`, dir], tmpdir());
+    run('git', ['checkout', '--quiet', project.commit], dir);
+    rmSync(join(dir, '.git'), { recursive: true, force: true });
+  }
+  run('git', ['init', '-q'], dir);
+  writeFileSync(join(dir, '.git', 'info', 'exclude'), 'build-native/\nnode_modules/\n');
+  run('git', ['add', '-A'], dir);
+  run('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'pinned'], dir);
+  const [runner, options] = project.runner;
+  writeFileSync(
+    join(dir, 'suture.config.json'),
+    JSON.stringify(
+      {
+        projects: [{ name: project.name, root: '.', runner: [runner, options] }],
+        reporters: ['json'],
+        // a cold build of a large project on a loaded machine may take longer than the default
+        timeoutMs: 3_600_000,
+      },
+      null,
+      2,
+    ),
+  );
+  return dir;
+}
+
+function sutureGate(dir) {
+  const r = run('node', [SUTURE, 'run', '--no-heal', '--json', '--reporter', 'json'], dir, {}, true);
+  if (r.status !== 0 && r.status !== 1)
+    throw new Error(`suture exited ${r.status}:\n${r.stderr.slice(-3000)}`);
+  return JSON.parse(r.stdout);
+}
+
+function finalRound(report) {
+  const rounds = report.projects[0].rounds;
+  return [...rounds].reverse().find((r) => r.kind === 'initial' || r.kind === 'regression') ?? rounds[0];
+}
+
+async function targetedRerun(project, dir, id) {
+  const [runner, options] = project.runner;
+  const mod = await import(`../packages/runner-${runner}/dist/index.js`);
+  const { silentLogger } = await import('../packages/core/dist/testing/index.js');
+  const plugin = mod.default(options, { configDir: dir });
+  const once = async (selection) => {
+    const workDir = mkdtempSync(join(tmpdir(), 'suture-real-work-'));
+    const t = performance.now();
+    const r = await plugin.run({
+      root: dir,
+      workDir,
+      timeoutMs: 1_800_000,
+      signal: new AbortController().signal,
+      logger: silentLogger,
+      ...(selection ? { selection } : {}),
+    });
+    const ms = performance.now() - t;
+    rmSync(workDir, { recursive: true, force: true });
+    return { ms, tests: r.tests?.length ?? 0 };
+  };
+  const full = [];
+  const one = [];
+  for (let i = 0; i < REPEATS; i++) {
+    full.push((await once()).ms);
+    one.push((await once([id])).ms);
+  }
+  return { full: median(full), one: median(one) };
+}
+
+function fmt(c) {
+  return c ? `${c.tests} (${c.passed}/${c.failed}/${c.skipped})` : 'n/a';
+}
+
+const rows = [];
+for (const project of PROJECTS) {
+  if (only.length > 0 && !only.some((o) => project.name.includes(o))) continue;
+  console.error(`== ${project.name} @ ${project.commit.slice(0, 12)}`);
+  const dir = materialise(project);
+  try {
+    project.setup?.(dir);
+    // suture resolves its plugins from the config file's folder, as it would in the user's repository
+    mkdirSync(join(dir, 'node_modules'), { recursive: true });
+    symlinkSync(resolve(HERE, '../node_modules/@suture'), join(dir, 'node_modules', '@suture'));
+    const env = project.native.env ?? {};
+    for (const [cmd, ...argv] of project.native.first ?? []) run(cmd, argv, dir, env);
+    for (const [cmd, ...argv] of project.native.warm) run(cmd, argv, dir, env, true); // cold build, caches
+    const native = project.native.counts(dir);
+    const cold = performance.now();
+    const coldReport = sutureGate(dir); // cold: suture's own build folder
+    const coldMs = performance.now() - cold;
+    const coldState = coldReport.projects[0].status;
+    if (coldState !== 'completed' && coldState !== 'failed')
+      console.error(`   the cold gate ended ${coldState}: ${finalRound(coldReport).error ?? ''}`);
+    const nativeTimes = [];
+    const sutureTimes = [];
+    let report = coldReport;
+    for (let i = 0; i < REPEATS; i++) {
+      nativeTimes.push(
+        timedMs(() => project.native.warm.forEach(([cmd, ...argv]) => run(cmd, argv, dir, env, true))),
+      );
+      sutureTimes.push(timedMs(() => (report = sutureGate(dir))));
+    }
+    // counted on a warm gate: a cold one may have been cut by the run's limit while it built
+    const round = finalRound(report);
+    const t = report.totals;
+    const suture = { tests: t.tests, passed: t.passed, failed: t.failed, skipped: t.skipped };
+    const id = round.tests.find((x) => x.status === 'passed')?.id;
+    const rerun = id ? await targetedRerun(project, dir, id) : undefined;
+    rows.push({
+      project: project.name,
+      native: fmt(native),
+      suture: fmt(suture),
+      equal: JSON.stringify(native) === JSON.stringify(suture) ? 'yes' : 'NO',
+      nativeMs: median(nativeTimes),
+      sutureMs: median(sutureTimes),
+      coldMs,
+      rerun,
+    });
+  } catch (error) {
+    console.error(`   failed: ${error.message}`);
+    rows.push({ project: project.name, error: error.message.split('\n')[0] });
+  } finally {
+    if (!process.env.SUTURE_BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
+    else console.error(`   kept ${dir}`);
+  }
+}
+
+const startup = (argv) => median(Array.from({ length: 7 }, () => timedMs(() => run('node', argv, HERE))));
+const nodeMs = startup(['-e', '0']);
+const versionMs = startup([SUTURE, '--version']);
+
+console.log(`\nreal projects, ${REPEATS} repeats (medians); counts are tests (passed/failed/skipped)\n`);
+console.log(
+  '| project | native counts | suture counts | equal | warm native | warm suture | ratio | re-run 1 test vs full (runner) |',
+);
+console.log('|---|---|---|---|---|---|---|---|');
+for (const r of rows) {
+  if (r.error) {
+    console.log(`| ${r.project} | error: ${r.error} | | | | | | |`);
+    continue;
+  }
+  const rerun = r.rerun ? `${r.rerun.one.toFixed(0)} ms vs ${r.rerun.full.toFixed(0)} ms` : 'n/a';
+  console.log(
+    `| ${r.project} | ${r.native} | ${r.suture} | ${r.equal} | ${r.nativeMs.toFixed(0)} ms | ${r.sutureMs.toFixed(0)} ms | ${(r.sutureMs / r.nativeMs).toFixed(2)}x | ${rerun} |`,
+  );
+}
+console.log(
+  `\nstart-up: \`suture --version\` ${versionMs.toFixed(0)} ms against \`node -e 0\` ${nodeMs.toFixed(0)} ms (${(versionMs / nodeMs).toFixed(1)}x)`,
+);
