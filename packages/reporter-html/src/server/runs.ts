@@ -62,10 +62,14 @@ export class RunIndex {
     private readonly limit = 100,
   ) {}
 
+  /** Run folder names, newest first (run ids start with their time). */
+  private async ids(): Promise<string[]> {
+    return (await readdir(this.runsDir).catch(() => [] as string[])).filter(isRunId).sort().reverse();
+  }
+
   async list(): Promise<RunSummary[]> {
-    const ids = (await readdir(this.runsDir).catch(() => [] as string[])).filter(isRunId).sort().reverse();
     const out: RunSummary[] = [];
-    for (const id of ids) {
+    for (const id of await this.ids()) {
       if (out.length >= this.limit) break;
       const summary = await this.summary(id);
       if (summary) out.push(summary);
@@ -86,14 +90,19 @@ export class RunIndex {
     return summary;
   }
 
-  /** Tests per project in the newest earlier run that gated it: the live page's denominators. */
+  /**
+   * Tests per project in the newest earlier run that gated it: the live page's denominators. Only
+   * the newest few runs are read, so a big runs folder does not hold up the run's start.
+   */
   async expectedTests(projects: readonly string[], except?: string): Promise<Record<string, number>> {
     const expected: Record<string, number> = {};
-    for (const run of await this.list()) {
-      if (run.runId === except) continue;
-      for (const p of run.projects)
+    const ids = (await this.ids()).filter((id) => id !== except).slice(0, 5);
+    for (const id of ids) {
+      const run = await this.summary(id);
+      for (const p of run?.projects ?? [])
         if (projects.includes(p.name) && expected[p.name] === undefined && p.tests > 0)
           expected[p.name] = p.tests;
+      if (projects.every((name) => expected[name] !== undefined)) break;
     }
     return expected;
   }

@@ -139,6 +139,33 @@ describe('the dashboard server', () => {
     expect([...rest.body.matchAll(/^id: (\d+)$/gm)][0]![1]).toBe('6');
   });
 
+  it("starts a run's progress bars at the test count of the latest earlier run", async () => {
+    const next = await startDashboard({ runsDir, live: true });
+    try {
+      await next.reporter.onRunStart!({
+        runId: 'next',
+        root: '/repo',
+        runDir: join(runsDir, 'next'),
+        mode: 'check',
+        projects: ['shop', 'web'],
+      });
+      // the stream stays open while the run goes on: read its first message only
+      const res = await fetch(new URL(withToken(next, '/api/events'), next.url));
+      const reader = res.body!.getReader();
+      let text = '';
+      while (!/^data: .*\n\n/m.test(text)) text += Buffer.from((await reader.read()).value!).toString();
+      await reader.cancel();
+      const first = JSON.parse(/^data: (.*)$/m.exec(text)![1]!) as LiveMessage;
+      expect(first).toMatchObject({
+        type: 'run-start',
+        expected: { shop: report.projects[0]!.rounds[0]!.tests.length },
+      });
+      expect(first.type === 'run-start' && 'web' in first.expected).toBe(false);
+    } finally {
+      await next.close();
+    }
+  });
+
   it('cancels only a run that is still going, and only once', async () => {
     // the run above has ended
     expect((await get(live, withToken(live, '/api/cancel'), { method: 'POST' })).status).toBe(409);
