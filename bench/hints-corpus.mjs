@@ -8,7 +8,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HealConfigSchema, runGate } from '../packages/core/dist/index.js';
+import { HealConfigSchema } from '../packages/core/dist/index.js';
+import { runGate } from '../packages/core/dist/internal.js';
 import { silentLogger } from '../packages/core/dist/testing/index.js';
 import pytest from '../packages/runner-pytest/dist/index.js';
 import ctest from '../packages/runner-ctest/dist/index.js';

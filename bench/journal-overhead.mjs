@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Journal, recover, validateEdits } from '../packages/core/dist/index.js';
+import { Journal, recover, validateEdits } from '../packages/core/dist/internal.js';
 
 const FILES = Number(process.argv[2] ?? 200);
 const BYTES = Number(process.argv[3] ?? 4096);
