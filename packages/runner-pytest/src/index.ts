@@ -7,7 +7,7 @@ import { PytestOptionsSchema, type PytestOptions } from './options.js';
 import { runPytest } from './run.js';
 
 export type { PytestOptions } from './options.js';
-export { pythonAnalyzer } from './analyzer/index.js';
+export { pythonAnalyzer, type PythonAnalyzerOptions } from './analyzer/index.js';
 
 /** The pytest runner: `pytest({ python: '.venv/bin/python', args: ['-m', 'not slow'] })`. */
 export default function pytest(options: PytestOptions = {}): Runner {
@@ -21,7 +21,9 @@ export default function pytest(options: PytestOptions = {}): Runner {
     supportsSelection: true,
     run: (ctx) => runPytest(resolved, ctx, memory),
     detect: detectPytest,
-    analyzer: pythonAnalyzer,
+    // the analyzer traces tests with the runner's own interpreter and environment
+    analyzer: () =>
+      pythonAnalyzer({ ...(resolved.python ? { python: resolved.python } : {}), env: resolved.env }),
     doctor: (root) => doctorPytest(resolved, root),
   };
 }

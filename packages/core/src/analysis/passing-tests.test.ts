@@ -37,5 +37,6 @@ describe('PassingTests', () => {
     );
     expect(passing.of('/p', 'a.py')).toEqual(['a.py::t2']);
     expect(passing.of('/p', 'b.py')).toEqual(['b.py::t3']);
+    expect(passing.all('/p')).toEqual(['a.py::t2', 'b.py::t3']);
   });
 });

@@ -26,6 +26,11 @@ export class PassingTests {
     }
   }
 
+  /** Every passing test of the project, file by file. */
+  all(root: string): string[] {
+    return [...(this.byRoot.get(root)?.values() ?? [])].flatMap((ids) => [...ids]);
+  }
+
   /** Passing tests of a test file, in the order they were first seen. */
   of(root: string, file: string): string[] {
     return [...(this.byRoot.get(root)?.get(file) ?? [])];

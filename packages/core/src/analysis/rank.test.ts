@@ -110,4 +110,42 @@ describe('rankScope', () => {
       depth: 0,
     });
   });
+
+  it('with a trace, ranks what the failing tests ran and the passing ones did not above what both ran, and adds what the walk missed', async () => {
+    const walk = await walkCodeGraph([test('test_sort')], { maxDepth: 3, expand });
+    const k = (file: string, symbol: string): string => nodeKey({ file, symbol });
+    const entries = rankScope({
+      reached: walk.reached,
+      frames: [{ file: 'util.py', symbol: 'pivot' }],
+      executed: {
+        failing: [
+          new Set([
+            k('lib.py', 'sort'),
+            k('lib.py', 'swap'),
+            k('util.py', 'pivot'),
+            k('lib.py', 'partition'),
+            k('lib.py', '__eq__'),
+          ]),
+        ],
+        passing: [
+          new Set([k('lib.py', 'sort'), k('util.py', 'pivot'), k('lib.py', 'partition')]),
+          new Set([k('lib.py', 'sort'), k('util.py', 'pivot'), k('lib.py', 'partition')]),
+        ],
+      },
+      isTestFile,
+    });
+    const all = entries
+      .flatMap((e) => (e.ranking ?? []).map((r) => ({ at: `${e.file}:${r.symbol}`, ...r })))
+      .sort((a, b) => b.score - a.score);
+    const at = (name: string): number => all.findIndex((r) => r.at === name);
+    // the frame first, then what only the failing test ran, then what every test ran
+    expect(all[0]!.at).toBe('util.py:pivot');
+    expect(at('lib.py:swap')).toBe(1);
+    expect(all[1]!.reason).toBe('run by 1 of 1 failing tests and 0 of 2 passing tests');
+    expect(at('lib.py:swap')).toBeLessThan(at('lib.py:partition'));
+    expect(at('lib.py:swap')).toBeLessThan(at('lib.py:sort'));
+    // run by the failing test, never reached by the walk (an operator): in the scope, above what every test ran
+    expect(at('lib.py:__eq__')).toBeGreaterThan(0);
+    expect(at('lib.py:__eq__')).toBeLessThan(at('lib.py:sort'));
+  });
 });

@@ -13,6 +13,15 @@ export interface RankInput {
   failingReach?: ReadonlyArray<ReadonlySet<string>>;
   /** For each passing test of the same test files, the `nodeKey`s its walk reached. */
   passingReach?: ReadonlyArray<ReadonlySet<string>>;
+  /**
+   * What the tests executed when the analyzer could trace them (a coverage run of the failing
+   * tests and passing tests of the same files): `nodeKey`s per failing and per passing test. It
+   * outweighs the static reach, and lets the spectrum weigh the frames too.
+   */
+  executed?: {
+    failing: ReadonlyArray<ReadonlySet<string>>;
+    passing: ReadonlyArray<ReadonlySet<string>>;
+  };
   isTestFile: (file: string) => boolean;
   /** 1-based first and last line of a symbol's definition, when the analyzer read it. */
   lines?: (node: CodeNode) => { line: number; endLine: number } | undefined;
@@ -38,9 +47,19 @@ interface Scored {
   reasons: string[];
 }
 
-function frameScore(index: number, test: boolean): number {
-  const base = 1 - 0.02 * Math.min(index, 5);
-  return test ? base * TEST_FACTOR : base;
+function frameScore(index: number): number {
+  return 1 - 0.02 * Math.min(index, 5);
+}
+
+/** Ochiai's suspiciousness: how much more a node goes with the failing tests than the passing ones. */
+function ochiaiOf(
+  key: string,
+  failing: ReadonlyArray<ReadonlySet<string>>,
+  passing: ReadonlyArray<ReadonlySet<string>>,
+): { value: number; ef: number; ep: number } {
+  const ef = failing.filter((s) => s.has(key)).length;
+  const ep = passing.filter((s) => s.has(key)).length;
+  return { value: failing.length > 0 && ef > 0 ? ef / Math.sqrt(failing.length * (ef + ep)) : 0, ef, ep };
 }
 
 /**
@@ -52,6 +71,11 @@ function frameScore(index: number, test: boolean): number {
  *    failing tests, and by few of the passing tests of the same files), being called on the
  *    failing line (or by such a function, less for each step), and call distance from the test;
  * 3. code in test files, frames included, at a tenth of its score: below all code under test.
+ *
+ * When the tests were traced (`executed`), what they ran decides more than where they stopped: a
+ * blend of the frame (innermost first), the spectrum of what ran (Ochiai), the failing line and
+ * call distance ranks every function, so a bug that returned a wrong value before the code that
+ * raised outranks that code; functions the failing tests ran and the walk missed join the scope.
  *
  * Reasons are the strongest evidence first, deduplicated and capped.
  */
@@ -82,40 +106,53 @@ export function rankScope(input: RankInput): ScopeEntry[] {
     seen.add(key);
     const test = input.isTestFile(node.file);
     const frame = frameIndex.get(key);
-    if (frame !== undefined) {
-      const reason = frame === 0 ? 'where the failure was raised' : `frame ${frame + 1} of the trace`;
-      scored.push({
-        node,
-        role,
-        depth,
-        score: frameScore(frame, test),
-        reason,
-        reasons: [reason, ...walkReasons],
-      });
-      return;
-    }
     const reachedNode = byKey.get(key);
-    const ef = failing.filter((s) => s.has(key)).length;
-    const ep = passing.filter((s) => s.has(key)).length;
-    const ochiai = failing.length > 0 && ef > 0 ? ef / Math.sqrt(failing.length * (ef + ep)) : 0;
     const line = reachedNode ? lineSignal(reachedNode) : 0;
-    const distance = reachedNode?.distance ?? 1;
+    // a node the walk did not reach has no known distance: no closeness to speak for it
+    const distance = reachedNode?.distance ?? 0;
     const proximity = distance === 0 ? 0 : 1 / distance;
-    let score = 0.85 * (0.4 * ochiai + 0.35 * line + 0.25 * proximity);
-    if (test) score *= TEST_FACTOR;
-    const strongest =
+    const frameReason =
+      frame === undefined
+        ? undefined
+        : frame === 0
+          ? 'where the failure was raised'
+          : `frame ${frame + 1} of the trace`;
+    const lineReason =
       line === 1
         ? 'called on the failing line'
         : line > 0
           ? 'called by a function the failing line calls'
-          : ef > 0 && passing.length > 0 && ep === 0
-            ? `reached by the failing tests and by none of ${passing.length} passing tests of the same files`
-            : undefined;
+          : undefined;
+    let score: number;
+    let strongest: string | undefined;
+    if (input.executed && input.executed.failing.length > 0) {
+      // traced: the spectrum of what ran weighs every node, frames included
+      const dyn = ochiaiOf(key, input.executed.failing, input.executed.passing);
+      const frameSignal = frame === undefined ? 0 : 1 - 0.1 * Math.min(frame, 5);
+      score = 0.35 * frameSignal + 0.45 * dyn.value + 0.1 * line + 0.1 * proximity;
+      const spectrum =
+        dyn.ef > 0
+          ? `run by ${dyn.ef} of ${input.executed.failing.length} failing tests and ${dyn.ep} of ${input.executed.passing.length} passing tests`
+          : undefined;
+      strongest = frameReason ?? (dyn.value >= 0.5 ? spectrum : undefined) ?? lineReason ?? spectrum;
+    } else if (frame !== undefined) {
+      score = frameScore(frame);
+      strongest = frameReason;
+    } else {
+      const stat = ochiaiOf(key, failing, passing);
+      score = 0.85 * (0.4 * stat.value + 0.35 * line + 0.25 * proximity);
+      strongest =
+        lineReason ??
+        (stat.ef > 0 && passing.length > 0 && stat.ep === 0
+          ? `reached by the failing tests and by none of ${passing.length} passing tests of the same files`
+          : undefined);
+    }
+    if (test) score *= TEST_FACTOR;
     scored.push({
       node,
       role,
       depth,
-      score,
+      score: Math.min(1, score),
       reason: strongest ?? walkReasons[0] ?? 'reached from the failing test',
       reasons: strongest ? [strongest, ...walkReasons] : [...walkReasons],
     });
@@ -126,6 +163,14 @@ export function rankScope(input: RankInput): ScopeEntry[] {
     add(f, walked?.role ?? (input.isTestFile(f.file) ? 'test' : 'source'), 0, walked?.reasons ?? []);
   }
   for (const n of input.reached) add(n.node, n.role, n.depth, n.reasons);
+  // what the failing tests were seen to run but the walk missed (dynamic dispatch, operators)
+  for (const run of input.executed?.failing ?? [])
+    for (const key of run) {
+      if (seen.has(key)) continue;
+      const [file, symbol] = key.split('\0') as [string, string];
+      const node = { file, ...(symbol ? { symbol } : {}) };
+      add(node, input.isTestFile(file) ? 'test' : 'source', 1, ['run by a failing test (traced)']);
+    }
   return toEntries(scored, input);
 }
 

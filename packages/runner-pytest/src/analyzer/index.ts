@@ -4,12 +4,21 @@ import { analyzePytest, testSymbol } from './analyze.js';
 import { createPythonCache } from './python-model.js';
 import { PythonProject } from './python-project.js';
 import { summarizePython, type PyModule } from './python-summary.js';
-import { scopePytest } from './scope.js';
+import { scopePytest, TraceMemo } from './scope.js';
 import { syntaxErrorLine } from './syntax.js';
 import { isPythonTestFile } from './test-files.js';
+import type { TraceOptions } from './trace.js';
+
+export interface PythonAnalyzerOptions extends TraceOptions {
+  /**
+   * Run the failing tests and passing tests of the same files once more under a function tracer
+   * to rank the scope by what they ran (default true). The runner passes its interpreter and env.
+   */
+  trace?: boolean;
+}
 
 /** The Python analyzer: groups pytest failures by root cause and walks the call graph for a ranked scope. */
-export function pythonAnalyzer(): Analyzer {
+export function pythonAnalyzer(options: PythonAnalyzerOptions = {}): Analyzer {
   // one tree at a time for summaries (they are what is kept), a few for syntax checks
   const parser = createPythonCache(1);
   const checker = createPythonCache(8);
@@ -19,15 +28,29 @@ export function pythonAnalyzer(): Analyzer {
     summarize: (source) => summarizePython(parser.parseText(source).tree),
   });
   const passing = new PassingTests();
+  const traces = new TraceMemo();
+  const { trace = true, ...run } = options;
+  // PYTHONPATH entries inside the project (a src layout) are where its imports resolve from
+  const paths = [
+    'src',
+    ...(run.env?.PYTHONPATH ?? '').split(':').filter((p) => p && !p.startsWith('/') && !p.startsWith('..')),
+  ];
   return {
     name: '@suture/runner-pytest/analyzer',
     apiVersion: API_VERSION,
     analyze(result, project) {
       passing.record(project.root, result, (t) => testSymbol(t.id).file);
-      return analyzePytest(result, project, new PythonProject(project.root, summaries));
+      return analyzePytest(result, project, new PythonProject(project.root, summaries, paths));
     },
     scope: (failure, project) =>
-      scopePytest(failure, project, { summaries, passing: (root, file) => passing.of(root, file) }),
+      scopePytest(failure, project, {
+        summaries,
+        paths,
+        passing: (root, file) => passing.of(root, file),
+        allPassing: (root) => passing.all(root),
+        traces,
+        ...(trace ? { trace: run } : {}),
+      }),
     isTestFile: isPythonTestFile,
     checkSyntax(file, content) {
       if (!file.endsWith('.py')) return undefined;

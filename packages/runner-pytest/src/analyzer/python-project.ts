@@ -40,6 +40,12 @@ export class PythonProject {
     private readonly paths: readonly string[] = ['src'],
   ) {}
 
+  /** The content hash of a file as the cache read it; undefined when it cannot be read. */
+  async hash(file: string): Promise<string | undefined> {
+    const s = await this.summaries.read(this.root, file);
+    return s?.skipped === undefined ? s?.hash : undefined;
+  }
+
   index(file: string): Promise<PyIndex | undefined> {
     let found = this.indexes.get(file);
     if (!found) {

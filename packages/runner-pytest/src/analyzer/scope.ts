@@ -8,22 +8,83 @@ import {
   type SummaryCache,
 } from '@suture/core/analysis';
 import type { Failure, ProjectInfo, ScopeInput } from '@suture/core';
-import { testSymbol } from './analyze.js';
+import { symbolAt, testSymbol } from './analyze.js';
 import { DOCTEST, PythonGraph } from './python-graph.js';
 import { PythonProject } from './python-project.js';
 import type { PyModule } from './python-summary.js';
 import { isPythonTestFile } from './test-files.js';
+import { traceTests, type Trace, type TraceOptions } from './trace.js';
 
 /** How long one failure's scope may take before it is returned as incomplete. */
 export const SCOPE_TIME_LIMIT_MS = 10_000;
+/** How long the run that traces the tests may take; past it the ranking goes without. */
+export const TRACE_TIME_LIMIT_MS = 30_000;
 /** Failing tests walked one by one for the spectrum, and passing tests of the same files. */
 const MAX_FAILING = 8;
 const MAX_PASSING = 16;
+/** Passing tests traced with the failing ones: the more, the sharper the spectrum. */
+const MAX_PASSING_TRACED = 48;
+const MIN_NEAR_PASSING = 8;
 
 export interface ScopeContext {
   summaries: SummaryCache<PyModule>;
+  /** Folders besides the root that imports resolve from. */
+  paths: readonly string[];
   /** Passing tests of each test file in the latest run the analyzer read. */
   passing: (root: string, file: string) => readonly string[];
+  /** Every passing test of the latest run. */
+  allPassing: (root: string) => readonly string[];
+  /** How to run the tests under a tracer; undefined: no tracing. */
+  trace?: TraceOptions;
+  /** Traces already taken, reused while the files they ran are unchanged. */
+  traces: TraceMemo;
+}
+
+/** Traces by the tests they ran, with the hashes of the project files they entered. */
+export class TraceMemo {
+  private readonly memo = new Map<string, { trace: Trace; hashes: Map<string, string> }>();
+
+  async get(project: PythonProject, ids: readonly string[]): Promise<Trace | undefined> {
+    const hit = this.memo.get(ids.join('\n'));
+    if (!hit) return undefined;
+    for (const [file, hash] of hit.hashes) if ((await project.hash(file)) !== hash) return undefined;
+    return hit.trace;
+  }
+
+  async set(project: PythonProject, ids: readonly string[], trace: Trace): Promise<void> {
+    const hashes = new Map<string, string>();
+    const files = new Set([...trace.values()].flatMap((t) => t.entered.map(([file]) => file)));
+    for (const id of ids) files.add(testSymbol(id).file);
+    for (const file of files) hashes.set(file, (await project.hash(file)) ?? '');
+    this.memo.set(ids.join('\n'), { trace, hashes });
+  }
+}
+
+/** Passing tests to trace: the other cases of the failing tests' own functions first. */
+function passingToTrace(failing: readonly string[], passing: readonly string[]): string[] {
+  const base = (id: string): string => id.replace(/\[.*$/, '');
+  const own = new Set(failing.map(base));
+  return [...passing.filter((id) => own.has(base(id))), ...passing.filter((id) => !own.has(base(id)))].slice(
+    0,
+    MAX_PASSING_TRACED,
+  );
+}
+
+/** What each traced test ran, as `nodeKey`s of project functions, split by outcome. */
+async function executedSets(
+  project: PythonProject,
+  trace: Trace,
+): Promise<{ failing: Array<Set<string>>; passing: Array<Set<string>> }> {
+  const out = { failing: [] as Array<Set<string>>, passing: [] as Array<Set<string>> };
+  for (const t of trace.values()) {
+    const keys = new Set<string>();
+    for (const [file, line] of t.entered) {
+      const symbol = await symbolAt(project, file, line);
+      if (symbol) keys.add(nodeKey({ file, symbol }));
+    }
+    (t.passed ? out.passing : out.failing).push(keys);
+  }
+  return out;
 }
 
 /** The seed of a test id: a test function, a doctest of a module's function, or a document's doctests. */
@@ -73,6 +134,11 @@ async function fixtureSeeds(project: PythonProject, testFile: string, symbol: st
   return edges;
 }
 
+function nodeOfKey(key: string): CodeNode {
+  const [file, symbol] = key.split('\0') as [string, string];
+  return { file, ...(symbol ? { symbol } : {}) };
+}
+
 function parentDirs(file: string): string[] {
   const dirs: string[] = [];
   for (let dir = posix.dirname(file); ; dir = posix.dirname(dir)) {
@@ -102,7 +168,7 @@ export async function scopePytest(
   ctx: ScopeContext,
 ): Promise<ScopeInput> {
   const deadline = Date.now() + SCOPE_TIME_LIMIT_MS;
-  const project = new PythonProject(info.root, ctx.summaries);
+  const project = new PythonProject(info.root, ctx.summaries, ctx.paths);
   const graph = new PythonGraph(project);
   const walk = (seeds: readonly CodeEdge[]) =>
     walkCodeGraph(seeds, {
@@ -139,12 +205,28 @@ export async function scopePytest(
     if (f.line && f.symbol && isPythonTestFile(f.file))
       onFailingLine.push(...(await graph.onLine({ file: f.file, symbol: f.symbol }, f.line)));
 
+  let executed: { failing: Array<Set<string>>; passing: Array<Set<string>> } | undefined;
+  if (ctx.trace) {
+    const near = files.flatMap((f) => ctx.passing(info.root, f));
+    // a test file with few passing tests (one test looping over cases) borrows from the others
+    const far =
+      near.length < MIN_NEAR_PASSING ? ctx.allPassing(info.root).filter((id) => !near.includes(id)) : [];
+    const ids = [...failing, ...passingToTrace(failing, [...near, ...far])];
+    let trace = await ctx.traces.get(project, ids);
+    if (!trace) {
+      trace = await traceTests(info.root, ids, ctx.trace, TRACE_TIME_LIMIT_MS);
+      if (trace) await ctx.traces.set(project, ids, trace);
+    }
+    if (trace) executed = await executedSets(project, trace);
+  }
+
   const lines = new Map<string, { line: number; endLine: number }>();
   for (const n of main.reached) {
     const where = await graph.lines(n.node);
     if (where) lines.set(nodeKey(n.node), where);
   }
-  for (const f of frames) {
+  const others = [...frames, ...(executed?.failing ?? []).flatMap((run) => [...run].map(nodeOfKey))];
+  for (const f of others) {
     const where = await graph.lines(f);
     if (where) lines.set(nodeKey(f), where);
   }
@@ -156,6 +238,7 @@ export async function scopePytest(
     onFailingLine,
     failingReach,
     passingReach,
+    ...(executed ? { executed } : {}),
     isTestFile: isPythonTestFile,
     lines: (n) => lines.get(nodeKey(n)),
   });

@@ -1,0 +1,126 @@
+import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join, relative } from 'node:path';
+import { runProcess } from '@suture/core';
+import { resolvePython } from '@suture/core/analysis';
+
+/** How to start the project's pytest: the runner's own interpreter and environment. */
+export interface TraceOptions {
+  python?: string;
+  env?: Record<string, string>;
+}
+
+/** For each test that ran: whether it passed, and the project functions it entered (file, first line). */
+export type Trace = Map<string, { passed: boolean; entered: Array<[string, number]> }>;
+
+/**
+ * A pytest plugin that records, per test, the code objects entered in files under the project
+ * root. `sys.settrace` sees only the 'call' of each frame (the local tracer is None), so the cost
+ * is one Python call per function call, paid by the few tests traced, never by the gate's runs.
+ */
+const PLUGIN = `
+import json, os, sys, threading
+import pytest
+
+_ROOT = os.path.realpath(os.environ["SUTURE_TRACE_ROOT"]) + os.sep
+_OUT = os.environ["SUTURE_TRACE_OUT"]
+_SKIP = (os.sep + "site-packages" + os.sep, os.sep + ".venv" + os.sep, os.sep + "venv" + os.sep)
+_results = {}
+_seen = set()
+_files = {}
+
+
+def _project_path(filename):
+    real = _files.get(filename)
+    if real is None:
+        real = os.path.realpath(filename)
+        if not real.startswith(_ROOT) or any(s in real for s in _SKIP):
+            real = ""
+        _files[filename] = real
+    return real
+
+
+def _tracer(frame, event, arg):
+    code = frame.f_code
+    real = _project_path(code.co_filename)
+    if real:
+        _seen.add((real, code.co_firstlineno))
+    return None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    _seen.clear()
+    _results[item.nodeid] = {"passed": True, "entered": []}
+    sys.settrace(_tracer)
+    threading.settrace(_tracer)
+    try:
+        yield
+    finally:
+        sys.settrace(None)
+        threading.settrace(None)
+        _results[item.nodeid]["entered"] = sorted(_seen)
+
+
+def pytest_runtest_logreport(report):
+    if report.failed and report.nodeid in _results:
+        _results[report.nodeid]["passed"] = False
+
+
+def pytest_sessionfinish(session, exitstatus):
+    with open(_OUT, "w") as out:
+        json.dump(_results, out)
+`;
+
+/**
+ * Runs the given tests once more under a function tracer and returns what each entered. Undefined
+ * when the run failed to produce a trace (no pytest, a timeout): the ranking then goes without.
+ */
+export async function traceTests(
+  root: string,
+  ids: readonly string[],
+  options: TraceOptions,
+  timeoutMs: number,
+): Promise<Trace | undefined> {
+  if (ids.length === 0 || timeoutMs <= 0) return undefined;
+  const dir = await mkdtemp(join(tmpdir(), 'suture-trace-'));
+  try {
+    await writeFile(join(dir, 'suture_trace_plugin.py'), PLUGIN);
+    const out = join(dir, 'trace.json');
+    const env = { ...process.env, ...options.env };
+    const python = await resolvePython(root, options.python);
+    const r = await runProcess(
+      python,
+      ['-m', 'pytest', '-p', 'suture_trace_plugin', '-p', 'no:cacheprovider', '-q', '--no-header', ...ids],
+      {
+        cwd: root,
+        env: {
+          ...env,
+          PYTHONPATH: [dir, env.PYTHONPATH].filter(Boolean).join(delimiter),
+          PYTHONDONTWRITEBYTECODE: '1',
+          SUTURE_TRACE_ROOT: root,
+          SUTURE_TRACE_OUT: out,
+        },
+        timeoutMs,
+        tailBytes: 16 * 1024,
+      },
+    );
+    if (r.timedOut || r.spawnError) return undefined;
+    const raw = JSON.parse(await readFile(out, 'utf8')) as Record<
+      string,
+      { passed: boolean; entered: Array<[string, number]> }
+    >;
+    const real = await realpath(root);
+    const trace: Trace = new Map();
+    for (const [id, t] of Object.entries(raw))
+      trace.set(id, {
+        passed: t.passed,
+        entered: t.entered.map(([file, line]) => [relative(real, file).split('\\').join('/'), line]),
+      });
+    return trace;
+  } catch {
+    return undefined;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
