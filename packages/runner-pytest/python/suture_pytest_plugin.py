@@ -39,6 +39,21 @@ class EventLog:
                 self._handle = None
 
 
+_MAX_CAPTURED = 2000
+
+
+def _captured(report):
+    """What a failed test printed (stdout, stderr, log), each section's tail, as pytest shows it."""
+    parts = []
+    for title, content in getattr(report, "sections", []):
+        if not content.strip():
+            continue
+        if len(content) > _MAX_CAPTURED:
+            content = "[... earlier output trimmed by suture ...]\n" + content[-_MAX_CAPTURED:]
+        parts.append("\n" + (" " + title + " ").center(78, "-") + "\n" + content.rstrip("\n"))
+    return "".join(parts)
+
+
 def clip(text):
     if text is None:
         return None
@@ -159,7 +174,7 @@ class SuturePlugin:
             "wasxfail": hasattr(report, "wasxfail"),
         }
         if report.failed or report.skipped:
-            event["longrepr"] = clip(report.longreprtext)
+            event["longrepr"] = clip(report.longreprtext + _captured(report) if report.failed else report.longreprtext)
         exc = getattr(report, "suture_exc", None)
         if exc is not None:
             event["exception"] = exc

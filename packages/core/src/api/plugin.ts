@@ -3,6 +3,7 @@ import type { FixProposalInput, FixRequest } from './contracts/fix.js';
 import type { Attempt, GateReport, ProjectReport, Round } from './contracts/report.js';
 import type { RunResult, RunResultInput, TestResult } from './contracts/run-result.js';
 import type { TestFileModel } from './test-model.js';
+import type { SpendGuard } from './spend.js';
 
 /**
  * The newest plugin API this version of core speaks. A plugin built against this core declares it
@@ -168,6 +169,13 @@ export interface FixerContext {
   logger: Logger;
   /** Absolute project root (read-only for the fixer). */
   root: string;
+  /**
+   * Globs relative to `root` of files a fixer must never read or send (`.env*`, keys,
+   * certificates, `.git/`, `.suture/`, the config's `secrets.files`): for fixers with file tools.
+   */
+  privatePaths?: readonly string[];
+  /** The run's spend budget, shared by every fixer: ask it before each paid call. */
+  spend?: SpendGuard;
 }
 
 /**

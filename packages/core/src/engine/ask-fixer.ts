@@ -6,7 +6,8 @@ import {
   type Usage,
 } from '../api/contracts/fix.js';
 import { errorMessage, usageOfError } from '../api/errors.js';
-import type { Fixer, Logger } from '../api/plugin.js';
+import { isFixerUnavailable } from '../api/fixer-unavailable.js';
+import type { Fixer, FixerContext } from '../api/plugin.js';
 
 /**
  * A fixer's answer. `error` when there is no usable proposal; `broken` tells a fixer that threw or
@@ -14,13 +15,20 @@ import type { Fixer, Logger } from '../api/plugin.js';
  * worked (not the fixer's fault).
  */
 export type FixerAnswer =
-  { proposal: FixProposal } | { error: string; broken?: { cause: unknown }; usage?: Usage };
+  | { proposal: FixProposal }
+  | {
+      error: string;
+      broken?: { cause: unknown };
+      usage?: Usage;
+      /** The fixer is out for the rest of the run (see FixerUnavailableError). */
+      unavailable?: true;
+    };
 
 /** Asks a fixer, never letting its failure escape: a throw or garbage becomes a reason. */
 export async function askFixer(
   fixer: Fixer,
   request: FixRequest,
-  context: { signal: AbortSignal; logger: Logger; root: string },
+  context: FixerContext,
 ): Promise<FixerAnswer> {
   // A signal per call: aborted when the gate is, and once the call is over, so a fixer's
   // leftover work (a CLI process, an HTTP stream) is cancelled instead of running on.
@@ -34,10 +42,7 @@ export async function askFixer(
   });
   aborted.catch(() => undefined);
   try {
-    const raw = await Promise.race([
-      fixer.propose(request, { signal: call.signal, logger: context.logger, root: context.root }),
-      aborted,
-    ]);
+    const raw = await Promise.race([fixer.propose(request, { ...context, signal: call.signal }), aborted]);
     const parsed = FixProposalSchema.safeParse(raw);
     if (!parsed.success) {
       const issues = parsed.error.issues
@@ -55,10 +60,13 @@ export async function askFixer(
     return { proposal: parsed.data };
   } catch (error) {
     const usage = usageOfError(error);
+    // A fixer out for the run (budget spent, endpoint down) is not a broken plugin.
+    const unavailable = isFixerUnavailable(error);
     return {
       error: errorMessage(error),
-      ...(error === interrupted ? {} : { broken: { cause: error } }),
+      ...(error === interrupted || unavailable ? {} : { broken: { cause: error } }),
       ...(usage ? { usage } : {}),
+      ...(unavailable ? { unavailable: true as const } : {}),
     };
   } finally {
     context.signal.removeEventListener('abort', onAbort);

@@ -4,7 +4,8 @@ import { isAbsolute, join, relative } from 'node:path';
 import type { GateReport, ProjectReport } from '../api/contracts/report.js';
 import { ConfigError, errorMessage } from '../api/errors.js';
 import type { Logger } from '../api/plugin.js';
-import { createRedactor, redactDeep, type Redactor } from '../safety/redact.js';
+import { redactDeep, type Redactor } from '../safety/redact.js';
+import { repositoryRedactor } from '../safety/repo-secrets.js';
 import { withProcessGroupRecord } from '../safety/process/process-groups.js';
 import { hasJournal, Journal } from '../safety/journal.js';
 import { journalDir, makeRunDir, processGroupsDir } from '../safety/suture-dir.js';
@@ -15,6 +16,7 @@ import { Emitter } from './events.js';
 import { containProject } from './containment.js';
 import { gateProject } from './project-gate.js';
 import { RefusalMemory } from './refusals.js';
+import { RunSpend } from './spend.js';
 import { emptyTotals, sumTotals } from './totals.js';
 import { finishReport } from './finish-report.js';
 import type { GateOptions } from './types.js';
@@ -70,7 +72,12 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
       );
     }
   }
-  const redact = createRedactor(options.env ?? process.env);
+  const redact = await repositoryRedactor({
+    root: options.root,
+    projectRoots: options.projects.map((p) => p.root),
+    env: options.env ?? process.env,
+    secrets: options.secrets,
+  });
   const logger = redactingLogger(options.logger, redact);
   phase('gate:start');
   const lock = await acquireLock(options.root, runId);
@@ -119,6 +126,7 @@ async function gateLocked(
     });
     const heals: Heal[] = [];
     const refusals = new RefusalMemory();
+    const spend = new RunSpend(options.budget, startedAt.getTime());
     const outcomes = await mapLimit(options.projects, options.concurrency, (project) =>
       containProject(project, emitter, logger, () =>
         gateProject(project, {
@@ -132,9 +140,11 @@ async function gateLocked(
           signal: controller.signal,
           refusals,
           redact,
+          spend,
+          ...(options.secrets ? { secretFiles: options.secrets.files } : {}),
         }),
       ),
-    );
+    ).finally(() => spend.close());
     for (const o of outcomes) {
       projects.push(o.report);
       heals.push(...o.heals);

@@ -5,6 +5,7 @@ import type { Fixer, Logger } from '../api/plugin.js';
 import type { Journal } from '../safety/journal.js';
 import { fileDiff } from '../safety/patch.js';
 import { redactDeep, type Redactor } from '../safety/redact.js';
+import { privatePathsOf } from '../safety/repo-secrets.js';
 import { askFixer } from './ask-fixer.js';
 import { oversized } from './bounds.js';
 import { applyContained, validateContained } from './containment.js';
@@ -14,6 +15,7 @@ import { climb, type LadderPosition } from './ladder.js';
 import { pluginErrorEntry } from './plugin-errors.js';
 import type { RefusalMemory } from './refusals.js';
 import type { RoundRunner } from './rounds.js';
+import type { RunSpend } from './spend.js';
 import type { GateProject } from './types.js';
 import { validateRun, validationOutcome } from './validate-run.js';
 import { repoPath, undoWrites, type Conflict, type Heal } from './writes.js';
@@ -32,6 +34,10 @@ export interface HealContext {
   refusals: RefusalMemory;
   /** Masks secrets in what is sent to fixers (evidence, source slices, history). */
   redact?: Redactor;
+  /** The run's spend budget and the fixers out for the run, shared by every failure group. */
+  spend?: RunSpend;
+  /** The config's `secrets.files` (relative to `repoRoot`): fixers with file tools may not read them. */
+  secretFiles?: readonly string[];
 }
 
 /** What healing one failure group did: its report, the heal to keep, and what went wrong on the way. */
@@ -101,10 +107,13 @@ async function runAttempt(
     signal: ctx.signal,
     logger: ctx.logger,
     root: project.root,
+    privatePaths: privatePathsOf(ctx.repoRoot, project.root, ctx.secretFiles),
+    ...(ctx.spend ? { spend: ctx.spend } : {}),
   });
   if ('error' in answer) {
     record.reason = answer.error;
     if (answer.usage) record.usage = answer.usage;
+    if (answer.unavailable) ctx.spend?.skip(rung.key, answer.error);
     const pluginError = answer.broken
       ? pluginErrorEntry(
           {
@@ -140,6 +149,13 @@ async function runAttempt(
   }
   record.edits = proposal.edits;
   record.rationale = proposal.rationale;
+  const edits = JSON.stringify(proposal.edits);
+  const refusedBefore = earlier.find((a) => a.verdict === 'refused' && JSON.stringify(a.edits) === edits);
+  if (refusedBefore) {
+    record.verdict = 'repeated-patch';
+    record.reason = `the same patch as attempt ${refusedBefore.attempt}, which was refused: ${refusedBefore.reason ?? ''}`;
+    return done();
+  }
   const check = await validateContained({
     projectRoot: project.root,
     edits: proposal.edits,
@@ -259,6 +275,17 @@ export async function healFailure(
   let position: LadderPosition = { spent: 0, fixer: 0 };
   for (;;) {
     if (ctx.signal.aborted) return end('exhausted', 'the run was interrupted');
+    // A fixer out for the run (budget spent, endpoint down) was reported where it went out.
+    while (position.fixer < rungs.length && ctx.spend?.skippedFor(rungs[position.fixer]!.key))
+      position = { ...position, fixer: position.fixer + 1 };
+    if (position.fixer >= rungs.length) {
+      if (attempts.length > 0) {
+        const last = exhausted(attempts);
+        return end(last.outcome, last.reason);
+      }
+      const out = rungs.map((r) => `${r.fixer.name}: ${ctx.spend?.skippedFor(r.key)}`).join('\n');
+      return end('exhausted', `not asked: every fixer is out for this run\n${out}`);
+    }
     const rung = rungs[position.fixer]!;
     const startedAt = new Date();
     const record: Attempt = {
@@ -291,6 +318,7 @@ export async function healFailure(
     const refusalKey = ctx.refusals.key(rung.key, request);
     const result = await runAttempt(ctx, failure, scope, rung, request, refusalKey, attempts, record);
     record.durationMs = Date.now() - startedAt.getTime();
+    ctx.spend?.record(record.usage);
     attempts.push(record);
     conflicts.push(...result.conflicts);
     if (result.pluginError) pluginErrors.push(result.pluginError);

@@ -10,6 +10,7 @@ import { healGroups, type HealPass } from './heal-groups.js';
 import type { HealContext } from './heal-loop.js';
 import { mergePluginErrors } from './plugin-errors.js';
 import type { RefusalMemory } from './refusals.js';
+import type { RunSpend } from './spend.js';
 import { regression, type RegressionResult } from './regression.js';
 import { createRoundRunner, failingIds, type Analysis } from './rounds.js';
 import { settle } from './settle.js';
@@ -29,6 +30,8 @@ export interface ProjectGateContext {
   signal: AbortSignal;
   refusals: RefusalMemory;
   redact?: Redactor;
+  spend?: RunSpend;
+  secretFiles?: readonly string[];
 }
 
 export interface ProjectOutcome {
@@ -95,6 +98,8 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
     signal: ctx.signal,
     refusals: ctx.refusals,
     ...(ctx.redact ? { redact: ctx.redact } : {}),
+    ...(ctx.spend ? { spend: ctx.spend } : {}),
+    ...(ctx.secretFiles ? { secretFiles: ctx.secretFiles } : {}),
   };
   const noHeal = ctx.mode === 'no-heal';
 

@@ -1,4 +1,6 @@
+import type { BudgetConfig } from '../api/contracts/budget.js';
 import type { HealConfig } from '../api/contracts/config.js';
+import type { SecretsConfig } from '../api/contracts/secrets.js';
 import type { GateReport } from '../api/contracts/report.js';
 import type { Analyzer, Fixer, GateMode, Logger, Reporter, Runner } from '../api/plugin.js';
 
@@ -32,6 +34,10 @@ export interface GateOptions {
   blocking?: boolean;
   /** Environment used for secret redaction (defaults to process.env). */
   env?: NodeJS.ProcessEnv;
+  /** What the run may spend on LLM calls, across all fixers and projects (config `budget`). */
+  budget?: BudgetConfig;
+  /** Secret names, value formats and files beyond the built-in ones (config `secrets`). */
+  secrets?: SecretsConfig;
 }
 
 export type RunGate = (options: GateOptions) => Promise<GateReport>;

@@ -127,6 +127,8 @@ export async function createGateOptions(loaded: LoadedConfig, request: GateReque
     reporters,
     concurrency: request.concurrency ?? config.concurrency,
     blocking: request.blocking ?? config.blocking,
+    ...(config.budget ? { budget: config.budget } : {}),
+    ...(config.secrets ? { secrets: config.secrets } : {}),
     logger: request.logger,
     ...(request.signal ? { signal: request.signal } : {}),
   };

@@ -40,10 +40,10 @@ describe('planPrompt', () => {
     expect(prompt.user).toContain('def discount(units):');
     expect(prompt.user).toContain('E       assert 0 == 0.1');
     expect(prompt.user).toContain('Answer through the answer tool.');
-    expect(prompt.system).toContain('You may read and search files of the project');
+    expect(prompt.system).toContain('You have read-only tools over the project');
   });
 
-  it('sends a shorter follow-up carrying what the unseen attempts caused and the evidence', () => {
+  it('sends a short follow-up carrying only what became of the unseen attempts', () => {
     const request = sampleFixRequest({
       attempt: 2,
       history: [failedAttempt(1, 'AssertionError: assert 0.15 == 0.1')],
@@ -53,13 +53,13 @@ describe('planPrompt', () => {
     expect(followUp).toBe(true);
     expect(prompt.user.length).toBeLessThan(full.length);
     expect(prompt.user).toMatch(/^This is attempt 2 of 3 on the same failure/);
-    expect(prompt.user).toContain('What happened: AssertionError: assert 0.15 == 0.1');
+    expect(prompt.user).toContain('applied, and the failing tests were re-run: they still fail');
+    expect(prompt.user).toContain('What happened:\n\n```text\nAssertionError: assert 0.15 == 0.1\n```');
     expect(prompt.user).toContain('+        return 0.15');
-    expect(prompt.user).toContain('E       assert 0 == 0.1');
-    expect(prompt.user).toContain('`shop/pricing.py`');
     expect(prompt.user).toContain('Answer through the answer tool.');
-    // the source was sent in the first turn; the files are unchanged since
+    // the source and the evidence were sent in the first turn; the files are unchanged since
     expect(prompt.user).not.toContain('def discount(units):');
+    expect(prompt.user).not.toContain('E       assert 0 == 0.1');
   });
 
   it('tells a resumed conversation only the attempts it has not seen', () => {
@@ -80,6 +80,7 @@ describe('planPrompt', () => {
   it('redacts secrets from the system prompt, the first prompt and the follow-up', () => {
     const secret = 'hunter2-very-secret-value';
     const leaky = sampleFixRequest({
+      attempt: 2,
       failure: {
         ...sampleFixRequest().failure,
         evidence: `connect failed with ${secret} and sk-ant-api03-abcdefghijklmnop`,

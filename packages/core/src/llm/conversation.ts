@@ -11,35 +11,18 @@ export function conversationKey(request: FixRequest): string {
 }
 
 /**
- * The prompt of a later attempt in the same conversation. The model has the source and the first
- * evidence already; what it lacks is what its last proposals caused, so those lead, followed by
- * the evidence, the scope and the policy again, which are short and must not be misremembered.
+ * The prompt of a later attempt in the same conversation. The model has the failure, the
+ * evidence, the scope, the source and the policy already; what it lacks is what became of its
+ * last proposals, said as it happened (applied and still failing, refused before it was applied,
+ * unreadable), so that is all a follow-up carries.
  */
 export const FOLLOW_UP_TEMPLATE = `This is attempt {{attempt}} of {{maxAttempts}} on the same failure. Since your last answer, this happened:
 
 {{history}}
 
-Every patch above was rolled back: the files are as they were when you first looked. Read them
-again if you need to. Do not repeat a patch that did not work; look again at the evidence and
-the files, and find what was missed.
-
-## The failure
-
-{{failure}}
-
-## Evidence
-
-\`\`\`
-{{evidence}}
-\`\`\`
-
-## Scope: the only files you may edit
-
-{{scope}}
-
-## Policy
-
-{{policy}}
+No patch above stays: the files are as they were when you first looked. Do not repeat a patch that
+did not work; look again at the evidence and the source, and find what was missed. The scope and
+the policy have not changed.
 
 {{answer}}`;
 

@@ -128,7 +128,7 @@ describe('llmFixer', () => {
     expect(two!.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(two!.slice(0, 2)).toEqual(one);
     expect(two![3]!.content).toMatch(/^This is attempt 2 of 3 on the same failure/);
-    expect(two![3]!.content).toContain('What happened: AssertionError: assert 0.15 == 0.1');
+    expect(two![3]!.content).toContain('What happened:\n\n```text\nAssertionError: assert 0.15 == 0.1');
     expect(three!.map((m) => m.role)).toEqual(['system', 'user']);
   });
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { BudgetConfigSchema } from './budget.js';
 import { EditableSchema } from './fix.js';
+import { SecretsConfigSchema } from './secrets.js';
 
 /** A plugin reference: `"pkg"`, `"./local-plugin.mjs"` or `["pkg", { ...options }]`. */
 export const PluginSpecSchema = z.union([
@@ -55,8 +57,10 @@ export const HealConfigSchema = z
       .number()
       .int()
       .min(500)
-      .default(12000)
-      .describe('Token budget of the source slices sent to a fixer'),
+      .default(1000)
+      .describe(
+        'Token budget (about 4 characters a token) of the source sent to a fixer, spent on the likeliest functions first',
+      ),
     flakyReruns: z
       .number()
       .int()
@@ -121,6 +125,12 @@ export const ConfigSchema = z
       .describe(
         'false: exit 0 even when failures remain after the repair rounds (usage and config errors still exit 2, internal errors 3); the report records what would have blocked. `suture run --no-block` does the same for one run',
       ),
+    budget: BudgetConfigSchema.optional().describe(
+      'What one run may spend on LLM calls, across every fixer and project; when a limit is reached the LLM fixers are skipped for the rest of the run',
+    ),
+    secrets: SecretsConfigSchema.optional().describe(
+      'Secrets to mask in prompts, reports, logs and run folders beyond the built-in ones, and files an LLM fixer may not read',
+    ),
   })
   .strict();
 export type Config = z.infer<typeof ConfigSchema>;
