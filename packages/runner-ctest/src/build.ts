@@ -78,6 +78,8 @@ export async function configureAndBuild(
     buildDir,
     ...(generator ? ['-G', generator] : []),
     `-DCMAKE_BUILD_TYPE=${options.buildType}`,
+    // the analyzer reads each unit's include folders from it
+    '-DCMAKE_EXPORT_COMPILE_COMMANDS=ON',
     `-DCMAKE_CXX_FLAGS=${compilerFlags(env.CXXFLAGS)}`,
     `-DCMAKE_C_FLAGS=${compilerFlags(env.CFLAGS)}`,
     ...options.configureArgs,

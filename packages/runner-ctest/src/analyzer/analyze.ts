@@ -1,23 +1,34 @@
-import { join } from 'node:path';
 import type { FailureInput, FailureKind, Location, ProjectInfo, RunResult, TestResult } from '@suture/core';
-import { groupFailures, type FailureCase } from '@suture/core/analysis';
-import { enclosingFunction, type createCppCache } from './cpp-model.js';
+import { groupFailures, type FailureCase, type SummaryCache } from '@suture/core/analysis';
+import type { CppFile } from './cpp-summary.js';
 
-type Cache = ReturnType<typeof createCppCache>;
+type Summaries = SummaryCache<CppFile>;
+
+/** The function around a 1-based line: the innermost definition (`Suite.Name` for a TEST body). */
+export async function functionAt(
+  root: string,
+  file: string,
+  line: number,
+  summaries: Summaries,
+): Promise<string | undefined> {
+  const defs = (await summaries.read(root, file))?.summary?.defs ?? [];
+  let best: { name: string; line: number } | undefined;
+  for (const d of defs) if (d.line <= line && line <= d.endLine && (!best || d.line >= best.line)) best = d;
+  return best?.name.replace(/^TEST:/, '');
+}
 
 async function locate(
   root: string,
   file: string | undefined,
   line: number | undefined,
-  cache: Cache,
+  summaries: Summaries,
 ): Promise<Location | undefined> {
   if (!file || file.startsWith('/')) return undefined;
-  const parsed = line ? await cache.parseFile(join(root, file)) : undefined;
-  const symbol = parsed && line ? enclosingFunction(parsed.tree, line) : undefined;
+  const symbol = line ? await functionAt(root, file, line, summaries) : undefined;
   return { file, ...(line ? { line } : {}), ...(symbol ? { symbol } : {}) };
 }
 
-async function fromTest(t: TestResult, project: ProjectInfo, cache: Cache): Promise<FailureCase> {
+async function fromTest(t: TestResult, project: ProjectInfo, summaries: Summaries): Promise<FailureCase> {
   const d = (t.details ?? {}) as {
     failureFile?: string;
     failureLine?: number;
@@ -38,7 +49,7 @@ async function fromTest(t: TestResult, project: ProjectInfo, cache: Cache): Prom
       project.root,
       d.frame?.file ?? d.failureFile ?? t.file,
       d.frame?.line ?? d.failureLine ?? t.line,
-      cache,
+      summaries,
     )) ?? (t.file ? { file: t.file, ...(t.line ? { line: t.line } : {}) } : undefined);
   // a place without a function of its own (a TEST line that did not parse) is still this test's
   if (where && !where.symbol && d.gtest) where.symbol = d.gtest.replace(/^[^/.]+\//, '').replace(/\/.*$/, '');
@@ -70,14 +81,14 @@ async function fromTest(t: TestResult, project: ProjectInfo, cache: Cache): Prom
 export async function analyzeCtest(
   result: RunResult,
   project: ProjectInfo,
-  cache: Cache,
+  summaries: Summaries,
 ): Promise<FailureInput[]> {
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
     const first = errors[0]!;
     const syntax = errors.every((e) => /^expected |before .* token|stray /.test(e.message));
     const link = first.source === 'ld';
-    const location = await locate(project.root, first.file, first.line, cache);
+    const location = await locate(project.root, first.file, first.line, summaries);
     const failure: FailureCase['failure'] = {
       id: '',
       kind: first.source === 'cmake' ? 'build' : syntax ? 'syntax' : 'build',
@@ -104,6 +115,6 @@ export async function analyzeCtest(
   }
   const cases: FailureCase[] = [];
   for (const t of result.tests)
-    if (t.status !== 'passed' && t.status !== 'skipped') cases.push(await fromTest(t, project, cache));
+    if (t.status !== 'passed' && t.status !== 'skipped') cases.push(await fromTest(t, project, summaries));
   return groupFailures(cases);
 }

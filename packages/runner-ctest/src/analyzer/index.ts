@@ -1,17 +1,38 @@
 import { API_VERSION, type Analyzer } from '@suture/core';
+import { PassingTests, SummaryCache } from '@suture/core/analysis';
 import { analyzeCtest } from './analyze.js';
 import { createCppCache } from './cpp-model.js';
+import { DefinitionIndex } from './cpp-project.js';
+import { summarizeCpp, type CppFile } from './cpp-summary.js';
 import { scopeCtest } from './scope.js';
 import { isCppTestFile } from './test-files.js';
 
-/** The C/C++ analyzer: build failures as one group, gtest failures located, scope through includes. */
+/**
+ * The C/C++ analyzer: build failures as one group, test failures located and grouped, and a
+ * ranked scope through calls, includes (with the build's compile_commands.json) and macros.
+ */
 export function cppAnalyzer(): Analyzer {
-  const cache = createCppCache();
+  const parser = createCppCache(1);
+  const summaries = new SummaryCache<CppFile>({
+    name: 'cpp',
+    version: 1,
+    summarize: (source) => summarizeCpp(parser.parseText(source).tree),
+  });
+  const definitions = new DefinitionIndex();
+  const passing = new PassingTests();
   return {
     name: '@suture/runner-ctest/analyzer',
     apiVersion: API_VERSION,
-    analyze: (result, project) => analyzeCtest(result, project, cache),
-    scope: (failure, project) => scopeCtest(failure, project, cache),
+    analyze(result, project) {
+      passing.record(project.root, result, (t) => t.file);
+      return analyzeCtest(result, project, summaries);
+    },
+    scope: (failure, project) =>
+      scopeCtest(failure, project, {
+        summaries,
+        definitions,
+        passing: (root, file) => passing.of(root, file),
+      }),
     isTestFile: isCppTestFile,
   };
 }

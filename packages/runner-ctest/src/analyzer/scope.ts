@@ -1,143 +1,209 @@
-import { join } from 'node:path';
-import { mergeScopeEntries, walkGraph, type CodeEdge, type CodeNode } from '@suture/core/analysis';
-import { type Failure, type ProjectInfo, type ScopeEntry, type ScopeInput } from '@suture/core';
+import { readFile } from 'node:fs/promises';
+import { join, posix } from 'node:path';
 import {
-  calls,
-  definitions,
-  implementationsOf,
-  includes,
-  projectSources,
-  resolveInclude,
-  type createCppCache,
-} from './cpp-model.js';
+  nodeKey,
+  rankScope,
+  walkCodeGraph,
+  type CodeEdge,
+  type CodeNode,
+  type SummaryCache,
+} from '@suture/core/analysis';
+import type { Failure, ProjectInfo, ScopeEntry, ScopeInput } from '@suture/core';
+import { readCompileDb } from './compile-db.js';
+import { CppGraph } from './cpp-graph.js';
+import { projectFiles } from './cpp-model.js';
+import { CppProject, type DefinitionIndex } from './cpp-project.js';
+import type { CppFile } from './cpp-summary.js';
 import { isCppTestFile } from './test-files.js';
 
-type Cache = ReturnType<typeof createCppCache>;
+/** How long one failure's scope may take before it is returned as incomplete. */
+export const SCOPE_TIME_LIMIT_MS = 10_000;
+const MAX_FAILING = 8;
+const MAX_PASSING = 16;
+const HEADER = /\.(h|hh|hpp|hxx)$/;
 
-/** The files a file can see: itself, its project includes, and their implementation files. */
-async function visibleFiles(
-  root: string,
-  file: string,
-  sources: readonly string[],
-  cache: Cache,
-): Promise<Array<{ file: string; via: string }>> {
-  const out: Array<{ file: string; via: string }> = [{ file, via: 'same file' }];
-  const tree = (await cache.parseFile(join(root, file)))?.tree;
-  for (const inc of tree ? includes(tree) : []) {
-    const header = resolveInclude(file, inc, sources);
-    if (!header) continue;
-    out.push({ file: header, via: `#include "${inc}"` });
-    for (const impl of implementationsOf(header, sources))
-      out.push({ file: impl, via: `implements ${header}` });
-  }
-  return out;
+export interface ScopeContext {
+  summaries: SummaryCache<CppFile>;
+  definitions: DefinitionIndex;
+  /** Passing tests of each test file in the latest run the analyzer read. */
+  passing: (root: string, file: string) => readonly string[];
 }
 
-async function expand(
-  root: string,
-  node: CodeNode,
-  sources: readonly string[],
-  cache: Cache,
+/** The case a test id names: `entry::Suite.Name`, `Values/Suite.Name/3`, a Unity function, an entry. */
+export function caseName(id: string): { entry: string; name: string } {
+  const [entry, kase] = id.includes('::') ? (id.split('::') as [string, string]) : [id, id];
+  return { entry, name: kase.replace(/\/\d+$/, '').replace(/^\w+\//, '') };
+}
+
+/** Where a failing test is: its TEST body or test function, else the sources of its test program. */
+async function testSeeds(
+  id: string,
+  project: CppProject,
+  cmakeLists: readonly string[],
 ): Promise<CodeEdge[]> {
-  const tree = (await cache.parseFile(join(root, node.file)))?.tree;
-  if (!tree) return [];
-  const body = node.symbol ? definitions(tree).get(node.symbol) : tree.rootNode;
-  if (!body) return [];
-  const from = node.symbol?.replace(/^TEST:/, 'TEST ') ?? node.file;
-  const edges: CodeEdge[] = [];
-  const visible = await visibleFiles(root, node.file, sources, cache);
-  for (const name of calls(body)) {
-    for (const v of visible) {
-      const t = (await cache.parseFile(join(root, v.file)))?.tree;
-      if (t && definitions(t).has(name) && !(v.file === node.file && name === node.symbol)) {
-        edges.push({
-          to: { file: v.file, symbol: name },
-          role: 'source',
-          reason: `${from} calls ${name} (${v.via})`,
-        });
-        const header = /^implements (.+)$/.exec(v.via)?.[1];
-        if (header)
-          edges.push({
-            to: { file: header, symbol: name },
-            role: 'header',
-            reason: `declares ${name}, called by ${from}`,
-          });
-      }
-    }
-  }
-  return edges;
-}
-
-/** A plain `add_test` executable: its sources from `add_executable(<name> ...)` in the CMake files. */
-async function executableSeeds(root: string, failure: Failure): Promise<CodeEdge[]> {
-  const { readFile } = await import('node:fs/promises');
-  const cmake = await readFile(join(root, 'CMakeLists.txt'), 'utf8').catch(() => '');
-  const edges: CodeEdge[] = [];
-  for (const id of failure.tests) {
-    const name = id.split('::')[0]!;
-    const m = new RegExp(
-      `add_executable\\(\\s*${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+([^)]*)\\)`,
-    ).exec(cmake);
-    for (const src of m?.[1]?.split(/\s+/).filter((s) => /\.(c|cc|cpp|cxx)$/.test(s)) ?? [])
-      edges.push({
-        to: { file: src },
-        role: 'source',
-        reason: `source of the test executable ${name} (add_executable in CMakeLists.txt)`,
-      });
-  }
-  return edges;
-}
-
-/** From the TEST body through its calls to their definitions, following includes to headers and implementations. */
-export async function scopeCtest(failure: Failure, project: ProjectInfo, cache: Cache): Promise<ScopeInput> {
-  const sources = await projectSources(project.root);
+  const { entry, name } = caseName(id);
+  const symbol = name.includes('.') ? `TEST:${name}` : name;
+  const short = name.includes('.') ? name.split('.').pop()! : name;
   const seeds: CodeEdge[] = [];
-  for (const id of failure.tests.slice(0, 5)) {
-    const gtest = ((failure.details.gtest as string | undefined) ?? id.split('::').pop() ?? id)
-      .replace(/\/\d+$/, '')
-      .replace(/^\w+\//, '');
-    for (const file of sources) {
-      const tree = (await cache.parseFile(join(project.root, file)))?.tree;
-      if (tree && definitions(tree).has(`TEST:${gtest}`))
-        seeds.push({ to: { file, symbol: `TEST:${gtest}` }, role: 'test', reason: `the failing test ${id}` });
+  for (const file of await project.filesNaming(short)) {
+    if (
+      !project.has(file) ||
+      (!symbol.startsWith('TEST:') && !isCppTestFile(file) && !project.db?.targets.get(entry)?.includes(file))
+    )
+      continue;
+    if ((await project.index(file))?.defs.has(symbol))
+      seeds.push({ to: { file, symbol }, role: 'test', reason: `the failing test ${id}` });
+  }
+  if (seeds.length > 0) return seeds;
+  // a test program whose case is unknown (it crashed before naming one): the sources built into it
+  const units = project.db?.targets.get(entry) ?? (await executableSources(project.root, entry, cmakeLists));
+  return units.map((file) => ({
+    to: { file },
+    role: isCppTestFile(file) ? 'test' : 'source',
+    reason: `a source of the test program ${entry}`,
+  }));
+}
+
+/** `add_executable(<name> sources...)` in the project's CMake lists. */
+async function executableSources(
+  root: string,
+  name: string,
+  cmakeLists: readonly string[],
+): Promise<string[]> {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  for (const list of cmakeLists) {
+    const text = await readFile(join(root, list), 'utf8').catch(() => '');
+    const m = new RegExp(`add_executable\\(\\s*${escaped}\\s+([^)]*)\\)`).exec(text);
+    if (m)
+      return m[1]!
+        .split(/\s+/)
+        .filter((s) => /\.(c|cc|cpp|cxx)$/.test(s))
+        .map((s) => posix.normalize(posix.join(posix.dirname(list), s)));
+  }
+  return [];
+}
+
+/** Headers the tests see that declare a function of the scope: where its signature lives. */
+async function declaringHeaders(
+  project: CppProject,
+  from: readonly string[],
+  symbols: ReadonlySet<string>,
+): Promise<ScopeEntry[]> {
+  const out = new Map<string, ScopeEntry>();
+  for (const file of from)
+    for (const v of await project.visible(file)) {
+      if (!HEADER.test(v.file) || out.has(v.file)) continue;
+      const decls = (await project.index(v.file))?.summary.decls ?? [];
+      const hit = decls.filter((d) => symbols.has(d));
+      if (hit.length > 0)
+        out.set(v.file, {
+          file: v.file,
+          symbols: [],
+          role: isCppTestFile(v.file) ? 'test' : 'header',
+          reasons: [`declares ${hit.slice(0, 3).join(', ')} (${v.via})`],
+          depth: 1,
+        });
     }
-  }
-  const locEntries: ScopeEntry[] = [];
+  return [...out.values()];
+}
+
+/**
+ * The scope of a C/C++ failure, ranked: the failing tests' bodies (or their programs' sources)
+ * and the failure's place, walked through calls into definitions anywhere in the project (through
+ * quoted and angle-bracket includes followed transitively with the build's include folders,
+ * function-defining macros, files named unlike their headers); ranked by the failure's place,
+ * the failing line's callees and the spectrum of the failing tests against the passing ones.
+ */
+export async function scopeCtest(
+  failure: Failure,
+  info: ProjectInfo,
+  ctx: ScopeContext,
+): Promise<ScopeInput> {
+  const deadline = Date.now() + SCOPE_TIME_LIMIT_MS;
+  const [files, db] = await Promise.all([projectFiles(info.root), readCompileDb(info.root)]);
+  // a vendored or generated file the build compiles is part of the project for this scope
+  const sources = [...new Set([...files.sources, ...(db?.units ?? [])])];
+  const project = new CppProject(info.root, sources, db, ctx.summaries, ctx.definitions);
+  const graph = new CppGraph(project);
+  const walk = (seeds: readonly CodeEdge[]) =>
+    walkCodeGraph(seeds, {
+      maxDepth: info.scopeDepth,
+      expand: (n) => graph.expand(n),
+      maxNodes: 2000,
+      deadline,
+    });
+
+  const failing = failure.tests.slice(0, MAX_FAILING);
+  const seedsOf = async (id: string): Promise<CodeEdge[]> => testSeeds(id, project, files.cmakeLists);
+  const testSeedList = (await Promise.all(failing.map(seedsOf))).flat();
+  const frames: CodeNode[] = [];
   const loc = failure.location;
-  if (loc && sources.includes(loc.file)) {
-    locEntries.push({
-      file: loc.file,
-      symbols: loc.symbol ? [loc.symbol] : [],
-      role: isCppTestFile(loc.file) ? 'test' : /\.(h|hh|hpp|hxx)$/.test(loc.file) ? 'header' : 'source',
-      reasons: [`where the failure is reported (line ${loc.line ?? '?'})`],
-      depth: 0,
-    });
-    // a symbol like `Suite.Name` is a TEST body
+  if (loc && project.has(loc.file)) {
     const symbol = loc.symbol ? (loc.symbol.includes('.') ? `TEST:${loc.symbol}` : loc.symbol) : undefined;
-    seeds.push({
-      to: { file: loc.file, ...(symbol ? { symbol } : {}) },
-      role: 'source',
-      reason: 'where the failure is reported',
-    });
+    frames.push({ file: loc.file, ...(symbol ? { symbol } : {}) });
   }
-  for (const d of failure.diagnostics) {
+  for (const f of failure.frames)
+    if (project.has(f.file)) frames.push({ file: f.file, ...(f.symbol ? { symbol: f.symbol } : {}) });
+  const frameSeeds: CodeEdge[] = frames.map((f, i) => ({
+    to: f,
+    role: isCppTestFile(f.file) ? 'test' : HEADER.test(f.file) ? 'header' : 'source',
+    reason:
+      i === 0 ? `where the failure is reported (line ${loc?.line ?? '?'})` : `frame ${i + 1} of the trace`,
+  }));
+  const main = await walk([...testSeedList, ...frameSeeds]);
+
+  const reach = async (id: string): Promise<Set<string>> =>
+    new Set((await walk(await seedsOf(id))).reached.map((n) => nodeKey(n.node)));
+  const failingReach = await Promise.all(failing.map(reach));
+  const testFiles = [...new Set(testSeedList.map((s) => s.to.file))];
+  const siblings = testFiles.flatMap((f) => ctx.passing(info.root, f)).slice(0, MAX_PASSING);
+  const passingReach = await Promise.all(siblings.map(reach));
+
+  const onFailingLine: CodeNode[] = [];
+  if (loc?.line && frames[0]?.symbol && isCppTestFile(loc.file))
+    onFailingLine.push(...(await graph.onLine(frames[0], loc.line)));
+
+  const lines = new Map<string, { line: number; endLine: number }>();
+  for (const n of [...main.reached.map((r) => r.node), ...frames]) {
+    const where = await graph.lines(n);
+    if (where) lines.set(nodeKey(n), where);
+  }
+  const diagnostics: ScopeEntry[] = [];
+  for (const d of failure.diagnostics)
     for (const n of [d, ...d.notes])
-      if (n.file && sources.includes(n.file))
-        locEntries.push({
+      if (n.file && project.has(n.file))
+        diagnostics.push({
           file: n.file,
           symbols: [],
           role: isCppTestFile(n.file) ? 'test' : 'source',
           reasons: [`compiler diagnostic: ${n.message.slice(0, 120)}`],
           depth: 0,
         });
-  }
-  if (seeds.length === 0) seeds.push(...(await executableSeeds(project.root, failure)));
-  const walked = await walkGraph(seeds, {
-    maxDepth: project.scopeDepth,
-    expand: (node) => expand(project.root, node, sources, cache),
+  const reachedSymbols = new Set(main.reached.flatMap((n) => (n.node.symbol ? [n.node.symbol] : [])));
+  const headers = await declaringHeaders(
+    project,
+    [...testFiles, ...frames.map((f) => f.file)],
+    reachedSymbols,
+  );
+  const ranked = rankScope({
+    reached: main.reached,
+    frames,
+    onFailingLine,
+    failingReach,
+    passingReach,
+    isTestFile: isCppTestFile,
+    lines: (n) => lines.get(nodeKey(n)),
+    extra: [...diagnostics, ...headers],
   });
-  for (const e of walked) e.symbols = e.symbols.map((s) => s.replace(/^TEST:/, ''));
-  // the walk reaches helpers in test files as callees: they are still tests
-  for (const e of walked) if (e.role !== 'test' && isCppTestFile(e.file)) e.role = 'test';
-  return { entries: mergeScopeEntries(locEntries, walked), excluded: [] };
+  // a GoogleTest body is named `TEST:Suite.Name` in the graph; the scope names it `Suite.Name`
+  const entries = ranked.map((e) => ({
+    ...e,
+    symbols: e.symbols.map((s) => s.replace(/^TEST:/, '')),
+    ...(e.ranking
+      ? { ranking: e.ranking.map((r) => ({ ...r, symbol: r.symbol.replace(/^TEST:/, '') })) }
+      : {}),
+  }));
+  await ctx.summaries.flush();
+  const incomplete = [main.incomplete, ...project.skipped.values()].filter(Boolean).join('; ');
+  return { entries, excluded: [], ...(incomplete ? { incomplete: `scope incomplete: ${incomplete}` } : {}) };
 }

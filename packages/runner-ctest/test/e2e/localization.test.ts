@@ -1,0 +1,150 @@
+import { join } from 'node:path';
+import {
+  FailureSchema,
+  HealConfigSchema,
+  ScopeSchema,
+  type Failure,
+  type FixRequest,
+  type Scope,
+} from '@suture/core';
+import { runGate } from '@suture/core/internal';
+import { scriptedFixer, silentLogger } from '@suture/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ctest from '../../src/index.js';
+import { cleanup, copy, edit, project, run } from './support.js';
+
+afterAll(cleanup);
+
+interface Bug {
+  /** The failing test the bug shows in. */
+  test: string;
+  file: string;
+  /** The function that holds the bug: the ground truth the scope must rank. */
+  symbol: string;
+  right: string;
+  wrong: string;
+}
+
+/** One bug behind each construct a C/C++ scope must see through. */
+const BUGS: Record<string, Bug> = {
+  'an umbrella header included with angle brackets, declaring a function defined in a source named unlike it':
+    {
+      test: 'geom_test::Area.Rectangle',
+      file: 'src/shapes_impl.cpp',
+      symbol: 'area',
+      right: 'return width * height;',
+      wrong: 'return width + height;',
+    },
+  'a function named through a macro (GEOM_FUNC(perimeter) is geom_perimeter)': {
+    test: 'geom_test::Perimeter.Rectangle',
+    file: 'src/macro_funcs.cpp',
+    symbol: 'perimeter',
+    right: 'return 2 * (width + height);',
+    wrong: 'return 2 * width + height;',
+  },
+  'a source file included by a header the test includes (a static helper)': {
+    test: 'geom_test::Halve.Even',
+    file: 'src/internal.cpp',
+    symbol: 'halve',
+    right: 'return value / 2;',
+    wrong: 'return value / 2 + 1;',
+  },
+  'a header and source of the same name': {
+    test: 'geom_test::Clamp.High',
+    file: 'src/bounds.cpp',
+    symbol: 'clamp',
+    right: 'if (value > high) return high;',
+    wrong: 'if (value > high) return low;',
+  },
+  'a segfault that stops the whole GoogleTest program': {
+    test: 'geom_test::First.Empty',
+    file: 'src/bounds.cpp',
+    symbol: 'first_or_zero',
+    right: 'if (count > 0) return values[0];',
+    wrong: 'if (count >= 0) return values[0];',
+  },
+};
+
+async function seed(root: string): Promise<void> {
+  for (const bug of Object.values(BUGS)) await edit(root, bug.file, bug.right, bug.wrong);
+}
+
+/** 1-based rank of a function in a scope's ranking across files, or Infinity when it is not in it. */
+function rankOf(scope: Scope, file: string, symbol: string): number {
+  const ranked = scope.entries
+    .flatMap((e) => (e.ranking ?? []).map((r) => ({ file: e.file, ...r })))
+    .sort((a, b) => b.score - a.score);
+  const at = ranked.findIndex((r) => r.file === file && r.symbol === symbol);
+  return at < 0 ? Infinity : at + 1;
+}
+
+describe('scope on a real CMake + CTest + GoogleTest build (includes, umbrella headers, macros, crashes)', () => {
+  let root: string;
+  let groups: Failure[];
+  const analyzer = ctest().analyzer!();
+  beforeAll(async () => {
+    root = await copy('localization');
+    await seed(root);
+    const result = await run(root);
+    expect(result.tests.find((t) => t.id === 'geom_test::First.Empty')!.status).toBe('crashed');
+    groups = (await analyzer.analyze(result, project(root))).map((f) => FailureSchema.parse(f));
+  }, 600_000);
+
+  it.each(Object.entries(BUGS))(
+    'ranks the buggy function in the top 3 behind %s',
+    async (_construct, bug) => {
+      const group = groups.find((g) => g.tests.includes(bug.test));
+      expect(group, `no failure explains ${bug.test}`).toBeDefined();
+      const scope = ScopeSchema.parse(await analyzer.scope(group!, project(root)));
+      expect(scope.entries.map((e) => e.file)).toContain(bug.file);
+      expect(rankOf(scope, bug.file, bug.symbol)).toBeLessThanOrEqual(3);
+    },
+  );
+
+  it('puts the header that declares a scope function in the scope, on the header side', async () => {
+    const group = groups.find((g) => g.tests.includes('geom_test::Area.Rectangle'))!;
+    const scope = ScopeSchema.parse(await analyzer.scope(group, project(root)));
+    expect(scope.entries.find((e) => e.file === 'include/geom/area.h')).toMatchObject({ role: 'header' });
+  });
+});
+
+describe('the gate heals each construct with a fixer that proposes the true fix', () => {
+  it('accepts every true fix as inside its scope', async () => {
+    const root = await copy('localization');
+    await seed(root);
+    const trueFix = (r: FixRequest) => {
+      const bug = Object.values(BUGS).find((b) => r.failure.tests.includes(b.test));
+      if (!bug)
+        return { verdict: 'unfixable', diagnosis: `not scripted: ${r.failure.tests.join(', ')}` } as const;
+      return {
+        verdict: 'edits',
+        rationale: 'the true fix',
+        edits: [{ file: bug.file, search: bug.wrong, replace: bug.right }],
+      } as const;
+    };
+    const report = await runGate({
+      root,
+      outputDir: join(root, '.suture/runs'),
+      mode: 'check',
+      projects: [
+        {
+          name: 'geom',
+          root,
+          runner: ctest({ parallel: 2 }),
+          analyzer: ctest().analyzer!(),
+          timeoutMs: 300_000,
+          heal: HealConfigSchema.parse({ flakyReruns: 0 }),
+        },
+      ],
+      fixers: [scriptedFixer(Array(20).fill(trueFix))],
+      reporters: [],
+      concurrency: 1,
+      logger: silentLogger,
+    });
+    const failures = report.projects[0]!.failures;
+    for (const bug of Object.values(BUGS))
+      expect(failures.find((f) => f.failure.tests.includes(bug.test))?.outcome, bug.test).toBe('healed');
+    expect(failures.flatMap((f) => f.attempts.map((a) => a.verdict))).not.toContain('refused');
+    expect(report.projects[0]!.status).toBe('healed');
+  }, 900_000);
+});

@@ -1,0 +1,5 @@
+// The umbrella header: everything the library offers.
+#pragma once
+#include <geom/area.h>
+#include <geom/bounds.h>
+#include <geom/macros.h>

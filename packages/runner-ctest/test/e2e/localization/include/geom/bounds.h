@@ -1,0 +1,4 @@
+#pragma once
+
+int clamp(int value, int low, int high);
+int first_or_zero(const int* values, int count);

@@ -1,0 +1,5 @@
+#include <geom/macros.h>
+
+int GEOM_FUNC(perimeter)(int width, int height) {
+  return 2 * (width + height);
+}

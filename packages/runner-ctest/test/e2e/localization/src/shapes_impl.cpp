@@ -1,0 +1,5 @@
+#include <geom/area.h>
+
+int area(int width, int height) {
+  return width * height;
+}
