@@ -10,7 +10,7 @@ const FIX = {
   verdict: 'edits',
   rationale: 'the test expected the wrong value',
   edits: [{ file: 'tests/test_calc.py', search: 'assert add(2, 3) == 5', replace: 'assert add(2, 3) == -1' }],
-};
+} as const;
 
 function junitCounts(xml: string): { tests: number; failures: number } {
   const head = /<testsuites [^>]*>/.exec(xml)![0];
