@@ -54,6 +54,8 @@ export {
   defineRunner,
 } from './api/define.js';
 export { ConfigError, FixerError, PluginError, type PluginOrigin } from './api/errors.js';
+export { FixerUnavailableError, isFixerUnavailable } from './api/fixer-unavailable.js';
+export type { SpendGuard } from './api/spend.js';
 
 export {
   DiagnosticSchema,
@@ -149,6 +151,8 @@ export {
   type PluginSpec,
   type ProjectConfig,
 } from './api/contracts/config.js';
+export { BudgetConfigSchema, type BudgetConfig } from './api/contracts/budget.js';
+export { SecretsConfigSchema, type SecretsConfig } from './api/contracts/secrets.js';
 
 export { runProcess, type ProcessResult, type RunProcessOptions } from './safety/process/run-process.js';
 export { makeIgnoredDir, type IgnoredDirOptions } from './safety/ignored-dir.js';

@@ -25,7 +25,13 @@ const settle = (options: unknown, over: Partial<LlmSettingsContext> = {}) => {
 
 describe('LlmOptionsSchema extended by a fixer package', () => {
   it('gives the common defaults and keeps the transport options', () => {
-    expect(TeamSchema.parse({})).toEqual({ timeoutMs: 180_000, retries: 2, region: 'eu' });
+    expect(TeamSchema.parse({})).toEqual({
+      timeoutMs: 180_000,
+      retries: 2,
+      answerRetries: 1,
+      circuitBreaker: 2,
+      region: 'eu',
+    });
   });
 
   it.each([

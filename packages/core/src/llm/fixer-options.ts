@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createRedactor, type Redactor } from '../safety/redact.js';
 import { resolveApiKey, type ApiKey } from './api-key.js';
+import { CassetteOptionSchema, resolveCassette, type Cassette } from './cassette.js';
 import { PromptOverridesSchema } from './options.js';
 import { PriceTableSchema, type PriceTable } from './pricing.js';
 import { loadPromptTemplates, type PromptTemplates } from './prompt.js';
@@ -46,6 +47,24 @@ export const LlmOptionsSchema = z.object({
     "USD per million tokens by model name or prefix, merged over the fixer's defaults",
   ),
   prompts: PromptOverridesSchema.optional(),
+  answerRetries: z
+    .number()
+    .int()
+    .min(0)
+    .max(3)
+    .default(1)
+    .describe(
+      'Times an answer that fails the proposal schema is sent back to the model within one attempt (each is a call, counted in the usage)',
+    ),
+  circuitBreaker: z
+    .number()
+    .int()
+    .min(0)
+    .default(2)
+    .describe(
+      'Calls in a row without a reply (connection refused, 5xx or 429 after the retries, timeout, rejected key) after which this fixer is skipped for the rest of the run; 0 never',
+    ),
+  cassette: CassetteOptionSchema.optional(),
 });
 export type LlmOptions = z.infer<typeof LlmOptionsSchema>;
 
@@ -63,6 +82,10 @@ export interface LlmSettings {
   templates: PromptTemplates;
   /** Masks the environment's secrets and the fixer's key in what it sends, throws and returns. */
   redact: Redactor;
+  answerRetries: number;
+  circuitBreaker: number;
+  /** Where answers are recorded and replayed, when the option is set. */
+  cassette: Cassette | undefined;
 }
 
 export interface LlmSettingsContext {
@@ -98,5 +121,8 @@ export function resolveLlmSettings(options: LlmOptions, context: LlmSettingsCont
     prices: { ...defaults.prices, ...options.prices },
     templates: loadPromptTemplates(options.prompts ?? {}, context.configDir),
     redact: createRedactor(env, apiKey ? [apiKey.value] : []),
+    answerRetries: options.answerRetries,
+    circuitBreaker: options.circuitBreaker,
+    cassette: resolveCassette(options.cassette, context.configDir, context.env),
   };
 }

@@ -51,9 +51,23 @@ export {
   llmFixer,
   type LlmFixerSpec,
   type LlmTransport,
+  type ProposalFate,
   type TransportCall,
   type TransportReply,
 } from './llm-fixer.js';
+export {
+  CassetteModeSchema,
+  CassetteOptionSchema,
+  cassetteKey,
+  resolveCassette,
+  withCassette,
+  type Cassette,
+  type CassetteMode,
+  type CassetteOption,
+  type Taped,
+  type TapeSpec,
+} from './cassette.js';
+export { fence, verdictWords } from './prompt-sections.js';
 export { FOLLOW_UP_TEMPLATE, conversationKey, planPrompt, type PromptPlan } from './conversation.js';
 export { createUsageMeter, type MeteredCall, type UsageMeter } from './usage-meter.js';
 export {
@@ -70,3 +84,4 @@ export { connectionCause, sdkCallFailure, type SdkErrorClasses } from './sdk-err
 export { bufferedFetch } from './buffered-fetch.js';
 export { clip, missingAnswerReason, type MissingAnswer } from './missing-answer.js';
 export { REDACTED, createRedactor, redactDeep, type Redactor } from '../safety/redact.js';
+export { PRIVATE_PATHS } from '../safety/repo-secrets.js';

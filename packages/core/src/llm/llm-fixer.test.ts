@@ -157,12 +157,35 @@ describe('llmFixer', () => {
     expect((error as FixerError).usage).toMatchObject({ calls: 1, inputTokens: 1000, outputTokens: 100 });
   });
 
-  it('makes an answer that breaks the proposal rules a FixerError naming the model', async () => {
-    server.script({ kind: 'call', answer: { ...answer(), verdict: 'product-bug' } });
-    const error = await failure(fixer().propose(sampleFixRequest(), sampleFixerContext()));
+  it('sends an answer that breaks the proposal rules back to the model, in its conversation, and counts the call', async () => {
+    server.script(
+      { kind: 'call', answer: { ...answer(), verdict: 'product-bug' } },
+      { kind: 'call', answer: answer() },
+    );
+    const proposal = await fixer().propose(sampleFixRequest(), sampleFixerContext());
+    expect(proposal).toMatchObject({ verdict: 'edits', usage: { calls: 2, inputTokens: 2000 } });
+    const [, second] = server.requests.map((r) => r.body.messages);
+    expect(second!.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(second![3]!.content).toBe(
+      'Your answer could not be used: the model answered product-bug without a bug report. Nothing was applied. Answer again with the complete proposal, following the schema exactly.',
+    );
+  });
+
+  it('gives up after answerRetries re-asks with a FixerError naming the model and the tries', async () => {
+    const bad = { kind: 'call' as const, answer: { ...answer(), verdict: 'product-bug' } };
+    server.script(bad, bad, bad);
+    const error = await failure(
+      fixer({ answerRetries: 2 }).propose(sampleFixRequest(), sampleFixerContext()),
+    );
     expect(error).toBeInstanceOf(FixerError);
-    expect(error.message).toBe('the model answered product-bug without a bug report (model "team-model")');
-    expect((error as FixerError).usage?.calls).toBe(1);
+    expect(error.message).toBe(
+      'the model answered product-bug without a bug report (model "team-model"); 2 re-asks failed too (the fixer option "answerRetries")',
+    );
+    expect((error as FixerError).usage?.calls).toBe(3);
+    server.script(bad);
+    const once = await failure(fixer({ answerRetries: 0 }).propose(sampleFixRequest(), sampleFixerContext()));
+    expect(once.message).toBe('the model answered product-bug without a bug report (model "team-model")');
+    expect(server.requests).toHaveLength(4);
   });
 
   it('passes on a failed call as the Error it is, with secrets masked', async () => {

@@ -25,8 +25,10 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
  * A quoted literal assigned to a name: `DB_PASSWORD = "..."`, `password: 'x'`, `"apiKey": "x"`,
  * `os.environ["TOKEN"] = "..."`, `secret := "..."`. The name decides whether the value is masked.
  */
+// Every quantifier is bounded and a name starts where no name character precedes it: report text
+// can be megabytes on one line, and unbounded runs made the scan cubic on such text.
 const QUOTED_ASSIGNMENT =
-  /(["']?)([A-Za-z_][\w.-]*)\1(\]?)((?:\s*:\s*[A-Za-z_][\w[\]., |]*?)?\s*(?::=|=>|=|:)\s*)(["'`])((?:(?!\5)[^\\\n]|\\.){1,500}?)\5/g;
+  /(?<![\w.-])(["']?)([A-Za-z_][\w.-]{0,99})\1(\]?)((?:\s{0,20}:\s{0,20}[A-Za-z_][\w[\]., |]{0,99}?)?\s{0,20}(?::=|=>|=|:)\s{0,20})(["'`])((?:(?!\5)[^\\\n]|\\.){1,500}?)\5/g;
 /** `ADMIN_PASSWORD=hunter2` or `STRIPE_SECRET: sk_...` as tests and tools print them: upper-case names only. */
 const PRINTED_ASSIGNMENT = /\b([A-Z][A-Z0-9_]*)(=|: )([^\s'"`,;&]{3,})/g;
 

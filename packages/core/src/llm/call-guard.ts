@@ -1,0 +1,58 @@
+import type { Usage } from '../api/contracts/fix.js';
+import { errorMessage } from '../api/errors.js';
+import { FixerUnavailableError } from '../api/fixer-unavailable.js';
+import type { FixerContext } from '../api/plugin.js';
+
+/**
+ * What stands between an LLM fixer and its next paid call: the run's budget, and a circuit
+ * breaker that takes the fixer out of the run after `threshold` calls in a row got no reply
+ * (connection refused, 5xx, 429 after the retries, a timeout, a rejected key): an endpoint that
+ * is down is paid for with time on every failure group otherwise.
+ */
+export class CallGuard {
+  private failedInARow = 0;
+  /** Why the breaker opened: every later call is refused without being made. */
+  private open: string | undefined;
+
+  constructor(
+    private readonly fixer: string,
+    private readonly threshold: number,
+  ) {}
+
+  /** Throws FixerUnavailableError when the budget forbids another call. */
+  admit(ctx: FixerContext, pending: Usage | undefined): void {
+    if (this.open) throw new FixerUnavailableError(this.open, spent(pending));
+    const refusal = ctx.spend?.refusal(pending);
+    if (refusal) throw new FixerUnavailableError(`${this.fixer} not called: ${refusal}`, spent(pending));
+  }
+
+  /** The signal of one call: the run's, and the budget's clock. */
+  signal(ctx: FixerContext): AbortSignal {
+    return ctx.spend ? AbortSignal.any([ctx.signal, ctx.spend.signal]) : ctx.signal;
+  }
+
+  /** A reply came back (with or without an answer): the endpoint works. */
+  replied(): void {
+    this.failedInARow = 0;
+  }
+
+  /**
+   * A call that threw, as the error to throw: a FixerUnavailableError when the budget's clock
+   * stopped it or when it is the `threshold`-th failure in a row, the error itself otherwise.
+   */
+  failed(error: unknown, ctx: FixerContext, pending: Usage | undefined): unknown {
+    if (ctx.signal.aborted) return error;
+    if (ctx.spend?.signal.aborted) {
+      const reason = ctx.spend.refusal(pending) ?? String(ctx.spend.signal.reason);
+      return new FixerUnavailableError(`${this.fixer} stopped: ${reason}`, spent(pending), { cause: error });
+    }
+    this.failedInARow++;
+    if (this.threshold === 0 || this.failedInARow < this.threshold) return error;
+    this.open = `${errorMessage(error)}; ${this.failedInARow} calls in a row got no reply, so ${this.fixer} is skipped for the rest of the run (the fixer option "circuitBreaker")`;
+    return new FixerUnavailableError(this.open, spent(pending), { cause: error });
+  }
+}
+
+function spent(usage: Usage | undefined): Usage | undefined {
+  return usage && usage.calls > 0 ? usage : undefined;
+}
