@@ -30,7 +30,7 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
 const QUOTED_ASSIGNMENT =
   /(?<![\w.-])(["']?)([A-Za-z_][\w.-]{0,99})\1(\]?)((?:\s{0,20}:\s{0,20}[A-Za-z_][\w[\]., |]{0,99}?)?\s{0,20}(?::=|=>|=|:)\s{0,20})(["'`])((?:(?!\5)[^\\\n]|\\.){1,500}?)\5/g;
 /** `ADMIN_PASSWORD=hunter2` or `STRIPE_SECRET: sk_...` as tests and tools print them: upper-case names only. */
-const PRINTED_ASSIGNMENT = /\b([A-Z][A-Z0-9_]*)(=|: )([^\s'"`,;&]{3,})/g;
+const PRINTED_ASSIGNMENT = /\b([A-Z][A-Z0-9_]{0,99})(=|: )([^\s'"`,;&]{3,500})/g;
 
 export const REDACTED = '[REDACTED]';
 
