@@ -22,6 +22,7 @@ export default tseslint.config(
       '**/test/e2e/**/src/**',
       '**/test/e2e/**/__tests__/**',
       'examples/polyglot/**',
+      'bench/fixtures/**',
     ],
   },
   js.configs.recommended,
