@@ -7,7 +7,8 @@ import type {
   RunResult,
   TestResult,
 } from '@suture/core';
-import { groupFailures, type FailureCase } from '@suture/core/analysis';
+import { isAbsolute, relative } from 'node:path';
+import { distinctFrames, groupFailures, type FailureCase } from '@suture/core/analysis';
 import { parseId } from '../ids.js';
 import { enclosingSymbol, type ScriptCache } from './js-model.js';
 import { projectFrames } from './stack.js';
@@ -33,7 +34,7 @@ async function locate(
     const symbol = parsed ? enclosingSymbol(parsed.tree, f.line, f.column) : undefined;
     out.push({ file: f.file, line: f.line, column: f.column, ...(symbol ? { symbol } : {}) });
   }
-  return out;
+  return distinctFrames(out);
 }
 
 /** Jest prints each failure twice (message and stack, in failureMessages and in the suite message): keep it once. */
@@ -77,30 +78,61 @@ async function fromTest(test: TestResult, project: ProjectInfo, cache: ScriptCac
   return { failure, type, message: kind === 'assertion' ? (message.split('\n')[0] ?? '') : message };
 }
 
-function fromSuite(d: Diagnostic): FailureCase {
+/**
+ * Where a suite's syntax error really is: Babel and ts-jest name the file they could not parse
+ * (`SyntaxError: /abs/src/math.js: Unexpected token (2:12)`), which is often a source the test
+ * imports, not the test Jest was running.
+ */
+function syntaxPlace(root: string, text: string): Location | undefined {
+  const m = /SyntaxError: ((?:\/|[A-Za-z]:\\)[^\n:]+?):\s*([^\n]*?)\s*\((\d+):(\d+)\)/.exec(text);
+  if (!m) return undefined;
+  const rel = relative(root, m[1]!).split('\\').join('/');
+  if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  return { file: rel, line: Number(m[3]), column: Number(m[4]) + 1 };
+}
+
+/** A suite's output without Jest's advice on configuring transforms and the parser's own stack. */
+function suiteEvidence(text: string): string {
+  const details = text.indexOf('Details:');
+  const kept = details >= 0 ? text.slice(details + 'Details:'.length) : text;
+  return kept
+    .split('\n')
+    .filter(
+      (l) => !/^\s*at .*(node_modules|node:internal)/.test(l) && !/^\s*at \S+\.next \(<anonymous>\)/.test(l),
+    )
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+function fromSuite(d: Diagnostic, root: string): FailureCase {
   const kind: FailureKind =
     d.code === 'SyntaxError' ? 'syntax' : d.code === 'ModuleNotFound' ? 'import' : 'collection';
+  const raw = d.raw ?? d.message;
+  const place = kind === 'syntax' ? syntaxPlace(root, raw) : undefined;
+  const message = place
+    ? (/SyntaxError: [^\n]*?: ([^\n]*?)\s*\(\d+:\d+\)/.exec(raw)?.[1] ?? d.message)
+    : d.message;
+  const location: Location | undefined =
+    place ??
+    (d.file
+      ? { file: d.file, ...(d.line ? { line: d.line } : {}), ...(d.column ? { column: d.column } : {}) }
+      : undefined);
   const failure: FailureCase['failure'] = {
     id: '',
     kind,
-    title: `${d.file} failed to run: ${d.message}`.slice(0, 200),
+    title: place
+      ? `${place.file}:${place.line}:${place.column}: SyntaxError: ${message}`.slice(0, 200)
+      : `${d.file} failed to run: ${d.message}`.slice(0, 200),
     tests: [],
-    ...(d.file
-      ? {
-          location: {
-            file: d.file,
-            ...(d.line ? { line: d.line } : {}),
-            ...(d.column ? { column: d.column } : {}),
-          },
-        }
-      : {}),
+    ...(location ? { location } : {}),
     frames: [],
-    evidence: dedupe(d.raw ?? d.message),
+    evidence: dedupe(suiteEvidence(raw)),
     repairable: true,
     diagnostics: [d],
-    details: {},
+    details: place && d.file ? { suite: d.file } : {},
   };
-  return { failure, ...(d.code ? { type: d.code } : {}), message: d.message };
+  return { failure, ...(d.code ? { type: d.code } : {}), message };
 }
 
 /** Jest's failing tests and suites that failed to run, grouped by root cause with core's one policy. */
@@ -110,7 +142,7 @@ export async function analyzeJest(
   cache: ScriptCache,
 ): Promise<FailureInput[]> {
   const cases: FailureCase[] = [];
-  for (const d of result.diagnostics) if (d.source === 'jest-suite') cases.push(fromSuite(d));
+  for (const d of result.diagnostics) if (d.source === 'jest-suite') cases.push(fromSuite(d, project.root));
   for (const t of result.tests)
     if (t.status === 'failed' || t.status === 'timeout' || t.status === 'error' || t.status === 'crashed')
       cases.push(await fromTest(t, project, cache));

@@ -1,124 +1,113 @@
-import { mergeScopeEntries, walkGraph, type CodeEdge, type CodeNode } from '@suture/core/analysis';
-import { type Failure, type ProjectInfo, type ScopeEntry, type ScopeInput } from '@suture/core';
+import {
+  nodeKey,
+  rankScope,
+  walkCodeGraph,
+  type CodeEdge,
+  type CodeNode,
+  type SummaryCache,
+} from '@suture/core/analysis';
+import type { Failure, ProjectInfo, ScopeInput } from '@suture/core';
 import { parseId } from '../ids.js';
-import { bindings, calls, definitions, resolveSource, testCallback, type ScriptCache } from './js-model.js';
+import { JsGraph, TEST_SYMBOL } from './js-graph.js';
+import { JsProject } from './js-project.js';
+import type { JsModule } from './js-summary.js';
+import { readModulePaths } from './module-paths.js';
 import { isScriptTestFile } from './test-files.js';
 
-const TEST_SYMBOL = '#test:';
-const GLOBALS = new Set([
-  'expect',
-  'test',
-  'it',
-  'describe',
-  'require',
-  'console',
-  'Math',
-  'JSON',
-  'Object',
-  'Array',
-  'Promise',
-  'String',
-  'Number',
-  'Error',
-  'beforeEach',
-  'afterEach',
-  'jest',
-]);
+/** How long one failure's scope may take before it is returned as incomplete. */
+export const SCOPE_TIME_LIMIT_MS = 10_000;
+const MAX_FAILING = 8;
+const MAX_PASSING = 16;
 
-async function expand(root: string, node: CodeNode, cache: ScriptCache): Promise<CodeEdge[]> {
-  const parsed = await cache.parseFile(root, node.file);
-  if (!parsed) return [];
-  const defs = definitions(parsed.tree);
-  const body = node.symbol?.startsWith(TEST_SYMBOL)
-    ? testCallback(parsed.tree, node.symbol.slice(TEST_SYMBOL.length))
-    : node.symbol
-      ? // a frame in an anonymous test callback is named by its titles (`Cart > adds %i`)
-        (defs.get(node.symbol) ?? testCallback(parsed.tree, node.symbol.split(' > ').pop()!))
-      : parsed.tree.rootNode;
-  if (!body) return [];
-  const binds = bindings(parsed.tree);
-  const from = node.symbol?.startsWith(TEST_SYMBOL)
-    ? `test "${node.symbol.slice(TEST_SYMBOL.length)}"`
-    : (node.symbol ?? node.file);
-  const edges: CodeEdge[] = [];
-  for (const call of calls(body)) {
-    if (GLOBALS.has(call.name) && !call.object) continue;
-    if (!call.object && defs.has(call.name) && call.name !== node.symbol) {
-      edges.push({
-        to: { file: node.file, symbol: call.name },
-        role: 'source',
-        reason: `${from} calls ${call.name}`,
-      });
-      continue;
-    }
-    if (call.object === 'this') {
-      const cls = node.symbol?.split('.')[0];
-      if (cls && defs.has(`${cls}.${call.name}`))
-        edges.push({
-          to: { file: node.file, symbol: `${cls}.${call.name}` },
-          role: 'source',
-          reason: `${from} calls this.${call.name}`,
-        });
-      continue;
-    }
-    const binding = binds.get(call.object ?? call.name);
-    if (!binding) continue;
-    const target = await resolveSource(root, node.file, binding.source);
-    if (!target) continue;
-    const symbol = call.object ? call.name : binding.name;
-    const targetTree = (await cache.parseFile(root, target))?.tree;
-    const known = targetTree ? definitions(targetTree) : new Map();
-    edges.push({
-      to: { file: target, ...(symbol && known.has(symbol) ? { symbol } : {}) },
-      role: 'source',
-      reason: `${from} calls ${call.object ? `${call.object}.` : ''}${call.name} (from '${binding.source}')`,
-    });
-  }
-  return edges;
+export interface ScopeContext {
+  summaries: SummaryCache<JsModule>;
+  /** Passing tests of each test file in the latest run the analyzer read. */
+  passing: (root: string, file: string) => readonly string[];
 }
 
-/** The test's callback, what it calls across imports and requires, and the stack frames. */
-export async function scopeJest(
-  failure: Failure,
-  project: ProjectInfo,
-  cache: ScriptCache,
-): Promise<ScopeInput> {
-  const seeds: CodeEdge[] = [];
-  for (const id of failure.tests.slice(0, 5)) {
-    const { file, fullName } = parseId(id);
-    const title = (failure.details.title as string | undefined) ?? fullName;
-    seeds.push({
-      to: { file, symbol: `${TEST_SYMBOL}${title}` },
-      role: 'test',
-      reason: `the failing test "${fullName}"`,
+/** A test's callback, named by its path of titles, or its file when no callback matches. */
+async function testSeed(id: string, title: string | undefined, project: JsProject): Promise<CodeEdge> {
+  const { file, fullName } = parseId(id);
+  const test = (title ? await project.test(file, title) : undefined) ?? (await project.test(file, fullName));
+  return {
+    to: { file, symbol: test ? test.path : `${TEST_SYMBOL}${title ?? fullName}` },
+    role: 'test',
+    reason: `the failing test "${fullName}"`,
+  };
+}
+
+/**
+ * The scope of a JS/TS failure, ranked: the failing tests' callbacks and the stack's frames,
+ * walked through imports and requires, `export *` and `export { x } from`, CommonJS exports,
+ * tsconfig `paths` and Jest's `moduleNameMapper`; ranked by the frames, the failing `expect`
+ * line's callees and the spectrum of the failing tests against the passing ones of the same files.
+ */
+export async function scopeJest(failure: Failure, info: ProjectInfo, ctx: ScopeContext): Promise<ScopeInput> {
+  const deadline = Date.now() + SCOPE_TIME_LIMIT_MS;
+  const project = new JsProject(info.root, ctx.summaries, await readModulePaths(info.root));
+  const graph = new JsGraph(project);
+  const walk = (seeds: readonly CodeEdge[]) =>
+    walkCodeGraph(seeds, {
+      maxDepth: info.scopeDepth,
+      expand: (n) => graph.expand(n),
+      maxNodes: 2000,
+      deadline,
     });
-  }
-  const frameEntries: ScopeEntry[] = [];
-  const frames = [...(failure.location ? [failure.location] : []), ...failure.frames];
-  frames.forEach((f, i) => {
-    frameEntries.push({
+  const failing = failure.tests.slice(0, MAX_FAILING);
+  const title = failure.details.title as string | undefined;
+  const seeds = await Promise.all(failing.map((id, i) => testSeed(id, i === 0 ? title : undefined, project)));
+  const frames: CodeNode[] = [...(failure.location ? [failure.location] : []), ...failure.frames].map(
+    (f) => ({
       file: f.file,
-      symbols: f.symbol ? [f.symbol] : [],
-      role: isScriptTestFile(f.file) ? 'test' : 'source',
-      reasons: [
-        i === 0 ? `where the failure happened (line ${f.line ?? '?'})` : `frame ${i + 1} of the stack`,
-      ],
-      depth: 0,
-    });
-    seeds.push({
-      to: { file: f.file, ...(f.symbol ? { symbol: f.symbol } : {}) },
-      role: 'source',
-      reason: i === 0 ? 'where the failure happened' : `frame ${i + 1} of the stack`,
-    });
+      ...(f.symbol ? { symbol: f.symbol } : {}),
+    }),
+  );
+  // a suite that failed to load a source: the source first, the test file that imported it after
+  const suite = failure.details.suite as string | undefined;
+  if (suite && !frames.some((f) => f.file === suite)) frames.push({ file: suite });
+  const frameSeeds: CodeEdge[] = frames.map((f, i) => ({
+    to: f,
+    role: isScriptTestFile(f.file) ? 'test' : 'source',
+    reason: i === 0 ? 'where the failure was raised' : `frame ${i + 1} of the stack`,
+  }));
+  const main = await walk([...seeds, ...frameSeeds]);
+
+  const reach = async (seed: CodeEdge): Promise<Set<string>> =>
+    new Set((await walk([seed])).reached.map((n) => nodeKey(n.node)));
+  const failingReach = await Promise.all(seeds.map(reach));
+  const files = [...new Set(failing.map((id) => parseId(id).file))];
+  const siblings = files.flatMap((f) => ctx.passing(info.root, f)).slice(0, MAX_PASSING);
+  const passingReach = await Promise.all(
+    siblings.map(async (id) => reach(await testSeed(id, undefined, project))),
+  );
+
+  const onFailingLine: CodeNode[] = [];
+  for (const f of [...(failure.location ? [failure.location] : []), ...failure.frames])
+    if (f.line && f.symbol && isScriptTestFile(f.file))
+      onFailingLine.push(...(await graph.onLine({ file: f.file, symbol: f.symbol }, f.line)));
+
+  const lines = new Map<string, { line: number; endLine: number }>();
+  for (const n of [...main.reached.map((r) => r.node), ...frames]) {
+    const where = await graph.lines(n);
+    if (where) lines.set(nodeKey(n), where);
+  }
+  const ranked = rankScope({
+    reached: main.reached,
+    frames,
+    onFailingLine,
+    failingReach,
+    passingReach,
+    isTestFile: isScriptTestFile,
+    lines: (n) => lines.get(nodeKey(n)),
   });
-  const walked = await walkGraph(seeds, {
-    maxDepth: project.scopeDepth,
-    expand: (node) => expand(project.root, node, cache),
-  });
-  // the synthetic "#test:" symbol names the test; report it by title
-  for (const e of walked)
-    e.symbols = e.symbols.map((s) => (s.startsWith(TEST_SYMBOL) ? s.slice(TEST_SYMBOL.length) : s));
-  // the walk reaches helpers in test folders and mocks as callees: they are still tests
-  for (const e of walked) if (e.role === 'source' && isScriptTestFile(e.file)) e.role = 'test';
-  return { entries: mergeScopeEntries(frameEntries, walked), excluded: [] };
+  const entries = ranked.map((e) => ({
+    ...e,
+    symbols: e.symbols.map((s) => s.replace(TEST_SYMBOL, '')),
+    ...(e.ranking
+      ? { ranking: e.ranking.map((r) => ({ ...r, symbol: r.symbol.replace(TEST_SYMBOL, '') })) }
+      : {}),
+  }));
+  await ctx.summaries.flush();
+  const incomplete = [main.incomplete, ...project.skipped.values()].filter(Boolean).join('; ');
+  return { entries, excluded: [], ...(incomplete ? { incomplete: `scope incomplete: ${incomplete}` } : {}) };
 }

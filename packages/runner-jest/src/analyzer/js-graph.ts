@@ -1,0 +1,135 @@
+import { nodeKey, type CodeEdge, type CodeNode } from '@suture/core/analysis';
+import type { JsIndex, JsProject, Resolved } from './js-project.js';
+import type { JsUse } from './js-summary.js';
+
+const GLOBALS = new Set(
+  (
+    'expect test it describe require console Math JSON Object Array Promise String Number Boolean Error ' +
+    'TypeError RangeError beforeEach afterEach beforeAll afterAll jest Date Map Set WeakMap Symbol ' +
+    'parseInt parseFloat isNaN undefined null setTimeout clearTimeout module exports process Buffer'
+  ).split(' '),
+);
+
+/** The symbol of a test callback in the graph: its path of titles after this prefix. */
+export const TEST_SYMBOL = '#test:';
+
+/** The JS/TS call graph, edge by edge, resolved through imports and exports. Memoised per node. */
+export class JsGraph {
+  private readonly memo = new Map<string, Promise<CodeEdge[]>>();
+
+  constructor(readonly project: JsProject) {}
+
+  expand(node: CodeNode): Promise<CodeEdge[]> {
+    const key = nodeKey(node);
+    let found = this.memo.get(key);
+    if (!found) {
+      found = this.compute(node);
+      this.memo.set(key, found);
+    }
+    return found;
+  }
+
+  /** The uses of a function or test callback, and its module. */
+  private async body(node: CodeNode): Promise<{ index: JsIndex; uses: JsUse[] } | undefined> {
+    const index = await this.project.index(node.file);
+    if (!index) return undefined;
+    if (!node.symbol) return { index, uses: index.module.defs.flatMap((d) => d.uses) };
+    const def = index.defs.get(node.symbol);
+    if (def) return { index, uses: def.uses };
+    const title = node.symbol.startsWith(TEST_SYMBOL) ? node.symbol.slice(TEST_SYMBOL.length) : node.symbol;
+    const test = await this.project.test(node.file, title);
+    return test ? { index, uses: test.uses } : undefined;
+  }
+
+  /** The definitions the uses on one line lead to (the failing `expect`). */
+  async onLine(node: CodeNode, line: number): Promise<CodeNode[]> {
+    const body = await this.body(node);
+    if (!body) return [];
+    return (
+      await this.resolveUses(
+        node,
+        body.index,
+        body.uses.filter((u) => u.lines.includes(line)),
+      )
+    ).map((e) => e.to);
+  }
+
+  async lines(node: CodeNode): Promise<{ line: number; endLine: number } | undefined> {
+    if (!node.symbol) return undefined;
+    const def = (await this.project.index(node.file))?.defs.get(node.symbol);
+    if (def) return { line: def.line, endLine: def.endLine };
+    const test = await this.project.test(node.file, node.symbol.replace(TEST_SYMBOL, ''));
+    return test ? { line: test.line, endLine: test.endLine } : undefined;
+  }
+
+  private async compute(node: CodeNode): Promise<CodeEdge[]> {
+    const body = await this.body(node);
+    return body ? this.resolveUses(node, body.index, body.uses) : [];
+  }
+
+  private edge(from: CodeNode, to: Resolved, reason: string): CodeEdge {
+    const via = to.via.length > 0 ? ` (through ${[...new Set(to.via)].slice(0, 3).join(', ')})` : '';
+    return {
+      to: { file: to.file, ...(to.symbol ? { symbol: to.symbol } : {}) },
+      role: 'source',
+      reason: `${reason}${via}`,
+      cost: to.file === from.file ? 0 : 1,
+    };
+  }
+
+  private async resolveUses(node: CodeNode, index: JsIndex, uses: readonly JsUse[]): Promise<CodeEdge[]> {
+    const from = !node.symbol
+      ? node.file
+      : index.defs.has(node.symbol)
+        ? node.symbol
+        : `test "${node.symbol.replace(TEST_SYMBOL, '')}"`;
+    const cls = node.symbol && !node.symbol.startsWith(TEST_SYMBOL) ? node.symbol.split('.')[0] : undefined;
+    const edges: CodeEdge[] = [];
+    for (const use of uses) {
+      if (!use.object && GLOBALS.has(use.name)) continue;
+      let to: Resolved | undefined;
+      if (!use.object) {
+        to = await this.project.resolveName(index.file, use.name);
+        // a whole module called as a function: its default export (`module.exports = fn`)
+        if (to && !to.symbol) to = (await this.project.resolveExport(to.file, 'default')) ?? to;
+      } else if (use.object === 'this' && cls) {
+        if (index.defs.has(`${cls}.${use.name}`))
+          to = { file: index.file, symbol: `${cls}.${use.name}`, via: [] };
+      } else {
+        const owner = await this.project.resolveName(index.file, use.object.split('.')[0]!);
+        if (owner && !owner.symbol) to = await this.project.resolveExport(owner.file, use.name);
+        else if (owner?.symbol) {
+          // `Class.staticMethod()`, or a method of an imported class
+          const method = `${owner.symbol}.${use.name}`;
+          if ((await this.project.index(owner.file))?.defs.has(method))
+            to = { file: owner.file, symbol: method, via: owner.via };
+        }
+        to ??= await this.byMethodName(index, use.name);
+      }
+      if (!to || nodeKey(to) === nodeKey(node)) continue;
+      if (!to.symbol && to.file === index.file) continue;
+      const written = use.object ? `${use.object}.${use.name}` : use.name;
+      const source = index.imports.get(use.object?.split('.')[0] ?? use.name)?.source;
+      edges.push(this.edge(node, to, `${from} calls ${written}${source ? ` (from '${source}')` : ''}`));
+      // `new C()` runs C's constructor
+      const ctor = to.symbol ? `${to.symbol}.constructor` : undefined;
+      if (ctor && (await this.project.index(to.file))?.defs.has(ctor))
+        edges.push(this.edge(node, { ...to, symbol: ctor }, `${from} constructs ${to.symbol}`));
+    }
+    return edges;
+  }
+
+  /** `obj.m()` on an object of unknown type: a class this module defines or imports that has `m`. */
+  private async byMethodName(index: JsIndex, method: string): Promise<Resolved | undefined> {
+    for (const d of index.module.defs)
+      if (d.name.endsWith(`.${method}`)) return { file: index.file, symbol: d.name, via: [] };
+    for (const [local] of index.imports) {
+      if (!/^[A-Z]/.test(local)) continue;
+      const cls = await this.project.resolveName(index.file, local);
+      const name = cls?.symbol ? `${cls.symbol}.${method}` : undefined;
+      if (cls && name && (await this.project.index(cls.file))?.defs.has(name))
+        return { file: cls.file, symbol: name, via: cls.via };
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,5 @@
+function label(n) {
+  return 'n=' + n;
+}
+
+module.exports = { label };

@@ -1,0 +1,2 @@
+export * from './shapes';
+export { scale as scaleBy } from './transform';

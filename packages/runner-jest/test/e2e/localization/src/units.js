@@ -1,0 +1,3 @@
+exports.toCm = function (inches) {
+  return Math.round(inches * 254) / 100;
+};

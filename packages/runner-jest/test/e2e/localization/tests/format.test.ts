@@ -1,0 +1,5 @@
+const { label } = require('../src/format');
+
+test('labels a number', () => {
+  expect(label(3)).toBe('n=3');
+});
