@@ -21,6 +21,7 @@ export default tseslint.config(
       '**/test/e2e/**/*.mjs',
       '**/test/e2e/**/src/**',
       '**/test/e2e/**/__tests__/**',
+      '**/test/e2e/**/tests/**',
       'examples/polyglot/**',
       'bench/fixtures/**',
     ],
