@@ -3,6 +3,8 @@ import { isAbsolute, join, posix, relative, resolve } from 'node:path';
 
 /** What the build says about the project's translation units. */
 export interface CompileDb {
+  /** The project-relative build folder it was found in. */
+  buildDir: string;
   /** Project-relative sources the build compiles. */
   units: string[];
   /** Project-relative include folders (`-I`, `-iquote`, `-isystem`) of each unit. */
@@ -63,7 +65,13 @@ function toDb(root: string, buildDir: string, commands: readonly Command[]): Com
       return undefined;
     return rel;
   };
-  const db: CompileDb = { units: [], includeDirs: new Map(), allIncludeDirs: [], targets: new Map() };
+  const db: CompileDb = {
+    buildDir,
+    units: [],
+    includeDirs: new Map(),
+    allIncludeDirs: [],
+    targets: new Map(),
+  };
   const all = new Set<string>();
   for (const c of commands) {
     const file = inProject(resolve(c.directory, c.file));

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import type { SummaryCache } from '@suture/core/analysis';
+import type { FileSummary, SummaryCache } from '@suture/core/analysis';
 import { joinInProject, type CompileDb } from './compile-db.js';
 import { expandName, type CppDef, type CppFile, type CppMacro } from './cpp-summary.js';
 
@@ -58,6 +58,9 @@ export class CppProject {
   private readonly indexes = new Map<string, Promise<CppIndex | undefined>>();
   private readonly sourceSet: Set<string>;
   private byName: Promise<Map<string, string[]>> | undefined;
+  private readonly reads = new Map<string, Promise<FileSummary<CppFile> | undefined>>();
+  private readonly visibles = new Map<string, Promise<Array<{ file: string; via: string }>>>();
+  private readonly macroMaps = new Map<string, Promise<Map<string, CppMacro>>>();
   readonly skipped = new Map<string, string>();
 
   constructor(
@@ -84,8 +87,18 @@ export class CppProject {
     return found;
   }
 
+  /** A file's summary, read once per scope. */
+  private read(file: string): Promise<FileSummary<CppFile> | undefined> {
+    let found = this.reads.get(file);
+    if (!found) {
+      found = this.summaries.read(this.root, file);
+      this.reads.set(file, found);
+    }
+    return found;
+  }
+
   private async build(file: string): Promise<CppIndex | undefined> {
-    const s = await this.summaries.read(this.root, file);
+    const s = await this.read(file);
     if (!s) return undefined;
     if (s.skipped !== undefined) {
       this.skipped.set(file, s.skipped);
@@ -98,7 +111,7 @@ export class CppProject {
     for (const def of s.summary.defs) add(def.name, def);
     const macroBuilt = s.summary.defs.filter((d) => d.macro);
     if (macroBuilt.length > 0) {
-      const macros = await this.macros(file, s.summary);
+      const macros = await this.macros(file);
       for (const def of macroBuilt) {
         const expanded = expandName(def.macro!, def.name, macros);
         if (expanded && expanded !== def.name) add(expanded, def);
@@ -108,13 +121,19 @@ export class CppProject {
   }
 
   /** Function-like macros a file sees: its own and those of the files it includes. */
-  async macros(file: string, own?: CppFile): Promise<Map<string, CppMacro>> {
-    const out = new Map<string, CppMacro>();
-    for (const v of await this.visible(file)) {
-      const summary = v.file === file && own ? own : (await this.summaries.read(this.root, v.file))?.summary;
-      for (const m of summary?.macros ?? []) if (!out.has(m.name)) out.set(m.name, m);
+  macros(file: string): Promise<Map<string, CppMacro>> {
+    let found = this.macroMaps.get(file);
+    if (!found) {
+      found = (async () => {
+        const out = new Map<string, CppMacro>();
+        for (const v of await this.visible(file))
+          for (const m of (await this.read(v.file))?.summary?.macros ?? [])
+            if (!out.has(m.name)) out.set(m.name, m);
+        return out;
+      })();
+      this.macroMaps.set(file, found);
     }
-    return out;
+    return found;
   }
 
   /** `#include "path"` or `<path>` from a file, resolved to a project file. */
@@ -133,12 +152,21 @@ export class CppProject {
   }
 
   /** A file and everything it includes from the project, transitively, with the include that brought each in. */
-  async visible(file: string): Promise<Array<{ file: string; via: string }>> {
+  visible(file: string): Promise<Array<{ file: string; via: string }>> {
+    let found = this.visibles.get(file);
+    if (!found) {
+      found = this.includeClosure(file);
+      this.visibles.set(file, found);
+    }
+    return found;
+  }
+
+  private async includeClosure(file: string): Promise<Array<{ file: string; via: string }>> {
     const out = [{ file, via: 'same file' }];
     const seen = new Set([file]);
     for (let i = 0; i < out.length && out.length < MAX_VISIBLE; i++) {
       const current = out[i]!;
-      const s = await this.summaries.read(this.root, current.file);
+      const s = await this.read(current.file);
       for (const inc of s?.summary?.includes ?? []) {
         const target = this.resolveInclude(current.file, inc.path, inc.angle);
         if (!target || seen.has(target)) continue;
@@ -183,9 +211,10 @@ export class CppProject {
   /** Every name a function-defining macro could have built as `name`: `uriParseUriA` -> `ParseUri`. */
   async unexpand(file: string, name: string): Promise<string[]> {
     const out: string[] = [];
-    for (const m of (await this.macros(file)).values()) {
+    const macros = await this.macros(file);
+    for (const m of macros.values()) {
       if (m.params.length !== 1) continue;
-      const pattern = expandName(m.name, '\u0001', await this.macros(file));
+      const pattern = expandName(m.name, '\u0001', macros);
       if (!pattern?.includes('\u0001')) continue;
       const [prefix, suffix] = pattern.split('\u0001') as [string, string];
       if (name.length > prefix.length + suffix.length && name.startsWith(prefix) && name.endsWith(suffix))

@@ -10,6 +10,7 @@ import {
 } from '@suture/core/analysis';
 import type { Failure, ProjectInfo, ScopeEntry, ScopeInput } from '@suture/core';
 import { readCompileDb } from './compile-db.js';
+import { crashBacktrace } from './crash-backtrace.js';
 import { CppGraph } from './cpp-graph.js';
 import { projectFiles } from './cpp-model.js';
 import { CppProject, type DefinitionIndex } from './cpp-project.js';
@@ -144,11 +145,29 @@ export async function scopeCtest(
   }
   for (const f of failure.frames)
     if (project.has(f.file)) frames.push({ file: f.file, ...(f.symbol ? { symbol: f.symbol } : {}) });
+  // a crash that named no place in the code under test: where the debugger sees it stop
+  const backtrace: CodeNode[] = [];
+  if (failure.kind === 'crash' && db && !frames.some((f) => !isCppTestFile(f.file)) && failure.tests[0]) {
+    for (const b of (await crashBacktrace(info.root, db.buildDir, failure.tests[0])) ?? []) {
+      if (!project.has(b.file)) continue;
+      const defs = (await project.index(b.file))?.summary.defs ?? [];
+      const def = defs
+        .filter((d) => d.line <= b.line && b.line <= d.endLine)
+        .sort((a, c) => c.line - a.line)[0];
+      const node = { file: b.file, symbol: def?.name ?? b.fn };
+      if (![...frames, ...backtrace].some((f) => nodeKey(f) === nodeKey(node))) backtrace.push(node);
+    }
+    frames.unshift(...backtrace);
+  }
   const frameSeeds: CodeEdge[] = frames.map((f, i) => ({
     to: f,
     role: isCppTestFile(f.file) ? 'test' : HEADER.test(f.file) ? 'header' : 'source',
     reason:
-      i === 0 ? `where the failure is reported (line ${loc?.line ?? '?'})` : `frame ${i + 1} of the trace`,
+      i < backtrace.length
+        ? `frame ${i + 1} of the debugger's backtrace of the crash`
+        : i === backtrace.length
+          ? `where the failure is reported (line ${loc?.line ?? '?'})`
+          : `frame ${i + 1} of the trace`,
   }));
   const main = await walk([...testSeedList, ...frameSeeds]);
 

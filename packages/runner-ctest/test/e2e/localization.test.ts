@@ -101,6 +101,17 @@ describe('scope on a real CMake + CTest + GoogleTest build (includes, umbrella h
     },
   );
 
+  it("ranks first the function the debugger's backtrace of a segfault stops in", async () => {
+    const group = groups.find((g) => g.tests.includes('geom_test::First.Empty'))!;
+    const scope = ScopeSchema.parse(await analyzer.scope(group, project(root)));
+    expect(scope.entries[0]!.ranking![0]).toMatchObject({
+      symbol: 'first_or_zero',
+      score: 1,
+      reason: 'where the failure was raised',
+    });
+    expect(scope.entries[0]!.reasons).toContain("frame 1 of the debugger's backtrace of the crash");
+  });
+
   it('puts the header that declares a scope function in the scope, on the header side', async () => {
     const group = groups.find((g) => g.tests.includes('geom_test::Area.Rectangle'))!;
     const scope = ScopeSchema.parse(await analyzer.scope(group, project(root)));
