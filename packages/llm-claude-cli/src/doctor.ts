@@ -5,7 +5,8 @@ import { findPrice } from '@suture/core/llm';
 import { runProcess, z, type DoctorCheck } from '@suture/core';
 import { AUTH_ENV, buildCliEnv } from './cli/args.js';
 import { findExecutable, INSTALL_HINT } from './cli/which.js';
-import { DEFAULT_API_MODEL, type ResolvedOptions } from './options.js';
+import { DEFAULT_API_MODEL, DEFAULT_KEY_ENV, TOKEN_SOURCE, type ResolvedOptions } from './options.js';
+import { probeEndpoint, type ProbeTarget } from './probe.js';
 
 const LOGIN_FIX = 'run `claude /login` (or `claude setup-token` for CI), or set ANTHROPIC_API_KEY';
 const PROBE_MS = 20_000;
@@ -91,13 +92,42 @@ async function cliChecks(options: ResolvedOptions): Promise<DoctorCheck[]> {
       message: 'claude is not logged in and no key is set',
       fix: LOGIN_FIX,
     });
+  checks.push(await probeEndpoint(cliTarget(options, env)));
   return checks;
 }
 
-function apiChecks(options: ResolvedOptions): DoctorCheck[] {
+/** The endpoint and the credential claude will use, read from the environment it gets. */
+function cliTarget(options: ResolvedOptions, env: Record<string, string>): ProbeTarget {
+  const urlSource = options.baseURL
+    ? 'the fixer option "baseURL"'
+    : env.ANTHROPIC_BASE_URL
+      ? 'ANTHROPIC_BASE_URL'
+      : 'the network or proxy';
+  const baseURL = env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com';
+  const key = env.ANTHROPIC_API_KEY
+    ? { value: env.ANTHROPIC_API_KEY, bearer: false, source: `$${DEFAULT_KEY_ENV}` }
+    : env.ANTHROPIC_AUTH_TOKEN
+      ? { value: env.ANTHROPIC_AUTH_TOKEN, bearer: true, source: '$ANTHROPIC_AUTH_TOKEN' }
+      : undefined;
+  return { baseURL, key, urlSource };
+}
+
+async function apiChecks(options: ResolvedOptions): Promise<DoctorCheck[]> {
   const credentials = options.apiKey;
   const model = options.model ?? DEFAULT_API_MODEL;
   const price = findPrice(options.prices, model);
+  const baseURL = options.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com';
+  const endpoint: DoctorCheck = credentials
+    ? await probeEndpoint({
+        baseURL,
+        key: {
+          value: credentials.value,
+          bearer: credentials.source === TOKEN_SOURCE,
+          source: credentials.source,
+        },
+        urlSource: options.baseURL ? 'the fixer option "baseURL"' : 'ANTHROPIC_BASE_URL',
+      })
+    : { name: 'endpoint', status: 'warn', message: `${baseURL} not checked: no key to call it with` };
   return [
     credentials
       ? { name: 'anthropic key', status: 'ok', message: `key from ${credentials.source}` }
@@ -119,10 +149,15 @@ function apiChecks(options: ResolvedOptions): DoctorCheck[] {
           message: `no price for ${model}: its cost will show as 0`,
           fix: `add "${model}" to the fixer option "prices"`,
         },
+    endpoint,
   ];
 }
 
-/** What `suture doctor` shows for this fixer. Never sends a prompt, so it costs nothing. */
+/**
+ * What `suture doctor` shows for this fixer: the binary and the login (cli mode), the key and
+ * the price (api mode), and whether the endpoint answers and takes the key. Never sends a
+ * prompt, so it costs nothing.
+ */
 export async function doctor(options: ResolvedOptions): Promise<DoctorCheck[]> {
   return options.mode === 'api' ? apiChecks(options) : cliChecks(options);
 }

@@ -3,7 +3,7 @@ import type { DoctorCheck, Fixer, PluginFactoryContext } from '@suture/core';
 import type { ApiConversation } from './api/transport.js';
 import { cliTransport } from './cli/transport.js';
 import { doctor } from './doctor.js';
-import { resolveOptions, type ClaudeOptions, type ResolvedOptions } from './options.js';
+import { DEFAULT_API_MODEL, resolveOptions, type ClaudeOptions, type ResolvedOptions } from './options.js';
 import { API_ANSWER } from './prompt.js';
 
 /** api mode loads the SDK on its first call, so cli mode never pays for it. */
@@ -20,8 +20,9 @@ function lazyApi(options: ResolvedOptions): LlmTransport<ApiConversation> {
 
 /**
  * The Claude fixer: asks the installed `claude` in headless mode (or, with `mode: 'api'`, the
- * Messages API) for a patch inside the failure's scope. It reads the project but never writes
- * it: claude gets read-only tools, and the answer is a proposal the engine validates.
+ * Messages API) for a patch inside the failure's scope. It never writes the project: claude gets
+ * no tools, or read-only ones confined to the project (`tools: "read"`), and the answer is a
+ * proposal the engine validates.
  * Options are checked here, at load, so a mistake names the config entry before the run starts.
  */
 export default function claude(options: ClaudeOptions = {}, context?: PluginFactoryContext): Fixer {
@@ -30,6 +31,7 @@ export default function claude(options: ClaudeOptions = {}, context?: PluginFact
     name: '@suture/llm-claude-cli',
     settings: resolved,
     resume: resolved.resume,
+    defaultModel: resolved.mode === 'api' ? DEFAULT_API_MODEL : "claude's default",
     doctor: (): Promise<DoctorCheck[]> => doctor(resolved),
   };
   return resolved.mode === 'api'

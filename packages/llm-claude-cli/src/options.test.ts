@@ -19,14 +19,17 @@ function issues(options: unknown): string[] {
 }
 
 describe('options', () => {
-  it('defaults to cli mode with a 180 s timeout, 3 timeout retries, few API retries and resumed sessions', () => {
+  it('defaults to cli mode without tools, a 180 s timeout, no timeout retry, few API retries and resumed sessions', () => {
     const o = resolveOptions({}, '/cfg');
     expect(o).toMatchObject({
       mode: 'cli',
       command: 'claude',
       timeoutMs: 180_000,
-      timeoutRetries: 3,
+      timeoutRetries: 0,
       retries: 2,
+      tools: 'none',
+      answerRetries: 1,
+      circuitBreaker: 2,
       maxTurns: 12,
       resume: true,
       bare: false,

@@ -34,8 +34,16 @@ export const ClaudeOptionsSchema = LlmOptionsSchema.extend({
     .int()
     .min(0)
     .max(10)
-    .default(3)
-    .describe('cli mode: times a timed-out call is started again before the attempt is given up'),
+    .default(0)
+    .describe(
+      'cli mode: times a timed-out call is started again before the attempt is given up (each waits timeoutMs again)',
+    ),
+  tools: z
+    .enum(['none', 'read'])
+    .default('none')
+    .describe(
+      "cli mode: none: claude answers from the prompt, which carries the ranked source (fewest tokens); read: claude may also Read, Grep and Glob inside the project, never .env*, keys, certificates, .git, .suture or the config's secrets.files, nor outside the project",
+    ),
   retries: LlmOptionsSchema.shape.retries.describe(
     'Retries on 429, 5xx and connection errors (CLAUDE_CODE_MAX_RETRIES in cli mode, the SDK maxRetries in api mode)',
   ),
@@ -44,7 +52,9 @@ export const ClaudeOptionsSchema = LlmOptionsSchema.extend({
     .int()
     .positive()
     .default(12)
-    .describe('cli mode: agentic turns per call (reading files takes turns; --max-turns)'),
+    .describe(
+      'cli mode with tools "read": agentic turns per call (reading files takes turns; --max-turns). Without tools a call is 1 + answerRetries turns',
+    ),
   maxBudgetUsd: z
     .number()
     .positive()
@@ -93,7 +103,10 @@ type Parsed = z.infer<typeof ClaudeOptionsSchema>;
 export interface ResolvedOptions
   extends
     LlmSettings,
-    Pick<Parsed, 'mode' | 'timeoutRetries' | 'maxTurns' | 'maxBudgetUsd' | 'resume' | 'bare' | 'baseURL'> {
+    Pick<
+      Parsed,
+      'mode' | 'timeoutRetries' | 'maxTurns' | 'maxBudgetUsd' | 'resume' | 'bare' | 'baseURL' | 'tools'
+    > {
   /** The executable as configured: a bare name (looked up on PATH at call time) or an absolute path. */
   command: string;
   /** Variables to set (string) or remove (undefined) in claude's environment. */
@@ -110,8 +123,19 @@ export function resolveOptions(
   configDir: string,
   processEnv: NodeJS.ProcessEnv = process.env,
 ): ResolvedOptions {
-  const { env, command, mode, timeoutRetries, maxTurns, maxBudgetUsd, resume, bare, baseURL, ...common } =
-    ClaudeOptionsSchema.parse(input);
+  const {
+    env,
+    command,
+    mode,
+    timeoutRetries,
+    maxTurns,
+    maxBudgetUsd,
+    resume,
+    bare,
+    baseURL,
+    tools,
+    ...common
+  } = ClaudeOptionsSchema.parse(input);
   const childEnv: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(env)) childEnv[name] = value ?? undefined;
   const isPath = command.includes('/') || command.includes('\\');
@@ -133,6 +157,7 @@ export function resolveOptions(
     resume,
     bare,
     baseURL,
+    tools,
     command: isPath && !isAbsolute(command) ? resolve(configDir, command) : command,
     env: childEnv,
   };

@@ -1,12 +1,17 @@
 import { ANSWER_TOOL_NAME, FIXER_SYSTEM_PROMPT, llmAnswerJsonSchema } from '@suture/core/llm';
-import { FixerError, type FixerContext, type Logger } from '@suture/core';
+import { FixerError, type FixerContext, type Logger, type Usage } from '@suture/core';
 import { sampleFixerContext, sampleFixRequest, silentLogger } from '@suture/core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import claude from '../src/index.js';
 import type { ClaudeOptions } from '../src/options.js';
 import { failedAttempt } from '../src/test-support/fix-request.js';
 import { editAnswer } from './support/answers.js';
-import { messagesOf, startMockAnthropic, type MockAnthropic } from './support/mock-anthropic.js';
+import {
+  conversationOf,
+  messagesOf,
+  startMockAnthropic,
+  type MockAnthropic,
+} from './support/mock-anthropic.js';
 
 // api mode through the real @anthropic-ai/sdk against the local Messages API.
 let mock: MockAnthropic;
@@ -44,7 +49,12 @@ describe('api mode', () => {
     mock.enqueue({
       kind: 'tool',
       input: GOOD,
-      usage: { input_tokens: 2000, output_tokens: 300, cache_read_input_tokens: 1000 },
+      usage: {
+        input_tokens: 2000,
+        output_tokens: 300,
+        cache_read_input_tokens: 1000,
+        cache_creation_input_tokens: 0,
+      },
     });
     const proposal = await fixer().propose(sampleFixRequest(), ctx());
     expect(proposal).toMatchObject({
@@ -67,12 +77,18 @@ describe('api mode', () => {
     expect(body.stream).toBeFalsy();
     expect(body.model).toBe('claude-sonnet-4-6');
     expect(body.tool_choice).toEqual({ type: 'tool', name: ANSWER_TOOL_NAME });
+    // strict: the API holds the answer to the schema
     expect(body.tools).toEqual([
-      expect.objectContaining({ name: ANSWER_TOOL_NAME, input_schema: llmAnswerJsonSchema() }),
+      expect.objectContaining({ name: ANSWER_TOOL_NAME, input_schema: llmAnswerJsonSchema(), strict: true }),
     ]);
-    expect(body.system).toBe(
-      `${FIXER_SYSTEM_PROMPT}\nYou cannot open files: work from the evidence and the source in the message.`,
-    );
+    // the system prompt, the same for every failure, is the cached prefix
+    expect(body.system).toEqual([
+      {
+        type: 'text',
+        text: `${FIXER_SYSTEM_PROMPT}\nYou have no tools: work from the evidence and the source in the message.`,
+        cache_control: { type: 'ephemeral' },
+      },
+    ]);
     expect(JSON.stringify(body.messages)).toContain('def discount(units):');
     expect(call!.headers['x-api-key'] ?? call!.headers.authorization).toContain(KEY);
   });
@@ -87,9 +103,9 @@ describe('api mode', () => {
       ctx(),
     );
     const [one, two] = mock.fixCalls();
-    const messages = messagesOf(two!);
+    const messages = conversationOf(two!);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
-    expect(messages[0]).toEqual(messagesOf(one!)[0]);
+    expect(messages[0]).toEqual(conversationOf(one!)[0]);
     const toolUse = (messages[1]!.content as Array<{ type: string; id?: string }>).find(
       (b) => b.type === 'tool_use',
     )!;
@@ -98,7 +114,13 @@ describe('api mode', () => {
       tool_use_id?: string;
       text?: string;
     }>;
-    expect(result).toMatchObject({ type: 'tool_result', tool_use_id: toolUse.id });
+    // the call is answered with what really became of the proposal: applied, still failing
+    expect(result).toEqual({
+      type: 'tool_result',
+      tool_use_id: toolUse.id,
+      content:
+        "suture's verdict on your proposal: applied, and the failing tests were re-run: they still fail. What happened follows.",
+    });
     expect(text!.text).toMatch(/^This is attempt 2 of 3 on the same failure/);
     expect(text!.text).toContain('AssertionError: assert 0 == 0.1');
 
@@ -114,13 +136,22 @@ describe('api mode', () => {
     await f.propose(sampleFixRequest({ attempt: 2, history: [failedAttempt(1, 'still failing')] }), ctx());
     const second = messagesOf(mock.fixCalls()[1]!);
     expect(second).toHaveLength(1);
-    expect(String(second[0]!.content)).toContain('def discount(units):');
+    expect(JSON.stringify(second[0]!.content)).toContain('def discount(units):');
   });
 
   it('uses the prices option, and warns once that an unknown model costs 0', async () => {
     const warnings: string[] = [];
     const logger = { ...silentLogger, warn: (m: string) => void warnings.push(m) };
-    mock.enqueue({ kind: 'tool', input: GOOD, usage: { input_tokens: 1_000_000, output_tokens: 0 } });
+    mock.enqueue({
+      kind: 'tool',
+      input: GOOD,
+      usage: {
+        input_tokens: 1_000_000,
+        output_tokens: 0,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+      },
+    });
     const priced = await fixer({
       model: 'house-model',
       prices: { 'house-model': { input: 2, output: 4 } },
@@ -230,11 +261,50 @@ describe('api mode: each bad input is a failed attempt with a reason', () => {
     expect((error as FixerError).usage!.costUsd).toBeGreaterThan(0);
   });
 
-  it('an answer that fails the schema', async () => {
-    mock.enqueue({ kind: 'tool', input: { verdict: 'fixed', files: ['a.py'] } });
+  it('an answer that fails the schema, sent back once as an error of its tool call', async () => {
+    const bad = { kind: 'tool' as const, input: { verdict: 'fixed', files: ['a.py'] } };
+    mock.enqueue(bad, bad);
     const error = await failure(fixer().propose(sampleFixRequest(), ctx()));
-    expect(error.message).toMatch(/^the model's answer does not match the proposal schema: verdict: /);
-    expect((error as FixerError).usage!.calls).toBe(1);
+    expect(error.message).toMatch(
+      /^the model's answer does not match the proposal schema: verdict: .*\(model "claude-sonnet-4-6"\); 1 re-ask failed too \(the fixer option "answerRetries"\)$/,
+    );
+    expect((error as FixerError).usage!.calls).toBe(2);
+    const [result, text] = conversationOf(mock.fixCalls()[1]!).at(-1)!.content as Array<
+      Record<string, unknown>
+    >;
+    expect(result).toMatchObject({ type: 'tool_result', is_error: true });
+    expect(String(result!.content)).toMatch(
+      /^Your answer could not be used: the model's answer does not match/,
+    );
+    expect(String(text!.text)).toMatch(/Nothing was applied\. Answer again with the complete proposal/);
+  });
+
+  it('marks the stable prefix for the prompt cache, and a follow-up reads the conversation from it', async () => {
+    const f = fixer();
+    // a failure no earlier test sent, so its prompt is not in the cache yet
+    const cached = { ...sampleFixRequest().failure, id: 'shop:cache', evidence: 'E   assert 0 == 0.125' };
+    mock.enqueue({ kind: 'tool', input: editAnswer('shop/pricing.py', 'return 0.1', 'return 0.15') });
+    const first = (await f.propose(sampleFixRequest({ failure: cached }), ctx())).usage as Usage;
+    mock.enqueue({ kind: 'tool', input: GOOD });
+    const second = (
+      await f.propose(
+        sampleFixRequest({
+          failure: cached,
+          attempt: 2,
+          history: [failedAttempt(1, 'AssertionError: assert 0 == 0.1')],
+        }),
+        ctx(),
+      )
+    ).usage as Usage;
+    // the first call writes its prompt to the cache (the tool and system prompt were written by
+    // earlier failures), the second reads all of it and pays full price only for the new turn
+    expect(first.cacheWriteTokens).toBeGreaterThan(0);
+    expect(second.cacheReadTokens).toBe(first.cacheReadTokens + first.cacheWriteTokens);
+    expect(second.inputTokens + second.cacheWriteTokens).toBeLessThan(first.cacheWriteTokens);
+    // one mark on the system prompt, one on the newest turn: earlier turns carry none
+    const marks = (r: (typeof mock.requests)[number]): number =>
+      JSON.stringify(r.body).split('cache_control').length - 1;
+    expect(mock.fixCalls().map(marks)).toEqual([2, 2]);
   });
 
   it('a refusal', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXER_SYSTEM_PROMPT, llmAnswerJsonSchema } from '@suture/core/llm';
-import { FixerError, type FixerContext, type FixRequest } from '@suture/core';
+import { FixerError, type FixerContext, type FixRequest, type Usage } from '@suture/core';
 import { sampleFixRequest, silentLogger } from '@suture/core/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import claude from '../src/index.js';
@@ -68,34 +68,39 @@ const sessionOf = (r: LoggedRequest): string | undefined => r.headers['x-claude-
 const GOOD = editAnswer('shop/pricing.py', 'if units > 10:', 'if units >= 10:');
 
 describe('cli mode against the real claude', () => {
-  it('proposes the structured answer, offering claude only read-only tools, with usage from the result', async () => {
-    mock.enqueue(
-      { kind: 'tool', name: 'Read', input: { file_path: join(root, 'shop', 'pricing.py') } },
-      { kind: 'tool', input: GOOD },
-    );
-    const proposal = await fixer().propose(request(), ctx());
+  it('proposes the structured answer without tools, with its own short system prompt and no title call', async () => {
+    mock.enqueue({ kind: 'tool', input: GOOD });
+    // a user's environment: non-essential traffic (the session title) is not turned off
+    const { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: _left, ...env } = isolatedEnv(mock.url);
+    delete process.env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC;
+    const proposal = await fixer({ env }).propose(request(), ctx());
 
     expect(proposal).toMatchObject({
       verdict: 'edits',
       edits: [{ file: 'shop/pricing.py', search: 'if units > 10:', replace: 'if units >= 10:' }],
     });
     expect(proposal.usage).toMatchObject({ model: TEST_MODEL, calls: 1 });
-    expect(proposal.usage!.inputTokens).toBeGreaterThan(0);
+    // claude marks its prompt for the cache: the first call writes it
+    const usage = proposal.usage as Usage;
+    expect(usage.inputTokens + usage.cacheWriteTokens).toBeGreaterThan(0);
     expect(proposal.usage!.outputTokens).toBeGreaterThan(0);
     expect(proposal.usage!.costUsd).toBeGreaterThan(0);
 
-    const [first, second] = mock.fixCalls();
+    // one request to the model: no session title, no other side call
+    expect(mock.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    const [first] = mock.fixCalls();
     const tools = first!.body!.tools as Array<{ name: string; input_schema: unknown }>;
-    expect(tools.map((t) => t.name).sort()).toEqual(['Glob', 'Grep', 'Read', 'StructuredOutput']);
-    expect(tools.find((t) => t.name === 'StructuredOutput')!.input_schema).toEqual(llmAnswerJsonSchema());
+    expect(tools.map((t) => t.name)).toEqual(['StructuredOutput']);
+    expect(tools[0]!.input_schema).toEqual(llmAnswerJsonSchema());
     expect(first!.body!.model).toBe(TEST_MODEL);
-    expect(JSON.stringify(first!.body!.system)).toContain(
-      JSON.stringify(FIXER_SYSTEM_PROMPT.split('\n')[0]).slice(1, -1),
-    );
-    expect(JSON.stringify(first!.body!.system)).toContain('You may read and search files of the project');
+    const system = (first!.body!.system as Array<{ text: string }>).map((b) => b.text).join('\n');
+    expect(system).toContain(FIXER_SYSTEM_PROMPT.split('\n')[0]);
+    expect(system).toContain('You have no tools');
+    // claude's own 6,000-character agent prompt (with its Write and Bash instructions) is not sent
+    expect(system).not.toContain('Claude Code');
+    expect(system.length).toBeLessThan(FIXER_SYSTEM_PROMPT.length + 600);
     expect(textOf(first!)).toContain('E       assert 0 == 0.1');
-    // claude ran the Read tool in the project and sent the file back to the model
-    expect(textOf(second!)).toContain('if units > 10:');
+    expect(textOf(first!)).toContain('def discount(units):');
   });
 
   it('continues one session across the attempts on a failure, and starts another for a new failure', async () => {
@@ -119,7 +124,7 @@ describe('cli mode against the real claude', () => {
     const followUp =
       typeof last.content === 'string' ? last.content : last.content.map((b) => b.text ?? '').join('');
     expect(followUp).toMatch(/^This is attempt 2 of 3 on the same failure/);
-    expect(followUp).toContain('What happened: AssertionError: assert 0 == 0.1 (still failing)');
+    expect(followUp).toContain('What happened:\n\n```text\nAssertionError: assert 0 == 0.1 (still failing)');
     expect(followUp).not.toContain('def discount(units):');
 
     mock.enqueue({ kind: 'tool', input: GOOD });
@@ -186,7 +191,7 @@ describe('cli mode against the real claude', () => {
       },
       { kind: 'tool', input: GOOD },
     );
-    await fixer().propose(request(), ctx());
+    await fixer({ tools: 'read' }).propose(request(), ctx());
     expect(readFileSync(join(root, 'shop', 'pricing.py'), 'utf8')).toBe(PRICING);
     expect(textOf(mock.fixCalls()[1]!)).toMatch(/No such tool available: Write/);
   });
@@ -224,18 +229,21 @@ describe('cli mode: each bad input is a failed attempt with a reason', () => {
     expect(textOf(mock.fixCalls()[1]!)).toContain('[structured-output-enforce]');
   });
 
-  it('an answer that fails the schema claude checks, five times', async () => {
-    mock.enqueue(
-      ...Array.from({ length: 5 }, () => ({
-        kind: 'tool' as const,
-        input: { verdict: 'fixed', files: ['a.py'] },
-      })),
-    );
+  it('an answer that fails the schema claude checks, re-asked answerRetries times and counted', async () => {
+    const bad = { kind: 'tool' as const, input: { verdict: 'fixed', files: ['a.py'] } };
+    mock.enqueue(bad, bad);
     const error = await failure(fixer().propose(request(), ctx()));
-    expect(error.message).toMatch(
-      /^the model's answer failed the proposal schema every time claude asked again/,
+    expect(error.message).toBe(
+      'the model gave no answer that fits the proposal schema in 2 requests (1 + the fixer option "answerRetries")',
     );
-    expect((error as FixerError).usage!.inputTokens).toBeGreaterThan(0);
+    expect((error as FixerError).usage).toMatchObject({ calls: 2 });
+    expect(mock.fixCalls()).toHaveLength(2);
+    mock.enqueue(bad);
+    const once = await failure(fixer({ answerRetries: 0 }).propose(request(), ctx()));
+    expect(once.message).toBe(
+      'the model gave no answer that fits the proposal schema in 1 request (1 + the fixer option "answerRetries")',
+    );
+    expect(mock.fixCalls()).toHaveLength(3);
   });
 
   it('an answer that passes the JSON Schema but not the proposal rules', async () => {
@@ -265,7 +273,7 @@ describe('cli mode: each bad input is a failed attempt with a reason', () => {
 
   it('a model that keeps reading past maxTurns', async () => {
     mock.enqueue({ kind: 'tool', name: 'Read', input: { file_path: join(root, 'shop', 'pricing.py') } });
-    const error = await failure(fixer({ maxTurns: 1 }).propose(request(), ctx()));
+    const error = await failure(fixer({ tools: 'read', maxTurns: 1 }).propose(request(), ctx()));
     expect(error.message).toBe('claude used its 1 turn without answering; raise the fixer option "maxTurns"');
   });
 

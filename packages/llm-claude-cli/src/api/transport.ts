@@ -38,6 +38,16 @@ function textOf(message: Anthropic.Message): string {
   );
 }
 
+/** The messages with a cache mark on the last block of the last one (the next call reads up to it). */
+function withCacheMark(messages: readonly Anthropic.MessageParam[]): Anthropic.MessageParam[] {
+  const last = messages.at(-1);
+  if (!last || typeof last.content === 'string') return [...messages];
+  const blocks = last.content.map((b, i) =>
+    i === last.content.length - 1 ? { ...b, cache_control: { type: 'ephemeral' as const } } : b,
+  );
+  return [...messages.slice(0, -1), { ...last, content: blocks } as Anthropic.MessageParam];
+}
+
 /**
  * The Messages API transport. The answer is forced through the answer tool
  * (`tool_choice: {type: 'tool'}`), and attempts on one failure group continue one message
@@ -57,16 +67,18 @@ export function apiTransport(options: ResolvedOptions): LlmTransport<ApiConversa
     keyFix: keyFix(key, options.apiKeyEnv, DEFAULT_KEY_ENV),
     selfHosted: !isAnthropic(baseURL),
   };
+  // strict: the API itself holds the answer to the schema, so a broken answer is not paid for twice
   const tool: Anthropic.Tool = {
     name: ANSWER_TOOL_NAME,
     description: ANSWER_TOOL_DESCRIPTION,
     input_schema: llmAnswerJsonSchema() as Anthropic.Tool.InputSchema,
+    strict: true,
   };
   let client: Anthropic | undefined;
 
   return {
     answer: API_ANSWER,
-    async send({ prompt, continues, meter }, ctx) {
+    async send({ prompt, continues, fate, meter }, ctx) {
       if (!key) {
         throw new Error(
           `no Anthropic API key: set ${options.apiKeyEnv} (or ANTHROPIC_AUTH_TOKEN), or use mode "cli" with a logged-in claude`,
@@ -80,6 +92,7 @@ export function apiTransport(options: ResolvedOptions): LlmTransport<ApiConversa
         // The SDK's timeout ends at the response headers; this keeps a stalled body under it.
         fetch: bufferedFetch,
       });
+      // The answer call of the last turn is answered with what really became of it.
       const turn: Anthropic.MessageParam = continues
         ? {
             role: 'user',
@@ -87,12 +100,13 @@ export function apiTransport(options: ResolvedOptions): LlmTransport<ApiConversa
               {
                 type: 'tool_result',
                 tool_use_id: continues.toolUseId,
-                content: 'suture validated, applied and tested your proposal; the outcome follows.',
+                content: fate?.text ?? 'suture has a new prompt for you; it follows.',
+                ...(fate && !fate.applied ? { is_error: true } : {}),
               },
               { type: 'text', text: prompt.user },
             ],
           }
-        : { role: 'user', content: prompt.user };
+        : { role: 'user', content: [{ type: 'text', text: prompt.user }] };
       const messages = [...(continues?.messages ?? []), turn];
       const started = Date.now();
       let message: Anthropic.Message;
@@ -101,8 +115,10 @@ export function apiTransport(options: ResolvedOptions): LlmTransport<ApiConversa
           {
             model,
             max_tokens: options.maxOutputTokens,
-            system: prompt.system,
-            messages,
+            // The system prompt and the tool are the same for every failure of the run, and a
+            // conversation only grows: both prefixes are marked for Anthropic's prompt cache.
+            system: [{ type: 'text', text: prompt.system, cache_control: { type: 'ephemeral' } }],
+            messages: withCacheMark(messages),
             tools: [tool],
             tool_choice: { type: 'tool', name: ANSWER_TOOL_NAME },
           },

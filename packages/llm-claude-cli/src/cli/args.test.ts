@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { buildCliArgs, buildCliEnv } from './args.js';
 
-const base = { model: undefined, maxTurns: 12, maxBudgetUsd: undefined, bare: false, resume: true };
+const base = {
+  model: undefined,
+  maxTurns: 12,
+  maxBudgetUsd: undefined,
+  bare: false,
+  resume: true,
+  tools: 'none' as const,
+  answerRetries: 1,
+};
 const call = {
   schema: { type: 'object', properties: { verdict: { type: 'string' } } },
   systemPrompt: 'You are the fixer.',
@@ -14,28 +22,45 @@ function flag(args: string[], name: string): string | undefined {
 }
 
 describe('buildCliArgs', () => {
-  it('runs claude headless with JSON output, the answer schema and read-only tools', () => {
+  it('runs claude headless with JSON output, the answer schema, no tools and its own system prompt', () => {
     const args = buildCliArgs(base, call);
     expect(args[0]).toBe('-p');
     expect(flag(args, '--output-format')).toBe('json');
     expect(JSON.parse(flag(args, '--json-schema')!)).toEqual(call.schema);
-    expect(flag(args, '--tools')).toBe('Read,Grep,Glob');
-    expect(flag(args, '--allowedTools')).toBe('Read,Grep,Glob');
+    expect(flag(args, '--tools')).toBe('');
+    // one request, and claude's one re-ask of an answer that fails the schema (answerRetries)
+    expect(flag(args, '--max-turns')).toBe('2');
+    expect(flag(args, '--system-prompt')).toBe('You are the fixer.');
+    expect(args).not.toContain('--append-system-prompt');
     expect(args).toContain('--strict-mcp-config');
-    expect(flag(args, '--max-turns')).toBe('12');
-    expect(flag(args, '--append-system-prompt')).toBe('You are the fixer.');
-    expect(args.join(' ')).not.toMatch(/\b(Edit|Write|Bash)\b/);
+    expect(args).not.toContain('--allowedTools');
     expect(args).not.toContain('--dangerously-skip-permissions');
-    expect(args).not.toContain('--permission-mode');
+  });
+
+  it('contains the read-only tools: dontAsk, the private paths denied, the project settings not loaded', () => {
+    const args = buildCliArgs(
+      { ...base, tools: 'read' },
+      { ...call, privatePaths: ['.env', '**/.env.*', '**/*.pem', '.git/**'] },
+    );
+    expect(flag(args, '--tools')).toBe('Read,Grep,Glob');
+    expect(flag(args, '--max-turns')).toBe('12');
+    expect(flag(args, '--permission-mode')).toBe('dontAsk');
+    expect(flag(args, '--setting-sources')).toBe('user');
+    expect(JSON.parse(flag(args, '--settings')!)).toEqual({
+      permissions: { deny: ['Read(./.env)', 'Read(./**/.env.*)', 'Read(./**/*.pem)', 'Read(./.git/**)'] },
+    });
+    expect(args.join(' ')).not.toMatch(/\b(Edit|Write|Bash)\b/);
+    expect(args).not.toContain('--allowedTools');
   });
 
   it('never puts the prompt in the arguments (it goes to stdin)', () => {
-    expect(buildCliArgs(base, call).filter((a) => !a.startsWith('-'))).toEqual([
+    expect(buildCliArgs(base, call).join('\n')).not.toContain('def ');
+    expect(buildCliArgs(base, call).filter((a) => !a.startsWith('-') && !a.startsWith('{'))).toEqual([
       'json',
-      JSON.stringify(call.schema),
-      'Read,Grep,Glob',
-      'Read,Grep,Glob',
-      '12',
+      '',
+      'user',
+      'dontAsk',
+      '2',
       'You are the fixer.',
     ]);
   });
@@ -79,6 +104,7 @@ describe('buildCliEnv', () => {
       HOME: '/home/u',
       CLAUDE_CODE_MAX_RETRIES: '2',
       DISABLE_AUTOUPDATER: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     });
   });
 

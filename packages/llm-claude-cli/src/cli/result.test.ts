@@ -131,7 +131,7 @@ describe('interpretResult', () => {
 });
 
 describe('usageOfResult', () => {
-  it('takes tokens from modelUsage and the cost from total_cost_usd', () => {
+  it('takes tokens from modelUsage, the cost from total_cost_usd and the requests from the turns', () => {
     expect(usageOfResult(result('success'), 4200)).toEqual({
       model: 'claude-sonnet-4-6',
       inputTokens: 13342,
@@ -139,7 +139,8 @@ describe('usageOfResult', () => {
       cacheReadTokens: 0,
       cacheWriteTokens: 0,
       costUsd: 0.041316,
-      calls: 1,
+      // three turns: a Read, the answer, and the turn the structured answer ends
+      calls: 2,
       durationMs: 4200,
     });
   });

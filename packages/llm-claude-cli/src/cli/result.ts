@@ -104,13 +104,16 @@ export function usageOfResult(result: CliResult, durationMs: number, fallbackMod
   usage.costUsd = Math.round((result.total_cost_usd ?? 0) * 1e8) / 1e8;
   const reachedModel =
     usage.inputTokens + usage.outputTokens > 0 || usage.costUsd > 0 || (result.duration_api_ms ?? 0) > 0;
-  usage.calls = reachedModel ? 1 : 0;
+  // A structured answer ends a turn after the request that gave it: requests are turns - 1.
+  usage.calls = reachedModel ? Math.max(1, (result.num_turns ?? 2) - 1) : 0;
   usage.durationMs = durationMs;
   return usage;
 }
 
 export interface ResultLimits {
   maxTurns: number;
+  /** The option that sets the turns: maxTurns with tools, answerRetries without. */
+  turnsOption?: 'maxTurns' | 'answerRetries';
   maxBudgetUsd?: number | undefined;
   /** The API claude called, for the reason of a failed call. */
   site: CallSite;
@@ -146,7 +149,10 @@ export function interpretResult(
       case 'error_max_turns':
         return {
           ok: false,
-          reason: `claude used its ${limits.maxTurns} turn${limits.maxTurns === 1 ? '' : 's'} without answering; raise the fixer option "maxTurns"`,
+          reason:
+            limits.turnsOption === 'answerRetries'
+              ? `the model gave no answer that fits the proposal schema in ${limits.maxTurns} request${limits.maxTurns === 1 ? '' : 's'} (1 + the fixer option "answerRetries")`
+              : `claude used its ${limits.maxTurns} turn${limits.maxTurns === 1 ? '' : 's'} without answering; raise the fixer option "maxTurns"`,
         };
       case 'error_max_budget_usd':
         return {

@@ -1,6 +1,12 @@
-import { addUsage, llmAnswerJsonSchema, type LlmTransport, type RenderedPrompt } from '@suture/core/llm';
+import {
+  addUsage,
+  llmAnswerJsonSchema,
+  PRIVATE_PATHS,
+  type LlmTransport,
+  type RenderedPrompt,
+} from '@suture/core/llm';
 import type { ResolvedOptions } from '../options.js';
-import { CLI_ANSWER } from '../prompt.js';
+import { cliAnswer } from '../prompt.js';
 import { buildCliEnv } from './args.js';
 import { callClaude, type CallOutcome } from './call.js';
 import { interpretResult } from './result.js';
@@ -14,15 +20,19 @@ import { cliSite } from './site.js';
  */
 export function cliTransport(options: ResolvedOptions): LlmTransport<string> {
   const schema = llmAnswerJsonSchema();
+  const reads = options.tools === 'read';
   return {
-    answer: CLI_ANSWER,
-    readsFiles: true,
+    answer: cliAnswer(reads),
+    readsFiles: reads,
+    // claude sends an answer that fails --json-schema back itself, within --max-turns
+    checksAnswers: true,
     async send({ prompt, continues, restart }, ctx) {
       const env = buildCliEnv(options);
+      const privatePaths = ctx.privatePaths ?? PRIVATE_PATHS;
       const call = (p: RenderedPrompt, resume?: string): Promise<CallOutcome> =>
         callClaude(
           options,
-          { prompt: p.user, systemPrompt: p.system, schema, ...(resume ? { resume } : {}) },
+          { prompt: p.user, systemPrompt: p.system, schema, privatePaths, ...(resume ? { resume } : {}) },
           { cwd: ctx.root, env, signal: ctx.signal, logger: ctx.logger },
         );
 
@@ -43,7 +53,11 @@ export function cliTransport(options: ResolvedOptions): LlmTransport<string> {
       const session = options.resume && result.session_id && usage.calls > 0 ? result.session_id : undefined;
       const next = session ? { conversation: session } : ended;
       const site = cliSite(options, env, usage.model);
-      const verdict = interpretResult(result, outcome.exitCode, { ...options, site });
+      const verdict = interpretResult(result, outcome.exitCode, {
+        ...options,
+        ...(reads ? {} : { maxTurns: 1 + options.answerRetries, turnsOption: 'answerRetries' as const }),
+        site,
+      });
       return verdict.ok
         ? { usage, answer: verdict.answer, ...next }
         : { usage, failure: verdict.reason, ...next };

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local stand-in for the Anthropic Messages API, good enough for the real `claude` binary and
- * the real SDK: `HEAD /`, `POST /v1/messages` (SSE when `stream` is true, JSON otherwise) and
- * `POST /v1/messages/count_tokens`. Calls that carry the answer tool (`StructuredOutput` from
+ * the real SDK: `HEAD /`, `POST /v1/messages` (SSE when `stream` is true, JSON otherwise),
+ * `POST /v1/messages/count_tokens` and `GET /v1/models`, with the prompt cache counted as
+ * Anthropic counts it. Calls that carry the answer tool (`StructuredOutput` from
  * `claude --json-schema`, `propose_fix` from API mode) take the next scripted reply; any other
  * call (titles, summaries, quota checks) gets a short text. Every request is logged.
  */
@@ -66,6 +67,8 @@ export interface MockAnthropic {
   fixCalls(): LoggedRequest[];
   /** Responses still open (a hanging reply stays open until its client goes away). */
   openResponses(): number;
+  /** Answer 401 to `GET /v1/models` with this key. */
+  rejectKey(key: string): void;
   close(): Promise<void>;
 }
 
@@ -103,18 +106,66 @@ function content(
   return { type: 'tool_use', id: `toolu_mock_${id}`, name, input: reply.input };
 }
 
+/**
+ * The prompt as the cache sees it: tools, then system blocks, then each message's blocks, in
+ * order, each with whether it carries a cache mark.
+ */
+function promptBlocks(body: Record<string, unknown> | undefined): Array<{ json: string; marked: boolean }> {
+  const blocks: unknown[] = [];
+  for (const t of (body?.tools as unknown[] | undefined) ?? []) blocks.push(t);
+  const system = body?.system;
+  if (typeof system === 'string') blocks.push({ type: 'text', text: system });
+  else for (const b of (system as unknown[] | undefined) ?? []) blocks.push(b);
+  for (const m of (body?.messages as MessageParam[] | undefined) ?? []) {
+    if (typeof m.content === 'string') blocks.push({ role: m.role, text: m.content });
+    else for (const b of m.content) blocks.push({ role: m.role, ...b });
+  }
+  return blocks.map((b) => {
+    const marked = Boolean((b as { cache_control?: unknown }).cache_control);
+    const json = JSON.stringify(b, (k, v: unknown) => (k === 'cache_control' ? undefined : v));
+    return { json, marked };
+  });
+}
+
+/**
+ * Usage as Anthropic's prompt cache counts it: the longest prefix an earlier request wrote
+ * (ending at a block boundary no later than this request's last mark) is read from the cache,
+ * the marked prefix beyond it is written, the rest is input.
+ */
+function cachedUsage(
+  cache: Set<string>,
+  body: Record<string, unknown> | undefined,
+): Omit<MockUsage, 'output_tokens'> {
+  const blocks = promptBlocks(body);
+  const tokens = (upTo: number): number =>
+    Math.ceil(blocks.slice(0, upTo).reduce((n, b) => n + b.json.length, 0) / 4);
+  const prefix = (upTo: number): string =>
+    blocks
+      .slice(0, upTo)
+      .map((b) => b.json)
+      .join('\u0000');
+  const lastMark = blocks.reduce((at, b, i) => (b.marked ? i + 1 : at), 0);
+  let read = 0;
+  for (let j = lastMark; j > 0 && read === 0; j--) if (cache.has(prefix(j))) read = tokens(j);
+  blocks.forEach((b, i) => {
+    if (b.marked) cache.add(prefix(i + 1));
+  });
+  const total = Math.max(1, tokens(blocks.length));
+  const write = Math.max(0, tokens(lastMark) - read);
+  return {
+    input_tokens: Math.max(0, total - read - write),
+    cache_read_input_tokens: read,
+    cache_creation_input_tokens: write,
+  };
+}
+
 function usageOf(
   reply: Extract<MockReply, { kind: 'tool' | 'text' }>,
   body: Record<string, unknown> | undefined,
   block: Record<string, unknown>,
+  cache: Set<string>,
 ): MockUsage {
-  return {
-    input_tokens: tokensOf(body?.messages) + tokensOf(body?.system),
-    output_tokens: tokensOf(block),
-    cache_read_input_tokens: 0,
-    cache_creation_input_tokens: 0,
-    ...reply.usage,
-  };
+  return { ...cachedUsage(cache, body), output_tokens: tokensOf(block), ...reply.usage };
 }
 
 function sse(res: ServerResponse, event: string, data: unknown): void {
@@ -201,6 +252,8 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
   const requests: LoggedRequest[] = [];
   const queue: MockReply[] = [];
   const open = new Set<ServerResponse>();
+  const cache = new Set<string>();
+  const rejected = new Set<string>();
   let ids = 0;
 
   const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -212,6 +265,16 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
     const entry: LoggedRequest = { method: req.method ?? 'GET', path, headers, body, role: 'side' };
     requests.push(entry);
 
+    if (req.method === 'GET' && path.startsWith('/v1/models')) {
+      entry.role = 'probe';
+      if (rejected.has(headers['x-api-key'] ?? '')) {
+        sendError(res, { kind: 'error', status: 401, message: 'invalid x-api-key' });
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: [{ type: 'model', id: 'claude-sonnet-4-6' }], has_more: false }));
+      return;
+    }
     if (req.method !== 'POST') {
       entry.role = 'probe';
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -253,7 +316,7 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
     }
     const id = ++ids;
     const block = content(reply, body, id);
-    const usage = usageOf(reply, body, block);
+    const usage = usageOf(reply, body, block, cache);
     const stopReason = reply.kind === 'tool' ? 'tool_use' : (reply.stopReason ?? 'end_turn');
     const message = {
       id: `msg_mock_${id}`,
@@ -294,6 +357,7 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
     pending: () => queue.length,
     fixCalls: () => requests.filter((r) => r.role === 'fix'),
     openResponses: () => open.size,
+    rejectKey: (key) => void rejected.add(key),
     close: async () => {
       for (const res of open) res.destroy();
       server.closeAllConnections();
