@@ -22,6 +22,7 @@ export default function openai(options: OpenAIOptions = {}, context: OpenAIFixer
     transport: openAITransport(resolved),
     // A local server costs nothing unless given prices: no warning that its cost is 0.
     warnUnpriced: resolved.openAIHost,
+    defaultModel: resolved.model,
     doctor: (): Promise<DoctorCheck[]> => doctorChecks(resolved),
   });
 }

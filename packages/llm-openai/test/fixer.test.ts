@@ -88,10 +88,10 @@ describe('a proposal over Chat Completions', () => {
     expect(system.role).toBe('system');
     expect(system.content).toContain('You are the fixer of suture');
     expect(system.content).toContain(
-      'You cannot open files: work from the evidence and the source in the message.',
+      'You have no tools: work from the evidence and the source in the message.',
     );
     expect(user.content).toContain('Expected: 90');
-    expect(user.content).toContain('`src/pricing.js` (source; discount): called by the test (depth 2)');
+    expect(user.content).toContain('src/pricing.js (source; discount): called by the test (depth 2)');
     expect(user.content).toContain('return amount > 100 ? amount * 0.1 : 0;');
     expect(user.content).toContain('Answer by calling the function `propose_fix` exactly once');
     expect(user.content).not.toMatch(/\{\{\w+\}\}/);
@@ -123,9 +123,11 @@ describe('a proposal over Chat Completions', () => {
     ];
     await local().propose(fixRequest({ history, attempt: 2 }), sampleFixerContext());
     const user: string = mock.completions()[0]!.body.messages[1].content;
-    expect(user).toContain('### Attempt 1 (@suture/llm-openai): failed-validation');
+    expect(user).toContain(
+      '### Attempt 1 (@suture/llm-openai): applied, and the failing tests were re-run: they still fail',
+    );
     expect(user).toContain('+  return amount > 100 ? amount * 0.2 : 0;');
-    expect(user).toContain('What happened: 1 test(s) still failing');
+    expect(user).toContain('What happened:\n\n```text\n1 test(s) still failing\n```');
     expect(user).toContain('This is attempt 2 of 3.');
   });
 
@@ -199,7 +201,9 @@ describe('usage and cost', () => {
 
   it('keeps the cost of a call whose answer is unusable', async () => {
     mock.script(call('{"verdict": "edits", ', { tokens: { input: 1_000_000, output: 0 } }));
-    const error = await failure(local({ prices: { 'qwen2.5-coder': { input: 2, output: 2 } } }));
+    const error = await failure(
+      local({ answerRetries: 0, prices: { 'qwen2.5-coder': { input: 2, output: 2 } } }),
+    );
     expect(error).toBeInstanceOf(FixerError);
     expect(error.message).toMatch(/^the model's answer is not JSON: .* \(model "qwen2\.5-coder"\)$/);
     expect((error as FixerError).usage).toMatchObject({ inputTokens: 1_000_000, costUsd: 2, calls: 1 });
@@ -302,7 +306,7 @@ describe('each failure mode ends as a clean error that says what to do', () => {
     ['arguments that are not JSON', '{"verdict": "edits", ', /the model's answer is not JSON/],
   ])('%s (FixerError with usage)', async (_name, answer, reason) => {
     mock.script(call(answer));
-    const error = await failure(local());
+    const error = await failure(local({ answerRetries: 0 }));
     expect(error).toBeInstanceOf(FixerError);
     expect(error.message).toMatch(reason);
     expect((error as FixerError).usage?.calls).toBe(1);

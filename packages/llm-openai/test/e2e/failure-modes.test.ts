@@ -19,8 +19,8 @@ interface Mode {
   /** Scripts the server (or points the fixer elsewhere) and returns extra fixer options. */
   setup: (m: MockOpenAI) => Promise<Record<string, unknown>> | Record<string, unknown>;
   reason: RegExp;
-  /** Did the model answer (tokens spent and counted)? */
-  spent: boolean;
+  /** Calls the model answered (tokens spent and counted). */
+  calls: number;
 }
 
 const MODES: Array<[string, Mode]> = [
@@ -30,18 +30,21 @@ const MODES: Array<[string, Mode]> = [
       setup: (m) => (m.script(text('Change > to >= in pricing.js.')), {}),
       reason:
         /the model "qwen2\.5-coder" answered in plain text instead of calling propose_fix .*: Change > to >= in pricing\.js\./,
-      spent: true,
+      calls: 1,
     },
   ],
   [
     'arguments that fail the schema',
     {
-      setup: (m) => (
-        m.script(call({ verdict: 'edits', rationale: 'r', edits: [], bug: null, diagnosis: null })),
-        {}
-      ),
-      reason: /the model answered "edits" with no edit/,
-      spent: true,
+      setup: (m) => {
+        const empty = { verdict: 'edits', rationale: 'r', edits: [], bug: null, diagnosis: null };
+        m.script(call(empty), call(empty));
+        return {};
+      },
+      // sent back once (answerRetries 1), and wrong again
+      reason:
+        /the model answered "edits" with no edit .*; 1 re-ask failed too \(the fixer option "answerRetries"\)/,
+      calls: 2,
     },
   ],
   [
@@ -53,7 +56,7 @@ const MODES: Array<[string, Mode]> = [
       ),
       reason:
         /rate limited by http:\/\/127\.0\.0\.1:\d+\/v1 after 1 retry \(429: Rate limit reached\): re-run later/,
-      spent: false,
+      calls: 0,
     },
   ],
   [
@@ -61,7 +64,7 @@ const MODES: Array<[string, Mode]> = [
     {
       setup: (m) => (m.fallback(() => httpError(500, 'The server had an error')), { retries: 1 }),
       reason: /\/v1\/chat\/completions failed with 500 after 1 retry \(The server had an error\)/,
-      spent: false,
+      calls: 0,
     },
   ],
   [
@@ -69,7 +72,7 @@ const MODES: Array<[string, Mode]> = [
     {
       setup: (m) => (m.fallback(() => hang()), { timeoutMs: 500 }),
       reason: /no reply from .*\/v1\/chat\/completions within 500 ms: raise the fixer option "timeoutMs"/,
-      spent: false,
+      calls: 0,
     },
   ],
   [
@@ -78,7 +81,7 @@ const MODES: Array<[string, Mode]> = [
       setup: (m) => ((m.requireKey = 'a-key-the-server-wants'), {}),
       reason:
         /wants an API key and none is set \(401: Incorrect API key provided\.\): set OPENAI_API_KEY to a valid key/,
-      spent: false,
+      calls: 0,
     },
   ],
   [
@@ -86,7 +89,7 @@ const MODES: Array<[string, Mode]> = [
     {
       setup: async () => ({ baseURL: `http://127.0.0.1:${await closedPort()}/v1` }),
       reason: /\(ECONNREFUSED\): is the server at http:\/\/127\.0\.0\.1:\d+\/v1 running\?/,
-      spent: false,
+      calls: 0,
     },
   ],
 ];
@@ -113,10 +116,10 @@ describe('every failure of the fixer ends as a clean failed attempt, with the tr
     expect(run.report.error).toBeUndefined();
     expect(run.report.patch ?? '').toBe('');
     expect(run.after).toEqual(run.before);
-    expect(run.written.totals).toMatchObject(
-      mode.spent
-        ? { llmCalls: 1, inputTokens: 1200, outputTokens: 150 }
-        : { llmCalls: 0, inputTokens: 0, outputTokens: 0 },
-    );
+    expect(run.written.totals).toMatchObject({
+      llmCalls: mode.calls,
+      inputTokens: 1200 * mode.calls,
+      outputTokens: 150 * mode.calls,
+    });
   });
 });

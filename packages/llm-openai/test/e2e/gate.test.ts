@@ -53,8 +53,10 @@ describe('the gate on a Jest project with the OpenAI fixer', () => {
 
     const [first, second] = mock.completions().map((r) => r.body.messages[1].content as string);
     expect(first).toContain('None: this is the first attempt.');
-    expect(second).toContain('### Attempt 1 (@suture/llm-openai): failed-validation');
-    expect(second).toContain('Rationale: the rate must be 20%');
+    expect(second).toContain(
+      '### Attempt 1 (@suture/llm-openai): applied, and the failing tests were re-run: they still fail',
+    );
+    expect(second).toContain('Its rationale:\n\n```text\nthe rate must be 20%');
     expect(second).toContain('+  return amount > 100 ? amount * 0.2 : 0;');
     expect(second).toContain('This is attempt 2 of 3.');
 
