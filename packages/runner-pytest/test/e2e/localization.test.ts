@@ -156,7 +156,7 @@ describe('the gate heals each construct with a fixer that proposes the true fix'
     for (const bug of Object.values(BUGS))
       expect(outcomes.find(([t]) => t === bug.test)).toEqual([bug.test, 'healed', expect.any(String)]);
     expect(report.projects[0]!.failures.every((f) => f.outcome === 'healed')).toBe(true);
-    expect(report.projects[0]!.status).toBe('recovered');
+    expect(report.projects[0]!.status).toBe('healed');
     expect(report.projects[0]!.failures.flatMap((f) => f.attempts.map((a) => a.verdict))).not.toContain(
       'refused',
     );
