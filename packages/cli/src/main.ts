@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { cac } from 'cac';
 import { doctorCommand } from './commands/doctor.js';
+import { generateCommand } from './commands/generate.js';
 import { initCommand, type InitFlags } from './commands/init.js';
 import { mergeCommand, type MergeFlags } from './commands/merge.js';
 import { recoverCommand } from './commands/recover.js';
@@ -101,6 +102,35 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--config <file>', 'Config file: its project order and runs folder')
     .action(async (runs: string[], flags: MergeFlags) => {
       code = await mergeCommand(runs, flags);
+    });
+  cli
+    .command(
+      'generate <kind>',
+      'Generate tests: `api` writes a healed pytest suite from an OpenAPI document, with a bug report',
+    )
+    .option('--spec <file>', 'api: the OpenAPI 2.0/3.0/3.1 document, JSON or YAML (required)')
+    .option('--rules <file>', 'api: business rules (Markdown or text): business mode, with an LLM fixer')
+    .option('--data <file>', 'api: test data (CSV): complete mode, columns matched to parameters')
+    .option('--base-url <url>', 'api: where the service answers (required)')
+    .option('--server <command>', 'api: a shell command that starts the service; stopped at the end')
+    .option('--out <dir>', 'api: folder of the generated suite and its reports (default: api-tests)')
+    .option('--fixer <name>', 'api: an LLM fixer for business and complete modes: claude or openai')
+    .option('--config <file>', 'api: a suture config whose fixers, budget and secrets to use')
+    .option('--seed <n>', 'api: seed of the generated data (default 1)')
+    .option('--auth-env <name>', 'api: environment variable holding the bearer token (default API_TOKEN)')
+    .option('--max-attempts <n>', 'api: attempts per failure group (default 3)')
+    .option('--load', 'api: load-test the endpoints whose tests passed, with autocannon')
+    .option('--load-duration <s>', 'api: seconds per endpoint (default 5)')
+    .option('--load-connections <n>', 'api: concurrent connections (default 10)')
+    .option('--load-rate <n>', 'api: requests per second per connection (default: as fast as it goes)')
+    .option('--load-max-p99 <ms>', 'api: fail when an endpoint p99 latency exceeds this')
+    .option('--load-max-error-rate <r>', 'api: fail when errors and non-2xx exceed this share (0..1)')
+    .example('suture generate api --spec openapi.yaml --base-url http://127.0.0.1:8000')
+    .example(
+      'suture generate api --spec openapi.yaml --rules prd.md --data cases.csv --fixer claude --server "python app.py" --base-url http://127.0.0.1:8000 --load',
+    )
+    .action(async (kind: string, flags: Record<string, unknown>) => {
+      code = await generateCommand(kind, flags);
     });
   cli
     .command(
