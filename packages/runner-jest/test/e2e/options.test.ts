@@ -53,9 +53,15 @@ describe('Jest runner options, each on a real Jest', () => {
   it('env: the variables reach the tests, and nothing of suture does', async () => {
     const root = await copy('argv');
     const { writeFile } = await import('node:fs/promises');
+    // the user's own SUTURE_* variables (CI sets one) pass through; suture adds none
+    const inherited = JSON.stringify(
+      Object.keys(process.env)
+        .filter((k) => k.startsWith('SUTURE'))
+        .sort(),
+    );
     await writeFile(
       join(root, '__tests__/env.test.js'),
-      "test('sees the environment it was given', () => {\n  expect(process.env.GREETING).toBe('hello');\n  expect(Object.keys(process.env).filter((k) => k.startsWith('SUTURE'))).toEqual([]);\n  expect(process.env.NODE_ENV).toBe('test');\n});\n",
+      `test('sees the environment it was given', () => {\n  expect(process.env.GREETING).toBe('hello');\n  expect(Object.keys(process.env).filter((k) => k.startsWith('SUTURE')).sort()).toEqual(${inherited});\n  expect(process.env.NODE_ENV).toBe('test');\n});\n`,
     );
     const r = await run(root, { options: { env: { GREETING: 'hello' } } });
     expect(statuses(r)).toEqual([
