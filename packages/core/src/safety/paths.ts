@@ -50,6 +50,14 @@ export function deniedBy(path: string, denied: readonly string[]): string | unde
   return undefined;
 }
 
+/** The two filesystem calls a path check makes: the local ones, or a workspace view's. */
+export interface PathFs {
+  lstat(path: string): Promise<{ isSymbolicLink(): boolean; isFile(): boolean }>;
+  realpath(path: string): Promise<string>;
+}
+
+const LOCAL_FS: PathFs = { lstat, realpath };
+
 /**
  * Where a write to `rel` really lands, relative to the real root, with symbolic links inside the
  * root resolved (`inner/app.py` when `inner -> src` is `src/app.py`). Checks and the journal use
@@ -61,11 +69,12 @@ export function deniedBy(path: string, denied: readonly string[]): string | unde
 export async function resolveRealPath(
   root: string,
   rel: string,
+  fs: PathFs = LOCAL_FS,
 ): Promise<{ ok: true; path: string } | { ok: false; reason: string }> {
-  const realRoot = await realpath(root);
+  const realRoot = await fs.realpath(root);
   const abs = join(root, rel);
   try {
-    const st = await lstat(abs);
+    const st = await fs.lstat(abs);
     if (st.isSymbolicLink()) return { ok: false, reason: `${rel} is a symbolic link` };
     if (!st.isFile()) return { ok: false, reason: `${rel} is not a regular file` };
   } catch {
@@ -74,7 +83,7 @@ export async function resolveRealPath(
   let probe = abs;
   for (;;) {
     try {
-      const real = await realpath(probe);
+      const real = await fs.realpath(probe);
       const inside = relative(realRoot, real);
       if (inside.startsWith('..') || isAbsolute(inside))
         return { ok: false, reason: `${rel} resolves outside the project root (through a symbolic link)` };
@@ -83,7 +92,7 @@ export async function resolveRealPath(
       // Missing is fine (a new file or folder); present but unresolvable is a symbolic link to
       // nowhere (or a loop), which creating the folders of a new file would have to go through.
       if (
-        await lstat(probe).then(
+        await fs.lstat(probe).then(
           () => true,
           () => false,
         )

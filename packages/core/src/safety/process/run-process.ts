@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import { constants } from 'node:os';
 import { shellQuote } from '../../text/shell-quote.js';
 import { plainTextStream } from './plain-text.js';
 import { recordProcessGroup } from './process-groups.js';
+import { currentSpawnWrapper, type SpawnPlan } from './spawn-context.js';
 import { TailBuffer } from './tail-buffer.js';
 
 export interface RunProcessOptions {
@@ -50,11 +52,29 @@ function definedEnv(env: Record<string, string | undefined>): Record<string, str
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
-function start(file: string, args: readonly string[], options: RunProcessOptions): ChildProcess | Error {
+/** The plan of a command started directly: itself, as given. */
+function directPlan(file: string, args: readonly string[], options: RunProcessOptions): SpawnPlan {
+  return {
+    file,
+    args: [...args],
+    cwd: options.cwd,
+    env: definedEnv(options.env ?? process.env),
+    signalsAsExitCodes: false,
+  };
+}
+
+/** The signal a wrapped command died of, read back from the shell's 128 + n exit code. */
+function signalOf(code: number | null): NodeJS.Signals | undefined {
+  if (code === null || code <= 128) return undefined;
+  const entry = Object.entries(constants.signals).find(([, n]) => n === code - 128);
+  return entry?.[0] as NodeJS.Signals | undefined;
+}
+
+function start(plan: SpawnPlan, options: RunProcessOptions): ChildProcess | Error {
   try {
-    return spawn(file, args, {
-      cwd: options.cwd,
-      env: definedEnv(options.env ?? process.env),
+    return spawn(plan.file, plan.args, {
+      cwd: plan.cwd,
+      env: plan.env,
       detached: true,
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       windowsHide: true,
@@ -97,7 +117,12 @@ export async function runProcess(
     durationMs: Date.now() - started,
     ...fields,
   });
-  const child = start(file, args, options);
+  // Inside a workspace (the engine's runs) the command starts in its sandbox.
+  const direct = directPlan(file, args, options);
+  const wrapper = currentSpawnWrapper();
+  const plan = wrapper ? await wrapper(file, args, { cwd: direct.cwd, env: direct.env }) : direct;
+  if ('error' in plan) return result({ spawnError: plan.error });
+  const child = start(plan, options);
   if (child instanceof Error) return result({ spawnError: child.message });
 
   let timedOut = false;
@@ -172,5 +197,7 @@ export async function runProcess(
   if ('error' in end) {
     return result(child.pid === undefined ? { spawnError: end.error.message } : { timedOut, aborted });
   }
+  const died = plan.signalsAsExitCodes && end.signal === null ? signalOf(end.code) : undefined;
+  if (died) return result({ exitCode: null, signal: died, timedOut, aborted });
   return result({ exitCode: end.code, signal: end.signal, timedOut, aborted });
 }

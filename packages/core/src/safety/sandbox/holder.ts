@@ -1,0 +1,175 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { recordProcessGroup } from '../process/process-groups.js';
+import { AGENT_SOURCE } from './agent-source.js';
+import type { SandboxTools } from './tools.js';
+
+/** One step of a holder's setup, done in order by the agent before it says it is ready. */
+export type SetupOp =
+  | { op: 'loopback'; ip: string }
+  /** Binds the real `src` at `dst` before anything covers it, so the view can still reach it. */
+  | { op: 'stash'; src: string; dst: string }
+  | { op: 'read-only' }
+  | { op: 'bind'; src: string; dst: string }
+  | { op: 'overlay'; lower: string; upper: string; work: string; target: string }
+  | { op: 'tmpfs'; target: string; size: string };
+
+export interface HolderFacts {
+  /** A private network namespace with its loopback up. */
+  network: boolean;
+  /** Every mount outside the writable folders was made read-only... */
+  readOnly: boolean;
+  /** ...but these, which refused. */
+  readOnlyFailures: string[];
+}
+
+/**
+ * The process that holds a sandbox's namespaces (user, mount, network) for the length of a
+ * workspace: runs join them (nsenter), and its agent reads and writes the view for the engine.
+ */
+export interface Holder {
+  readonly pid: number;
+  readonly facts: HolderFacts;
+  readonly notes: string[];
+  /** Whether the holder created a network namespace of its own. */
+  readonly ownNetwork: boolean;
+  request<T>(op: string, args?: Record<string, unknown>): Promise<T>;
+  /** Ends the holder; the namespaces go once the last process in them has exited. */
+  close(): Promise<void>;
+}
+
+export class HolderError extends Error {
+  override name = 'HolderError';
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+}
+
+/**
+ * Starts a holder: `unshare` makes the namespaces with the current user as their root, the agent
+ * does `ops` and serves requests. Rejects with the setup's own error when a step fails. Its
+ * process group is recorded, so `suture recover` ends a holder a killed run left.
+ */
+export async function startHolder(
+  tools: SandboxTools,
+  ops: readonly SetupOp[],
+  options: { network: boolean },
+): Promise<Holder> {
+  const args = [
+    '--user',
+    '--map-root-user',
+    '--mount',
+    ...(options.network ? ['--net'] : []),
+    '--',
+    process.execPath,
+    '--input-type=module',
+    '-e',
+    AGENT_SOURCE,
+    JSON.stringify({ mount: tools.mount, ops }),
+  ];
+  const child = spawn(tools.unshare, args, {
+    // The agent needs no more than to find `mount` and `ip`, whose paths it is given.
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const forget = child.pid !== undefined ? recordProcessGroup(child.pid, 'suture sandbox holder') : undefined;
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => {
+    if (stderr.length < 8192) stderr += c.toString();
+  });
+  child.stdin!.on('error', () => undefined);
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let closed = false;
+  const lines = createInterface({ input: child.stdout! });
+  const ready = new Promise<{ pid: number; facts: HolderFacts; notes: string[] }>((resolve, reject) => {
+    let first = true;
+    lines.on('line', (line) => {
+      let msg: { id?: number; result?: unknown; error?: { message: string; code?: string } } & Record<
+        string,
+        unknown
+      >;
+      try {
+        msg = JSON.parse(line) as typeof msg;
+      } catch {
+        return;
+      }
+      if (first) {
+        first = false;
+        if (msg.ready) resolve(msg as unknown as { pid: number; facts: HolderFacts; notes: string[] });
+        else reject(new HolderError(`the sandbox could not be set up: ${String(msg.error)}`));
+        return;
+      }
+      const waiting = msg.id !== undefined ? pending.get(msg.id) : undefined;
+      if (!waiting) return;
+      pending.delete(msg.id!);
+      if (msg.error)
+        waiting.reject(
+          Object.assign(new Error(msg.error.message), msg.error.code ? { code: msg.error.code } : {}),
+        );
+      else waiting.resolve(msg.result);
+    });
+    child.once('exit', (code, signal) => {
+      closed = true;
+      forget?.();
+      const why = new HolderError(
+        `the sandbox holder exited (${signal ?? `code ${code}`})${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-3).join('; ')}` : ''}`,
+      );
+      reject(why);
+      for (const p of pending.values()) p.reject(why);
+      pending.clear();
+    });
+    child.once('error', (error) =>
+      reject(new HolderError(`the sandbox holder could not start: ${error.message}`)),
+    );
+  });
+  const hello = await ready.catch(async (error: unknown) => {
+    if (child.pid !== undefined && !closed) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+    await exited(child);
+    throw error;
+  });
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    child.stdin!.end();
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }, 5000);
+    await exited(child);
+    clearTimeout(timer);
+  };
+  return {
+    pid: child.pid!,
+    facts: hello.facts,
+    notes: hello.notes,
+    ownNetwork: options.network,
+    request<T>(op: string, fields: Record<string, unknown> = {}): Promise<T> {
+      if (closed) return Promise.reject(new HolderError('the sandbox holder has exited'));
+      const id = nextId++;
+      return new Promise<T>((resolve, reject) => {
+        pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        child.stdin!.write(`${JSON.stringify({ id, op, ...fields })}\n`);
+      });
+    },
+    close,
+  };
+}

@@ -1,0 +1,101 @@
+import { ConfigError } from '../../api/errors.js';
+import { isolationSupport, type IsolationSupport } from '../sandbox/support.js';
+import { openCopy } from './copy.js';
+import { openInPlace } from './in-place.js';
+import type { ModeContext } from './mode-context.js';
+import { openOverlay } from './overlay.js';
+import { projectStateDir } from './state-dir.js';
+import type { SandboxChoice, Workspace, WorkspaceChoice, WorkspaceMode, WorkspaceOptions } from './types.js';
+
+/** What `workspace` and `sandbox` come to on this machine, before anything is opened. */
+export interface IsolationPlan {
+  mode: WorkspaceMode;
+  /** Namespaces sandbox the runs. */
+  sandboxOn: boolean;
+  /** Only the environment allowlist applies (no namespaces here). */
+  envOnly: boolean;
+  notes: string[];
+}
+
+/**
+ * Decides the workspace mode and the sandbox, or refuses (a ConfigError naming the key) when the
+ * config asks for what this machine cannot give: `workspace: "overlay"` or `sandbox: "strict"`.
+ */
+export function planIsolation(
+  workspace: WorkspaceChoice,
+  sandbox: SandboxChoice,
+  support: IsolationSupport,
+): IsolationPlan {
+  const why = support.reasons.join('; ') || 'not supported here';
+  if (workspace === 'overlay' && !support.overlay)
+    throw new ConfigError(
+      `workspace "overlay" is not available on this machine (${why}); set "workspace" to "auto" to fall back to a private copy`,
+      undefined,
+      'workspace',
+    );
+  if (sandbox === 'strict') {
+    const missing = [
+      ...(support.namespaces ? [] : ['private namespaces']),
+      ...(support.namespaces && !support.network ? ['a private network (install iproute2 for ip)'] : []),
+      ...(support.namespaces && !support.readOnly ? ['read-only mounts outside the workspace'] : []),
+    ];
+    if (missing.length > 0)
+      throw new ConfigError(
+        `sandbox "strict" needs ${missing.join(', ')}, which this machine does not give (${why}); set "sandbox" to "auto" to run with what it allows`,
+        undefined,
+        'sandbox',
+      );
+  }
+  const mode: WorkspaceMode = workspace === 'auto' ? (support.overlay ? 'overlay' : 'copy') : workspace;
+  const notes: string[] = [];
+  if (workspace === 'auto' && mode === 'copy') notes.push(`a private copy instead of an overlay: ${why}`);
+  if (sandbox === 'auto' && !support.namespaces)
+    notes.push(`only the environment allowlist sandboxes the runs: ${why}`);
+  return {
+    mode,
+    sandboxOn: sandbox !== 'off' && support.namespaces,
+    envOnly: sandbox !== 'off' && !support.namespaces,
+    notes,
+  };
+}
+
+/** The support a plan needs: none is probed for a run in place with no sandbox (today's behaviour). */
+export async function supportFor(
+  workspace: WorkspaceChoice,
+  sandbox: SandboxChoice,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<IsolationSupport> {
+  if (workspace === 'in-place' && sandbox === 'off')
+    return {
+      namespaces: false,
+      overlay: false,
+      network: false,
+      readOnly: false,
+      procMount: false,
+      reasons: [],
+    };
+  return isolationSupport(env);
+}
+
+/**
+ * Opens the workspace of one project (`root`, absolute): an overlay view, a synced private copy,
+ * or the tree itself, with its runs sandboxed as the options ask and the machine allows.
+ */
+export async function openWorkspace(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {
+  const workspace = options.workspace ?? 'auto';
+  const sandbox = options.sandbox ?? 'auto';
+  const support = await supportFor(workspace, sandbox, options.env);
+  const plan = planIsolation(workspace, sandbox, support);
+  const ctx: ModeContext = {
+    support,
+    // A run in place without namespaces keeps no state outside the repository.
+    stateDir: plan.mode === 'in-place' && !plan.sandboxOn ? '' : await projectStateDir(root, options.env),
+    sandboxOn: plan.sandboxOn,
+    envOnly: plan.envOnly,
+    options,
+    notes: plan.notes,
+  };
+  if (plan.mode === 'overlay') return openOverlay(root, ctx);
+  if (plan.mode === 'copy') return openCopy(root, ctx);
+  return openInPlace(root, ctx);
+}

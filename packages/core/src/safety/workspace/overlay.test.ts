@@ -1,0 +1,180 @@
+import { createServer, type Server } from 'node:net';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeIgnoredDir } from '../ignored-dir.js';
+import { runProcess } from '../process/run-process.js';
+import { requireIsolation } from './isolation.test-support.js';
+import { openWorkspace } from './open-workspace.js';
+import type { Workspace } from './types.js';
+
+let base: string;
+let repo: string;
+let outside: string;
+let work: string;
+const open: Workspace[] = [];
+
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'suture-ws-'));
+  repo = join(base, 'repo');
+  outside = join(base, 'outside');
+  work = join(repo, '.suture', 'runs', 'r1', 'work', 'p');
+  await mkdir(join(repo, 'src'), { recursive: true });
+  await mkdir(outside);
+  await writeFile(join(repo, 'src', 'app.py'), 'VALUE = 1\n');
+});
+afterEach(async () => {
+  for (const ws of open.splice(0)) await ws.dispose();
+  await rm(base, { recursive: true, force: true });
+});
+
+async function overlay(options: Parameters<typeof openWorkspace>[1] = {}): Promise<Workspace> {
+  const ws = await openWorkspace(repo, {
+    workspace: 'overlay',
+    sandbox: 'auto',
+    writable: [work],
+    ...options,
+  });
+  open.push(ws);
+  return ws;
+}
+
+const sh = (ws: Workspace, script: string, env: NodeJS.ProcessEnv = process.env) =>
+  ws.run(() => runProcess('sh', ['-c', script], { cwd: ws.root, env, timeoutMs: 60_000 }));
+
+describe('the overlay workspace', () => {
+  it('runs see the patch at the project path; the user tree is never written', async (t) => {
+    await requireIsolation(t, { overlay: true });
+    const ws = await overlay();
+    expect(ws.mode).toBe('overlay');
+    expect(ws.root).toBe(repo);
+    await ws.apply([{ file: 'src/app.py', content: 'VALUE = 2\n' }]);
+    const r = await sh(ws, 'cat src/app.py; echo made > src/new.txt; rm src/app.py; pwd');
+    expect(r.exitCode).toBe(0);
+    expect(r.output).toContain('VALUE = 2');
+    expect(r.output).toContain(repo);
+    expect(await readFile(join(repo, 'src', 'app.py'), 'utf8')).toBe('VALUE = 1\n');
+    await expect(stat(join(repo, 'src', 'new.txt'))).rejects.toThrow(/ENOENT/);
+    expect((await ws.read('src/new.txt'))?.toString()).toBe('made\n');
+    expect(await ws.read('src/app.py')).toBeUndefined();
+    expect(ws.diff()).toContain('+VALUE = 2');
+  });
+
+  it("keeps suture's build folders and the run's scratch folder real and writable", async (t) => {
+    await requireIsolation(t, { overlay: true });
+    await makeIgnoredDir(join(repo, 'build-suture'), { owned: true });
+    const ws = await overlay();
+    // A folder suture makes after the view is up is bound in before the next run too.
+    await makeIgnoredDir(join(repo, 'build-later'), { owned: true });
+    const r = await sh(
+      ws,
+      `echo obj > build-suture/app.o && echo obj > build-later/x.o && echo report > ${work}/report.json`,
+    );
+    expect(r.output).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(await readFile(join(repo, 'build-suture', 'app.o'), 'utf8')).toBe('obj\n');
+    expect(await readFile(join(repo, 'build-later', 'x.o'), 'utf8')).toBe('obj\n');
+    expect(await readFile(join(work, 'report.json'), 'utf8')).toBe('report\n');
+  });
+
+  it('rewrites a file an earlier view patched, so a build recompiles it from the user bytes', async (t) => {
+    await requireIsolation(t, { overlay: true });
+    const first = await overlay();
+    await first.apply([{ file: 'src/app.py', content: 'VALUE = 2\n' }]);
+    await first.dispose();
+    const old = Date.now() / 1000 - 1000;
+    await utimes(join(repo, 'src', 'app.py'), old, old);
+    const ws = await overlay();
+    const r = await sh(ws, 'cat src/app.py; stat -c %Y src/app.py');
+    const [content, mtime] = r.output.trim().split('\n');
+    expect(content).toBe('VALUE = 1');
+    // Newer than any output the patched view's build made, unlike the user's own file.
+    expect(Number(mtime)).toBeGreaterThan(old + 900);
+    expect(await ws.read('src/app.py')).toEqual(Buffer.from('VALUE = 1\n'));
+  });
+
+  it('removes its layers when disposed', async (t) => {
+    await requireIsolation(t, { overlay: true });
+    const env = { ...process.env, SUTURE_STATE_DIR: join(base, 'state') };
+    const ws = await openWorkspace(repo, { workspace: 'overlay', sandbox: 'off', env });
+    await ws.apply([{ file: 'src/app.py', content: 'VALUE = 3\n' }]);
+    await ws.dispose();
+    const [project] = await readdir(join(base, 'state'));
+    expect((await readdir(join(base, 'state', project!))).filter((n) => n.startsWith('view-'))).toEqual([]);
+  });
+});
+
+describe('the sandbox around the runs', () => {
+  let server: Server | undefined;
+  afterEach(() => server?.close());
+
+  it('gives a run no secret, no network beyond its own loopback and no write outside the workspace', async (t) => {
+    await requireIsolation(t, { overlay: true, network: true });
+    server = createServer((s) => s.end('reached\n'));
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    const ws = await overlay({ sandbox: 'strict' });
+    expect(ws.isolation).toMatchObject({
+      sandbox: 'strict',
+      network: true,
+      readOnly: true,
+      envAllowlist: true,
+    });
+    const env = {
+      ...process.env,
+      ANTHROPIC_API_KEY: 'sk-ant-api03-planted-secret-value',
+      SERVICE_TOKEN: 'planted-token-value-123',
+      INNOCENT: 'planted-token-value-123',
+      PATH: process.env.PATH,
+    };
+    const r = await sh(
+      ws,
+      `env; echo x > ${outside}/leak.txt; echo x > $HOME/.suture-leak; ` +
+        `node -e "require('net').connect(${port}, '127.0.0.1').on('data', d => process.stdout.write(String(d))).on('error', e => console.log('net:', e.code))"; ` +
+        'echo tmp > "$TMPDIR/ok" && echo private-tmp-ok',
+      env,
+    );
+    expect(r.output).not.toContain('planted');
+    expect(r.output).not.toContain('ANTHROPIC');
+    expect(r.output).toMatch(/PATH=/);
+    expect(r.output).toMatch(/Read-only file system/);
+    expect(r.output).toContain('net: ECONNREFUSED');
+    expect(r.output).not.toContain('reached');
+    expect(r.output).toContain('private-tmp-ok');
+    await expect(stat(join(outside, 'leak.txt'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('ends every process a run started, setsid and daemonised ones included', async (t) => {
+    await requireIsolation(t, { overlay: true });
+    const ws = await overlay();
+    const pids = join(work, 'pids');
+    await mkdir(work, { recursive: true });
+    const r = await sh(
+      ws,
+      `setsid sh -c 'echo $$ >> ${pids}; exec sleep 300' & ` +
+        `(sh -c 'trap "" TERM HUP; echo $$ >> ${pids}; exec sleep 300' &) ; sleep 0.5; echo started`,
+    );
+    expect(r.output).toContain('started');
+    const lines = (await readFile(pids, 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(2);
+    // The pids are the run's own namespace's: none of them may be a live sleep out here.
+    const sleeping = (await readdir('/proc'))
+      .filter((n) => /^\d+$/.test(n))
+      .map((n) => readFile(`/proc/${n}/cmdline`, 'utf8').catch(() => ''));
+    const commands = await Promise.all(sleeping);
+    expect(commands.filter((c) => c.startsWith('sleep\u0000300'))).toEqual([]);
+  });
+
+  it('reports a death by signal as the signal', async (t) => {
+    await requireIsolation(t, { overlay: true });
+    const ws = await overlay();
+    const r = await sh(ws, 'kill -SEGV $$');
+    expect(r.signal).toBe('SIGSEGV');
+    expect(r.exitCode).toBeNull();
+    const missing = await ws.run(() =>
+      runProcess('no-such-command-xyz', [], { cwd: ws.root, env: process.env, timeoutMs: 10_000 }),
+    );
+    expect(missing.spawnError).toMatch(/ENOENT/);
+  });
+});

@@ -1,0 +1,111 @@
+import { mkdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { resolveRealPath } from '../paths.js';
+import { withSpawnWrapper } from '../process/spawn-context.js';
+import { startHolder, type SetupOp } from '../sandbox/holder.js';
+import { ViewChanges, toBuffer } from './changes.js';
+import {
+  inForce,
+  inside,
+  privateTmp,
+  sandboxOps,
+  writableFolders,
+  type ModeContext,
+} from './mode-context.js';
+import { ownedDirs } from './owned-dirs.js';
+import { sandboxRuns } from './sandbox-runs.js';
+import { freshDir, removeTree } from './state-dir.js';
+import { readTouched, stillTouched, writeTouched } from './touched.js';
+import type { Workspace } from './types.js';
+import { agentFs } from './view-fs.js';
+
+/**
+ * The copy-on-write view: an overlay whose lower layer is the project itself, mounted at the
+ * project's own path in a private mount namespace (absolute paths in build folders stay right).
+ * Runs join the namespace; writes (the patches, the tests' own files) land in a throwaway upper
+ * layer. suture's build folders and the run's scratch folder are bound in real and writable, so
+ * builds stay warm and suture reads the reports its runners wrote.
+ */
+export async function openOverlay(root: string, ctx: ModeContext): Promise<Workspace> {
+  const tools = ctx.support.tools!;
+  const layers = await freshDir(ctx.stateDir, 'view');
+  const lower = join(layers, 'lower');
+  // The writable layers sit apart from the stash: binding a folder over itself drops the mounts below it.
+  const rw = join(layers, 'rw');
+  for (const d of [lower, rw, join(rw, 'upper'), join(rw, 'work')]) await mkdir(d);
+  const tmp = await privateTmp(ctx);
+  const writable = await writableFolders(ctx);
+  const owned = new Set(await ownedDirs(root));
+  // The real path of a folder the overlay covers is reached through the stash of the real root.
+  const real = (path: string): string => (inside(root, path) ? join(lower, relative(root, path)) : path);
+  const sandbox = sandboxOps(ctx);
+  const ops: SetupOp[] = [
+    ...sandbox.before,
+    { op: 'stash', src: root, dst: lower },
+    ...sandbox.readOnly,
+    { op: 'bind', src: rw, dst: rw },
+    { op: 'bind', src: tmp, dst: tmp },
+    { op: 'overlay', lower, upper: join(rw, 'upper'), work: join(rw, 'work'), target: root },
+    ...[...owned].map((d): SetupOp => ({ op: 'bind', src: join(lower, d), dst: join(root, d) })),
+    ...writable.map((w): SetupOp => ({ op: 'bind', src: real(w), dst: w })),
+    ...sandbox.after,
+  ];
+  let holder;
+  try {
+    holder = await startHolder(tools, ops, { network: ctx.sandboxOn && !!tools.ip });
+  } catch (error) {
+    await removeTree(layers);
+    throw error;
+  }
+  const fs = agentFs(holder);
+  const changes = new ViewChanges();
+  const touched = await stillTouched(root, await readTouched(ctx.stateDir));
+  // A file an earlier view patched may have build outputs newer than the user's own bytes.
+  for (const t of touched) await fs.refresh(join(root, t.file));
+
+  const bindNewOwned = async (): Promise<void> => {
+    for (const d of await ownedDirs(root)) {
+      if (owned.has(d)) continue;
+      owned.add(d);
+      await fs.bind(join(lower, d), join(root, d));
+    }
+  };
+  const wrapper = sandboxRuns({
+    support: ctx.support,
+    holder,
+    envAllowlist: ctx.sandboxOn,
+    envOptions: { extra: ctx.options.sandboxEnv ?? [], secretNames: ctx.options.secretNames ?? [] },
+    ...(ctx.sandboxOn ? { privateTmp: tmp } : {}),
+    beforeSpawn: bindNewOwned,
+  });
+  const read = (file: string): Promise<Buffer | undefined> => fs.read(join(root, file));
+  let disposed = false;
+  return {
+    mode: 'overlay',
+    isolation: inForce('overlay', ctx, {
+      network: holder.facts.network && holder.ownNetwork,
+      readOnly: holder.facts.readOnly && holder.facts.readOnlyFailures.length === 0,
+    }),
+    root,
+    run: (fn) => withSpawnWrapper(wrapper, fn),
+    read,
+    resolve: (file) => resolveRealPath(root, file, fs),
+    async apply(edits) {
+      for (const edit of edits) {
+        const bytes = toBuffer(edit.content);
+        await changes.record(edit.file, bytes, () => read(edit.file));
+        if (bytes === undefined) await fs.remove(join(root, edit.file));
+        else await fs.write(join(root, edit.file), bytes);
+      }
+    },
+    diff: () => changes.diff(),
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      await holder.close();
+      const now = Date.now();
+      await writeTouched(ctx.stateDir, [...touched, ...changes.written().map((file) => ({ file, at: now }))]);
+      await removeTree(layers);
+    },
+  };
+}
