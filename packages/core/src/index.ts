@@ -22,6 +22,7 @@ export {
   type Fixer,
   type FixerContext,
   type GateMode,
+  type GenerateFeedback,
   type GenerateRequest,
   type GenerateResult,
   type GeneratedFile,
@@ -163,3 +164,25 @@ export {
   type FileSummary,
 } from './api/contracts/file-summary.js';
 export { WouldBlockSchema, type WouldBlock } from './api/contracts/report.js';
+export {
+  AuditEntrySchema,
+  AutoRunAttemptSchema,
+  AutoRunGenerationSchema,
+  AutoRunReportSchema,
+  AutoRunRollbackSchema,
+  AutoRunTestSchema,
+  AutoRunVerdictSchema,
+  CoverageCountsSchema,
+  FileLinesSchema,
+  RollbackStrategySchema,
+  type AuditEntry,
+  type AutoRunAttempt,
+  type AutoRunGeneration,
+  type AutoRunReport,
+  type AutoRunRollback,
+  type AutoRunTest,
+  type AutoRunVerdict,
+  type CoverageCounts,
+  type FileLines,
+  type RollbackStrategy,
+} from './api/contracts/autorun.js';

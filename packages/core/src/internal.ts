@@ -7,6 +7,26 @@ export type { GateOptions, GateProject, RunGate } from './engine/types.js';
 export { validateEdits, MAX_EDIT_BYTES, type PlannedWrite, type ProposalCheck } from './engine/validate.js';
 export { checkTestWeakening, type WeakeningVerdict } from './engine/weakening.js';
 export { buildFixRequest, sourceSlices, trimEvidence } from './engine/fix-request.js';
+export {
+  runAutoRun,
+  autoRunDir,
+  renderAutoRunMarkdown,
+  coverageProbeFor,
+  coveragePy,
+  parseCoveragePy,
+  istanbulJest,
+  parseIstanbul,
+  gcovr,
+  parseGcovr,
+  CoverageError,
+  entryOf,
+  linkedLibraries,
+  type AutoRunOptions,
+  type GenerationSource,
+  type CoverageData,
+  type CoverageProbe,
+  type CoverageRequest,
+} from './engine/generate/index.js';
 
 export { findConfigFile, CONFIG_NAMES } from './host/find-config.js';
 export { loadConfig, parseConfig, projectHeal, type LoadedConfig } from './host/load-config.js';

@@ -263,6 +263,27 @@ export interface GenerateRequest {
   existingTests: string[];
   /** Generator options given on the command line, as given. */
   options: Record<string, unknown>;
+  /**
+   * Project-relative files that call into the inputs (from the analyzers' summaries), for a
+   * generator that shows the target's use to a model. Absent when nothing was looked up.
+   */
+  callers?: string[];
+  /**
+   * Set from the second generation attempt on: what the earlier attempts left uncovered and why
+   * their files were removed, so the next attempt aims at the rest (CoverUp's loop).
+   */
+  feedback?: GenerateFeedback;
+}
+
+export interface GenerateFeedback {
+  /** 1-based attempt this request is for. */
+  attempt: number;
+  /** Target lines no existing or kept test runs yet, per project-relative file. */
+  uncovered: Array<{ file: string; lines: number[] }>;
+  /** Files of earlier attempts that were removed, and the filter's reason. */
+  removed: Array<{ file: string; verdict: string; reason: string }>;
+  /** Files of earlier attempts that were kept (existing tests now). */
+  kept: string[];
 }
 
 export interface GeneratedFile {

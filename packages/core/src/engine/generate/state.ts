@@ -1,0 +1,89 @@
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AutoRunTest } from '../../api/contracts/autorun.js';
+import { RunResultSchema, type RunResult } from '../../api/contracts/run-result.js';
+import type { AuditLog } from './audit.js';
+import { wireCmake } from './cmake.js';
+import type { CoverageData, CoverageProbe } from './coverage/probe.js';
+import type { Rollback } from './rollback.js';
+import type { Snapshot } from './snapshot.js';
+import type { AutoRunOptions, Candidate } from './types.js';
+
+export interface Settings {
+  maxFixAttempts: number;
+  flakeRuns: number;
+  generations: number;
+}
+
+/** What one auto-run carries from step to step. */
+export interface RunState {
+  options: AutoRunOptions;
+  settings: Settings;
+  language: string;
+  runDir: string;
+  /** Kept across measurements (the coverage build). */
+  cacheDir: string;
+  snapshot: Snapshot;
+  audit: AuditLog;
+  rollback: Rollback;
+  probe: CoverageProbe;
+  /** Generated files kept so far (existing tests from then on). */
+  kept: Candidate[];
+  /** Target coverage of the existing tests and every kept file. */
+  covered: CoverageData;
+  env: NodeJS.ProcessEnv;
+}
+
+export const isCpp = (state: RunState): boolean => state.language === 'cpp' || state.language === 'c';
+
+/** A fresh scratch folder inside the run folder. */
+export const scratch = (state: RunState, name: string): Promise<string> =>
+  mkdtemp(join(state.runDir, 'work', `${name}-`));
+
+/** One run of the project's runner: the whole suite, or the selection when the runner can. */
+export async function runTests(state: RunState, selection?: string[]): Promise<RunResult> {
+  const { project, signal, logger } = state.options;
+  await mkdir(join(state.runDir, 'work'), { recursive: true });
+  const started = Date.now();
+  const raw = await project.runner.run({
+    root: project.root,
+    ...(selection && project.runner.supportsSelection ? { selection } : {}),
+    timeoutMs: project.timeoutMs,
+    signal: signal ?? new AbortController().signal,
+    logger,
+    workDir: await scratch(state, 'run'),
+  });
+  const run = RunResultSchema.parse(raw);
+  await state.audit.record({
+    kind: 'command',
+    at: new Date(started).toISOString(),
+    command: run.command,
+    cwd: project.root,
+    exitCode: run.exitCode,
+    durationMs: run.durationMs,
+    purpose: selection ? `run ${selection.length} generated tests` : 'run the suite with the generated tests',
+  });
+  return run;
+}
+
+/** Takes a candidate out (by the rollback strategy) and out of the C/C++ build. */
+export async function removeCandidate(
+  state: RunState,
+  candidate: Candidate,
+  alive: readonly Candidate[],
+  why: string,
+): Promise<void> {
+  await state.rollback.undo([candidate.file], why);
+  if (isCpp(state)) await rewire(state, alive);
+}
+
+export async function rewire(state: RunState, alive: readonly Candidate[]): Promise<void> {
+  await wireCmake(
+    state.options.project.root,
+    [...state.kept, ...alive],
+    state.snapshot,
+    state.options.cmakeLink,
+  );
+}
+
+export type Decided = Omit<AutoRunTest, 'durationMs'>;
