@@ -2,6 +2,31 @@ import type { AssertionFact, TestFact, TestFileModel } from '../api/test-model.j
 
 export type { AssertionFact, TestFact, TestFileModel };
 
+/** What the syntax-tree readers know beyond the public model: exact calls, definitions, imports. */
+export interface AssertionDetail extends AssertionFact {
+  /** Functions and methods the assertion calls (the code under test among them). */
+  calls?: string[];
+}
+
+export interface Definition {
+  /** The name the definition binds: a macro, a function, a variable. */
+  name: string;
+  /** Its source, for the reason. */
+  text: string;
+}
+
+export interface FileModelDetail extends TestFileModel {
+  /**
+   * Names the file binds at its top level or in a test (macros, functions, variables, imports under
+   * another name), when the reader knows them; `redefinitions` holds the same as text.
+   */
+  definitions?: Definition[];
+  /** Imported name -> the module it comes from. */
+  imports?: Record<string, string>;
+  /** Functions the tests call that the file does not define (imported, or declared in a header). */
+  called?: string[];
+}
+
 const KEYWORDS = new Set(
   (
     'assert and or not in is None True False if else lambda return await async yield def class ' +
@@ -14,14 +39,15 @@ const KEYWORDS = new Set(
 const ASSERTION_NAME =
   /^(?:assert\w*|expect|EXPECT_\w+|ASSERT_\w+|TEST_ASSERT\w*|CHECK\w*|REQUIRE\w*|to[A-Z]\w*|not|resolves|rejects|pytest|raises|approx|assertEqual|assertTrue|assertFalse|assertIn|assertIs\w*|assertRaises|assertAlmostEqual|assertNotEqual|unittest)$/;
 
+/** Is this identifier something an assertion depends on (not a keyword or an assertion's own name)? */
+export function isDependency(name: string): boolean {
+  return !KEYWORDS.has(name) && !ASSERTION_NAME.test(name) && !/^\d/.test(name);
+}
+
 /** The identifiers an assertion depends on. */
 export function namesOf(text: string): string[] {
   const bare = text.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""');
   const out = new Set<string>();
-  for (const m of bare.matchAll(/[A-Za-z_]\w*/g)) {
-    const n = m[0];
-    if (KEYWORDS.has(n) || ASSERTION_NAME.test(n) || /^\d/.test(n)) continue;
-    out.add(n);
-  }
+  for (const m of bare.matchAll(/[A-Za-z_]\w*/g)) if (isDependency(m[0])) out.add(m[0]);
   return [...out];
 }

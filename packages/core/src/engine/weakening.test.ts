@@ -153,7 +153,10 @@ describe('checkTestWeakening', () => {
     ['jest expected value', 'a.test.ts', JS, JS.replace('toBe(5)', 'toBe(6)')],
     ['gtest expected value', 'm_test.cpp', CPP, CPP.replace('6);', '7);')],
   ])('allows and flags an expectation change: %s', (_name, file, before, after) => {
-    expect(checkTestWeakening(file, before, after)).toEqual({ expectationChanged: true });
+    expect(checkTestWeakening(file, before, after)).toMatchObject({
+      expectationChanged: true,
+      readBy: 'tree',
+    });
   });
 
   it('does not count an unrelated try/catch before an assertion as swallowing it', () => {
@@ -163,7 +166,10 @@ describe('checkTestWeakening', () => {
       '  setup();\n',
       '  try {\n    setup();\n  } catch (e) {\n    log(e);\n  }\n',
     );
-    expect(checkTestWeakening('a.test.ts', before, after)).toEqual({ expectationChanged: false });
+    expect(checkTestWeakening('a.test.ts', before, after)).toEqual({
+      expectationChanged: false,
+      readBy: 'tree',
+    });
   });
 
   it('accepts a change that touches no assertion and adds one', () => {
@@ -171,6 +177,6 @@ describe('checkTestWeakening', () => {
       'def test_empty():\n',
       'def test_empty():\n    assert Cart().count == 0\n',
     );
-    expect(checkTestWeakening('t.py', PY, after)).toEqual({ expectationChanged: false });
+    expect(checkTestWeakening('t.py', PY, after)).toEqual({ expectationChanged: false, readBy: 'tree' });
   });
 });

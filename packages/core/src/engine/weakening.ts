@@ -1,14 +1,21 @@
 /** Guard against proposals that make tests pass by testing less (DESIGN invariant 6). */
 import type { Analyzer } from '../api/plugin.js';
-import { braceTestModel } from './model-braces.js';
-import { pythonTestModel } from './model-python.js';
-import { type AssertionFact, type TestFact, type TestFileModel } from './test-model.js';
+import type {
+  AssertionDetail,
+  AssertionFact,
+  FileModelDetail,
+  TestFact,
+  TestFileModel,
+} from './test-model.js';
+import { testModels, textTestModel, treeTestModel, type ModelSource } from './weakening-models.js';
 
 export interface WeakeningVerdict {
   /** Why the change weakens the tests; undefined when it does not. */
   weakening?: string;
   /** The change edits an assertion (an expected value) and keeps every one armed. */
   expectationChanged: boolean;
+  /** Which reader read the file: the analyzer's, a syntax tree, or core's text rules. */
+  readBy?: ModelSource;
 }
 
 export interface WeakeningOptions {
@@ -16,22 +23,22 @@ export interface WeakeningOptions {
   analyzer?: Analyzer;
   /** Names of the code under test (the scope's symbols and modules): mocking them is refused. */
   protectedNames?: readonly string[];
+  /** `text`: read with core's text rules even where a grammar is installed (the fallback's own tests). */
+  reader?: 'text';
 }
 
-/** The file's tests and assertions: the analyzer's reading first, then the built-in one by extension. */
+/** The file's tests and assertions: the analyzer's reading first, then its syntax tree, then text rules. */
 export function testModelOf(file: string, content: string, analyzer?: Analyzer): TestFileModel | undefined {
-  const own = analyzer?.testModel?.(file, content);
-  if (own) return own;
-  if (/\.pyi?$/.test(file)) return pythonTestModel(content);
-  if (/\.[cm]?[jt]sx?$/.test(file)) return braceTestModel(content, 'js');
-  if (/\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|inl|ipp)$/i.test(file)) return braceTestModel(content, 'cpp');
-  return undefined;
+  return analyzer?.testModel?.(file, content) ?? treeTestModel(file, content) ?? textTestModel(file, content);
 }
 
+/** Names that only an assertion, a test or a test framework goes by: defining one disarms checks. */
 const ASSERTION_LIKE =
-  /^(?:EXPECT_\w*|ASSERT_\w*|TEST_ASSERT\w*|TEST\w*|CHECK\w*|REQUIRE\w*|assert\w*|expect|it|test|describe)$/;
+  /^(?:EXPECT_\w*|ASSERT_\w*|TEST_ASSERT\w*|TEST\w*|CHECK\w*|REQUIRE\w*|FAIL|ADD_FAILURE|GTEST_\w+|RUN_TEST|RUN_ALL_TESTS|UNITY_\w+|assert\w*|Assert\w*|AssertionError|expect|it|test|describe|raises|pytest|unittest|approx|fail)$/;
 
 function callsOf(a: AssertionFact): string[] {
+  const exact = (a as AssertionDetail).calls;
+  if (exact) return exact;
   const names = new Set(a.names);
   return [...a.text.matchAll(/([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1]!).filter((n) => names.has(n));
 }
@@ -101,6 +108,41 @@ function added(old: readonly string[], now: readonly string[]): string[] {
   });
 }
 
+const ownName = (name: string): string => name.split(/ > |\./).at(-1)!;
+
+/**
+ * The test that `t` became when only its suite changed (a describe or class around it added or
+ * renamed): the one new test of the same own name, so its assertions are still compared.
+ */
+function moved(t: TestFact, now: readonly TestFact[], oldNames: ReadonlySet<string>): TestFact | undefined {
+  const same = now.filter((x) => !oldNames.has(x.name) && ownName(x.name) === ownName(t.name));
+  return same.length === 1 ? same[0] : undefined;
+}
+
+/** New definitions of an assertion or of the code under test, and the code under test imported from elsewhere. */
+function shadows(old: FileModelDetail, now: FileModelDetail, exercised: ReadonlySet<string>): string[] {
+  const reasons: string[] = [];
+  const matters = (name: string | undefined): boolean =>
+    name === undefined || ASSERTION_LIKE.test(name) || exercised.has(name);
+  if (old.definitions && now.definitions) {
+    const key = (d: { name: string; text: string }): string => `${d.name}\0${d.text}`;
+    const fresh = added(old.definitions.map(key), now.definitions.map(key));
+    for (const d of now.definitions)
+      if (fresh.includes(key(d)) && matters(d.name))
+        reasons.push(`redefines an assertion or the code under test (\`${short(d.text)}\`)`);
+  } else {
+    for (const def of added(old.redefinitions, now.redefinitions))
+      if (matters(/#\s*(?:define|undef)\s+(\w+)/.exec(def)?.[1]))
+        reasons.push(`redefines an assertion or the code under test (\`${short(def)}\`)`);
+  }
+  for (const [name, from] of Object.entries(now.imports ?? {})) {
+    const was = old.imports?.[name];
+    if (was !== undefined && was !== from && exercised.has(name))
+      reasons.push(`imports ${name} from ${from} instead of ${was}, the code under test`);
+  }
+  return reasons;
+}
+
 /**
  * Compares a test file before and after a proposal. Every assertion of every test must survive,
  * stay reachable (no early return, no dead branch), not be swallowed (no handler that catches
@@ -115,15 +157,16 @@ export function checkTestWeakening(
   after: string,
   options: WeakeningOptions = {},
 ): WeakeningVerdict {
-  const old = testModelOf(file, before ?? '', options.analyzer);
-  const now = testModelOf(file, after, options.analyzer);
-  if (!old || !now) return { expectationChanged: false };
+  const models = testModels(file, before ?? '', after, options.analyzer, options.reader);
+  if (!models) return { expectationChanged: false };
+  const { old, now, source } = models;
   const reasons: string[] = [];
   let changed = false;
   const byName = new Map(now.tests.map((t) => [t.name, t]));
+  const oldNames = new Set(old.tests.map((t) => t.name));
   const deleted: string[] = [];
   for (const t of old.tests) {
-    const n = byName.get(t.name);
+    const n = byName.get(t.name) ?? moved(t, now.tests, oldNames);
     if (!n) {
       const disabled = now.tests.find((x) => x.name.replace(/DISABLED_/g, '') === t.name && x.skipped);
       if (disabled) reasons.push(`adds a skip, xfail, todo or DISABLED_ marker to ${t.name}`);
@@ -138,6 +181,7 @@ export function checkTestWeakening(
 
   const exercised = new Set(options.protectedNames ?? []);
   for (const t of old.tests) for (const a of t.assertions) for (const c of callsOf(a)) exercised.add(c);
+  for (const c of old.called ?? []) exercised.add(c);
   for (const mock of added(old.mocks, now.mocks)) {
     // a mock names its target in a string ("calc.core.add"): every word counts
     const hit = [...mock.matchAll(/[A-Za-z_]\w*/g)].map((m) => m[0]).find((n) => exercised.has(n));
@@ -147,12 +191,12 @@ export function checkTestWeakening(
         `mocks the code under test (\`${short(mock)}\`${hit ? `, which the test calls as ${hit}` : ''})`,
       );
   }
-  for (const def of added(old.redefinitions, now.redefinitions)) {
-    const name = /#\s*(?:define|undef)\s+(\w+)/.exec(def)?.[1];
-    if (name !== undefined && !ASSERTION_LIKE.test(name) && !exercised.has(name)) continue;
-    reasons.push(`redefines an assertion or the code under test (\`${short(def)}\`)`);
-  }
+  reasons.push(...shadows(old, now, exercised));
   if (reasons.length > 0)
-    return { weakening: `test-weakening edit to ${file}: ${reasons.join('; ')}`, expectationChanged: false };
-  return { expectationChanged: changed };
+    return {
+      weakening: `test-weakening edit to ${file}: ${reasons.join('; ')}`,
+      expectationChanged: false,
+      readBy: source,
+    };
+  return { expectationChanged: changed, readBy: source };
 }

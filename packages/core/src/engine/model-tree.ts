@@ -1,0 +1,175 @@
+import type { Node } from './model-grammar.js';
+import { isDependency, type AssertionDetail } from './test-model.js';
+
+/**
+ * What differs between languages when an assertion is read from a syntax tree: which nodes are
+ * statement lists, comments and names, what ends a test early, which constants a condition folds
+ * to, and which enclosing constructs keep an assertion from running or from failing the test.
+ */
+export interface Dialect {
+  comments: ReadonlySet<string>;
+  /** Statement lists: a stop among the statements before an assertion keeps it from running. */
+  blocks: ReadonlySet<string>;
+  /** Nested functions: an assertion in one runs only when it is called. */
+  functions: ReadonlySet<string>;
+  /** Nodes whose text is a name the assertion depends on. */
+  names: ReadonlySet<string>;
+  /** Subtrees whose names do not count (string contents; interpolations are their own nodes). */
+  opaque: ReadonlySet<string>;
+  /** A short label when the statement ends the test (or the loop) every time it runs. */
+  stop(statement: Node): string | undefined;
+  /** The constant truth value of an expression, when it has one. */
+  truth(expression: Node): boolean | undefined;
+  /** Why the way from `parent` into `child` disarms what is in it: a dead branch, a swallowing handler. */
+  guard(parent: Node, child: Node): string | undefined;
+  /** The name a nested function is bound to, when it has one. */
+  functionName(fn: Node): string | undefined;
+  /** The called function's own name: `add` for `add(...)`, `total` for `cart.total()`. */
+  callee(call: Node): string | undefined;
+  /** Call node types. */
+  calls: ReadonlySet<string>;
+}
+
+/** The node's source with comments dropped and whitespace runs made single spaces. */
+export function cleanText(node: Node, d: Dialect): string {
+  const text = node.text;
+  const cuts = node
+    .descendantsOfType([...d.comments])
+    .map((c) => [c.startIndex - node.startIndex, c.endIndex - node.startIndex] as const);
+  let out = '';
+  let at = 0;
+  for (const [a, b] of cuts) {
+    out += `${text.slice(at, a)} `;
+    at = b;
+  }
+  return (out + text.slice(at)).replace(/\s+/g, ' ').trim();
+}
+
+/** Every node under `node` (itself included) for which `keep` holds, not entering `skip` subtrees. */
+export function collect(node: Node, keep: (n: Node) => boolean, skip?: (n: Node) => boolean): Node[] {
+  const out: Node[] = [];
+  const visit = (n: Node): void => {
+    if (keep(n)) out.push(n);
+    if (skip?.(n)) return;
+    for (const c of n.namedChildren) visit(c);
+  };
+  visit(node);
+  return out;
+}
+
+/** The names the given subtrees depend on, keywords and assertion helpers left out. */
+export function namesIn(nodes: readonly Node[], d: Dialect): string[] {
+  const out = new Set<string>();
+  for (const n of nodes)
+    for (const x of collect(
+      n,
+      (c) => d.names.has(c.type),
+      (c) => d.opaque.has(c.type),
+    ))
+      if (isDependency(x.text)) out.add(x.text);
+  return [...out];
+}
+
+/** The functions the given subtrees call. */
+export function callsIn(nodes: readonly Node[], d: Dialect): string[] {
+  const out = new Set<string>();
+  for (const n of nodes)
+    for (const c of collect(n, (x) => d.calls.has(x.type))) {
+      const name = d.callee(c);
+      if (name && isDependency(name)) out.add(name);
+    }
+  return [...out];
+}
+
+const short = (text: string, n = 40): string => (text.length > n ? `${text.slice(0, n - 3)}...` : text);
+
+/** Is `name` used in `scope` outside `except` (the definition itself)? */
+function usedOutside(scope: Node, except: Node, name: string, d: Dialect): boolean {
+  return collect(
+    scope,
+    (n) =>
+      d.names.has(n.type) &&
+      n.text === name &&
+      (n.startIndex < except.startIndex || n.startIndex >= except.endIndex),
+    (n) => d.opaque.has(n.type),
+  ).some(Boolean);
+}
+
+/** Does a nested function run? Bound to a name: when the name is used; passed or applied in place: yes. */
+function runs(fn: Node, body: Node, d: Dialect): string | undefined {
+  const name = d.functionName(fn);
+  // `auto check = [&] {...}`: the binding's own name is no use of it
+  const bound = fn.parent && /declarator|assignment/.test(fn.parent.type) ? fn.parent : fn;
+  if (name !== undefined) return usedOutside(body, bound, name, d) ? undefined : name;
+  // an anonymous function alone in a statement is made and dropped, never called
+  const holder = fn.parent?.type === 'parenthesized_expression' ? fn.parent.parent : fn.parent;
+  return holder && /^expression_statement$/.test(holder.type) ? '(anonymous)' : undefined;
+}
+
+/**
+ * Why `node` (in the test whose statements are `body`) can no longer run or fail: a stop before it
+ * in its block or an enclosing one, a dead branch, a handler that swallows its failure, a function
+ * that is never called. Undefined when it runs and can fail.
+ */
+export function disarmedIn(node: Node, body: Node, d: Dialect): string | undefined {
+  for (let child: Node = node; child.id !== body.id && child.parent; child = child.parent) {
+    const parent = child.parent;
+    if (d.blocks.has(parent.type)) {
+      for (const s of parent.namedChildren) {
+        if (s.startIndex >= child.startIndex) break;
+        const stop = d.stop(s);
+        if (stop) return `it comes after \`${short(stop)}\` and never runs`;
+      }
+    }
+    if (d.functions.has(parent.type)) {
+      const never = runs(parent, body, d);
+      if (never) return `it sits in a function that is never called (${never})`;
+    }
+    const why = d.guard(parent, child);
+    if (why) return why;
+  }
+  return undefined;
+}
+
+export interface Found {
+  node: Node;
+  /** Subtrees whose names and calls the assertion depends on (the whole node when absent). */
+  subjects?: Node[];
+  /** Folded to a constant by the language's own rules (identical sides, a truthy literal). */
+  constant?: boolean;
+  /** Why it checks nothing whatever it is given (no matcher called). */
+  empty?: string;
+  /** It passes when an assertion inside it fails (`pytest.raises(AssertionError)`, `EXPECT_NONFATAL_FAILURE`). */
+  wrapsFailure?: boolean;
+}
+
+/** The facts of a test's assertions, with every way each may have been disarmed. */
+export function assertionFacts(found: readonly Found[], body: Node, d: Dialect): AssertionDetail[] {
+  const inside = (a: Node, b: Node): boolean =>
+    a.id !== b.id && a.startIndex >= b.startIndex && a.endIndex <= b.endIndex;
+  return found.map((f) => {
+    const subjects = f.subjects ?? [f.node];
+    const names = namesIn(subjects, d);
+    const outer = found.find((o) => o.wrapsFailure && inside(f.node, o.node));
+    const wraps = f.wrapsFailure && found.some((o) => inside(o.node, f.node));
+    const disarmed =
+      f.empty ??
+      (outer
+        ? `it is wrapped in \`${short(cleanText(outer.node, d))}\`, which passes when it fails`
+        : wraps
+          ? 'it expects an assertion inside it to fail'
+          : disarmedIn(f.node, body, d));
+    return {
+      text: cleanText(f.node, d),
+      names,
+      calls: callsIn(subjects, d),
+      constant: names.length === 0 || Boolean(f.constant),
+      ...(disarmed ? { disarmed } : {}),
+    };
+  });
+}
+
+/** Do two nodes read the same, comments and spacing aside? */
+export function same(a: Node | null | undefined, b: Node | null | undefined, d: Dialect): boolean {
+  return !!a && !!b && cleanText(a, d) === cleanText(b, d);
+}
