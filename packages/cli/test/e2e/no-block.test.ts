@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, REPO, suture, workspace } from './cli-support.js';
 
@@ -37,8 +37,11 @@ describe('suture run --no-block on a real pytest project', () => {
     const dir = await shopRepo();
     const r = await suture(['run', '--no-block'], dir);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`\n${VERDICT}: 5 tests, 4 failure group(s), 1 healed, 3 still failing`);
     const run = await runFolder(dir);
+    // check mode: the healed group still fails in the tree, with its fix in the run's patch
+    expect(r.stderr).toContain(
+      `\n${VERDICT}: 5 tests, 4 failure group(s), 1 still failing with a validated fix available (not applied: ${relative(dir, run)}/fixes.patch), 3 still failing`,
+    );
     const report = JSON.parse(await readFile(join(run, 'report.json'), 'utf8'));
     expect(report).toMatchObject({
       exitCode: 0,

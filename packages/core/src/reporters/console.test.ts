@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TestStatus } from '../api/contracts/run-result.js';
 import { colourEnabled } from './console-colour.js';
@@ -158,5 +158,28 @@ describe('the console when piped or in CI', () => {
     await r.onRunEnd!(sampleReport(), { runDir: join(runsDir, 'r1'), root: '/repo' });
     expect(forced.text()).toMatch(/\x1b\[31mfailures remain\x1b\[39m: 5 tests/);
     expect(forced.text()).not.toContain('\r');
+  });
+});
+
+describe('the console summary', () => {
+  it('in check mode, says a healed group still fails in the tree and where its validated fix is', async () => {
+    const out = capture(false);
+    const r = consoleReporter({}, out.stream, {});
+    const runDir = join(runsDir, 'r1');
+    await r.onRunEnd!(sampleReport(), { runDir, root: '/repo' });
+    const shown = relative(process.cwd(), runDir);
+    const fixes = join(shown.startsWith('..') ? runDir : shown, 'fixes.patch');
+    expect(out.text()).toContain(
+      `failures remain: 5 tests, 3 failure group(s), 1 still failing with a validated fix available (not applied: ${fixes}), 2 still failing,`,
+    );
+    expect(out.text()).not.toMatch(/\d healed/);
+  });
+
+  it('in fix mode, counts the heals as healed', async () => {
+    const out = capture(false);
+    const r = consoleReporter({}, out.stream, {});
+    await r.onRunEnd!({ ...sampleReport(), mode: 'fix' }, { runDir: join(runsDir, 'r1'), root: '/repo' });
+    expect(out.text()).toMatch(/failures remain: 5 tests, 3 failure group\(s\), 1 healed, 2 still failing/);
+    expect(out.text()).not.toContain('validated fix available');
   });
 });

@@ -133,14 +133,20 @@ export function consoleReporter(
       running.clear();
       line('');
       const verdict = gateVerdict(report);
+      const shown = relative(process.cwd(), runDir) || runDir;
+      const folder = shown.startsWith('..') ? runDir : shown;
+      // check mode writes nothing: a heal is a fix the tree does not have yet, and its tests still fail
+      const healed =
+        report.mode === 'check' && t.healed > 0
+          ? `${t.healed} still failing with a validated fix available (not applied: ${join(folder, 'fixes.patch')})`
+          : `${t.healed} healed`;
       line(
-        `${(report.exitCode === 0 && !report.wouldBlock ? c.green : c.red)(verdict)}: ${t.tests} tests, ${t.failures} failure group(s), ${t.healed} healed, ${t.stillFailing} still failing, ${t.bugs} bug(s), ${t.flaky} flaky`,
+        `${(report.exitCode === 0 && !report.wouldBlock ? c.green : c.red)(verdict)}: ${t.tests} tests, ${t.failures} failure group(s), ${healed}, ${t.stillFailing} still failing, ${t.bugs} bug(s), ${t.flaky} flaky`,
       );
       if (t.llmCalls > 0) line(`LLM: ${usageLine(t)}`);
       for (const x of report.conflicts) line(`conflict: ${x.file}: ${x.reason}`);
       for (const e of report.pluginErrors) line(`plugin error: ${pluginErrorLine(e).split('\n')[0]}`);
-      const shown = relative(process.cwd(), runDir) || runDir;
-      line(`reports: ${shown.startsWith('..') ? runDir : shown}`);
+      line(`reports: ${folder}`);
       if (report.patch && report.mode === 'check')
         line(
           `validated heals were not applied (check mode): ${gitApplyCommand(root, join(runDir, 'fixes.patch'))}, or run with --fix`,
