@@ -1,24 +1,40 @@
-import { isSecretEnvName, isSecretName } from './secret-names.js';
+import { isSecretEnvName, isSecretName, mayHoldSecretName } from './secret-names.js';
 
-/** Token formats that are secrets wherever they appear. */
-const TOKEN_PATTERNS: readonly RegExp[] = [
-  /sk-ant-[A-Za-z0-9_-]{8,}/g, // Anthropic
-  /sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, // OpenAI
-  /gh[pousr]_[A-Za-z0-9]{30,}/g, // GitHub tokens
-  /github_pat_[A-Za-z0-9_]{40,}/g,
-  /glpat-[A-Za-z0-9_-]{20,}/g, // GitLab
-  /xox[abposr]-[A-Za-z0-9-]{10,}/g, // Slack
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, // AWS access key id
-  /AIza[0-9A-Za-z_-]{35}/g, // Google API key
-  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWT
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
-  /\b(?:npm_[A-Za-z0-9]{36})\b/g,
-  /\b(?:hf_[A-Za-z0-9]{30,})\b/g, // Hugging Face
-  /\b(?:sk_live|rk_live|pk_live)_[A-Za-z0-9]{16,}/g, // Stripe
-  /(?<=\b(?:Bearer|Basic)\s+)[A-Za-z0-9._~+/=-]{16,}/g,
-  /(?<=:\/\/[^\s:/@]+:)[^\s@/]{3,}(?=@)/g, // password in a URL
-  /(?<=hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9_/-]{8,}/g, // Slack webhook
-  /(?<=discord(?:app)?\.com\/api\/webhooks\/)[0-9]+\/[A-Za-z0-9_-]{20,}/g, // Discord webhook
+/**
+ * Token formats that are secrets wherever they appear, each with the literals one of which any
+ * match contains. Most text (test ids, paths, passing tests' output) holds none of them, and a
+ * substring search is far cheaper than a regex pass: a pattern runs only where one is present.
+ */
+const TOKEN_PATTERNS: ReadonlyArray<{ pattern: RegExp; needles: readonly string[] }> = [
+  { pattern: /sk-ant-[A-Za-z0-9_-]{8,}/g, needles: ['sk-ant-'] }, // Anthropic
+  { pattern: /sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, needles: ['sk-'] }, // OpenAI
+  { pattern: /gh[pousr]_[A-Za-z0-9]{30,}/g, needles: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'] }, // GitHub
+  { pattern: /github_pat_[A-Za-z0-9_]{40,}/g, needles: ['github_pat_'] },
+  { pattern: /glpat-[A-Za-z0-9_-]{20,}/g, needles: ['glpat-'] }, // GitLab
+  { pattern: /xox[abposr]-[A-Za-z0-9-]{10,}/g, needles: ['xox'] }, // Slack
+  { pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, needles: ['AKIA', 'ASIA'] }, // AWS access key id
+  { pattern: /AIza[0-9A-Za-z_-]{35}/g, needles: ['AIza'] }, // Google API key
+  {
+    pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWT
+    needles: ['eyJ'],
+  },
+  {
+    pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
+    needles: ['-----BEGIN '],
+  },
+  { pattern: /\b(?:npm_[A-Za-z0-9]{36})\b/g, needles: ['npm_'] },
+  { pattern: /\b(?:hf_[A-Za-z0-9]{30,})\b/g, needles: ['hf_'] }, // Hugging Face
+  { pattern: /\b(?:sk_live|rk_live|pk_live)_[A-Za-z0-9]{16,}/g, needles: ['_live_'] }, // Stripe
+  { pattern: /(?<=\b(?:Bearer|Basic)\s+)[A-Za-z0-9._~+/=-]{16,}/g, needles: ['Bearer', 'Basic'] },
+  { pattern: /(?<=:\/\/[^\s:/@]+:)[^\s@/]{3,}(?=@)/g, needles: ['://'] }, // password in a URL
+  {
+    pattern: /(?<=hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9_/-]{8,}/g, // Slack webhook
+    needles: ['hooks.slack.com/'],
+  },
+  {
+    pattern: /(?<=discord(?:app)?\.com\/api\/webhooks\/)[0-9]+\/[A-Za-z0-9_-]{20,}/g, // Discord webhook
+    needles: ['/api/webhooks/'],
+  },
 ];
 
 /**
@@ -81,28 +97,57 @@ export function createRedactor(
   const values = [...new Set([...secretValues(env, names), ...extra.filter((v) => v.length >= 6)])].sort(
     (a, b) => b.length - a.length,
   );
-  const patterns = [
-    ...TOKEN_PATTERNS,
-    ...(options.patterns ?? []).map(
-      (p) => new RegExp(p.source, p.flags.includes('g') ? p.flags : `${p.flags}g`),
-    ),
-  ];
-  return (text: string): string => {
+  const own = (options.patterns ?? []).map(
+    (p) => new RegExp(p.source, p.flags.includes('g') ? p.flags : `${p.flags}g`),
+  );
+  // A configured name pattern can match any name, so the cheap test for a secret name is off then.
+  const mayNameSecret = names.length > 0 ? (): boolean => true : mayHoldSecretName;
+  const redact = (text: string): string => {
     let out = text;
     for (const value of values) {
       if (out.includes(value)) out = out.split(value).join(REDACTED);
     }
-    for (const pattern of patterns) out = out.replace(pattern, REDACTED);
-    out = out.replace(
-      QUOTED_ASSIGNMENT,
-      (whole, q: string, name: string, bracket: string, op: string, quote: string, value: string) =>
-        isSecretName(name, names) && looksLikeSecretValue(value)
-          ? `${q}${name}${q}${bracket}${op}${quote}${REDACTED}${quote}`
-          : whole,
-    );
+    for (const { pattern, needles } of TOKEN_PATTERNS)
+      if (needles.some((n) => out.includes(n))) out = out.replace(pattern, REDACTED);
+    for (const pattern of own) out = out.replace(pattern, REDACTED);
+    if (!mayNameSecret(out)) return out;
+    if (/["'`]/.test(out))
+      out = out.replace(
+        QUOTED_ASSIGNMENT,
+        (whole, q: string, name: string, bracket: string, op: string, quote: string, value: string) =>
+          isSecretName(name, names) && looksLikeSecretValue(value)
+            ? `${q}${name}${q}${bracket}${op}${quote}${REDACTED}${quote}`
+            : whole,
+      );
     out = out.replace(PRINTED_ASSIGNMENT, (whole, name: string, op: string, value: string) =>
       isSecretName(name, names) && looksLikeSecretValue(value) ? `${name}${op}${REDACTED}` : whole,
     );
+    return out;
+  };
+  return memoized(redact);
+}
+
+/**
+ * The same strings are redacted again and again: a test's id, name and file in its live event,
+ * in every round of the report and in the JSON, JUnit and Markdown reporters' copies. Short
+ * strings are remembered (within a bound on what is kept), so each is scanned once per run.
+ */
+function memoized(redact: Redactor): Redactor {
+  const MAX_LENGTH = 4096;
+  const MAX_KEPT_CHARS = 8 * 1024 * 1024;
+  let seen = new Map<string, string>();
+  let kept = 0;
+  return (text: string): string => {
+    if (text.length > MAX_LENGTH) return redact(text);
+    const hit = seen.get(text);
+    if (hit !== undefined) return hit;
+    const out = redact(text);
+    kept += text.length + out.length;
+    if (kept > MAX_KEPT_CHARS) {
+      seen = new Map();
+      kept = text.length + out.length;
+    }
+    seen.set(text, out);
     return out;
   };
 }

@@ -66,6 +66,22 @@ const ORDINARY_KEYS = new Set([
   'dedupe',
 ]);
 
+/**
+ * Could any name in `text` be a secret name (without configured names)? Every rule of
+ * isSecretName needs one of these words in the name, so text holding none (most test output,
+ * ids and paths) needs no scan for assignments. Built from the same lists, so it cannot lag them.
+ */
+const SECRET_NAME_HINT = ((): RegExp => {
+  const words = [...SECRET_WORDS, 'key', ...SECRET_INFIX.source.split('|')];
+  // a word that holds a shorter one (password holds pass) adds nothing to the alternation
+  const needed = words.filter((w) => !words.some((v) => v !== w && w.includes(v)));
+  return new RegExp([...new Set(needed)].join('|'), 'i');
+})();
+
+export function mayHoldSecretName(text: string): boolean {
+  return SECRET_NAME_HINT.test(text);
+}
+
 /** `MY_SERVICE_CREDS` -> my, service, creds; `clientSecret` -> client, secret. */
 export function nameWords(name: string): string[] {
   return name
