@@ -1,8 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createJiti } from 'jiti';
-import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import {
   ConfigSchema,
@@ -35,6 +33,11 @@ function lineCol(text: string, offset: number): string {
   return `line ${before.length}, column ${(before[before.length - 1]?.length ?? 0) + 1}`;
 }
 
+async function importTypeScript(file: string): Promise<unknown> {
+  const { createJiti } = await import('jiti');
+  return createJiti(pathToFileURL(file).href, { moduleCache: false }).import(file);
+}
+
 async function readRaw(file: string, shown: string): Promise<unknown> {
   const ext = extname(file);
   if (ext === '.json') {
@@ -50,6 +53,8 @@ async function readRaw(file: string, shown: string): Promise<unknown> {
     }
   }
   if (ext === '.yaml' || ext === '.yml') {
+    // yaml and jiti are hundreds of modules: loaded only for a config written in their format
+    const { parseDocument } = await import('yaml');
     const doc = parseDocument(await readFile(file, 'utf8'));
     const err = doc.errors[0];
     if (err)
@@ -62,7 +67,7 @@ async function readRaw(file: string, shown: string): Promise<unknown> {
   try {
     const mod =
       ext === '.ts' || ext === '.mts'
-        ? await createJiti(pathToFileURL(file).href, { moduleCache: false }).import(file)
+        ? await importTypeScript(file)
         : await import(`${pathToFileURL(file).href}?t=${Date.now()}`);
     const value = (mod as { default?: unknown }).default ?? mod;
     return typeof value === 'function' ? await (value as () => unknown)() : value;

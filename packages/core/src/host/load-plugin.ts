@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createJiti } from 'jiti';
 import { ZodError } from 'zod';
 import type { PluginSpec } from '../api/contracts/config.js';
 import { formatIssues } from './format-issues.js';
@@ -65,8 +64,9 @@ export async function importPlugin(ref: PluginRef, fromDir: string): Promise<unk
     }
   }
   try {
+    // jiti (a TypeScript loader of its own) is loaded only for a plugin written in TypeScript
     if (extname(file) === '.ts' || extname(file) === '.mts')
-      return await createJiti(pathToFileURL(fromDir).href + '/').import(file);
+      return await (await import('jiti')).createJiti(pathToFileURL(fromDir).href + '/').import(file);
     return await import(pathToFileURL(file).href);
   } catch (error) {
     throw new PluginError(ref.spec, ref.origin, `cannot load ${file}: ${errorMessage(error)}`, {
