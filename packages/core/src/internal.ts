@@ -7,6 +7,36 @@ export type { GateOptions, GateProject, RunGate } from './engine/types.js';
 export { validateEdits, MAX_EDIT_BYTES, type PlannedWrite, type ProposalCheck } from './engine/validate.js';
 export { checkTestWeakening, type WeakeningVerdict } from './engine/weakening.js';
 export { buildFixRequest, sourceSlices, trimEvidence } from './engine/fix-request.js';
+export { proposeHeal, healScratch, type AgentCallOptions } from './engine/propose/propose-heal.js';
+export { applyProposedPatch } from './engine/propose/apply-patch.js';
+export { runForAgent, reportForAgent, runAnswerOf } from './engine/propose/agent-run.js';
+export { AgentInputError, RepositoryBusyError } from './engine/propose/errors.js';
+export { parseToolInput } from './engine/propose/input.js';
+export { sessionsDir, type SessionState } from './engine/propose/session-store.js';
+export {
+  HealInputSchema,
+  HealAnswerSchema,
+  HealPatchSchema,
+  AnalysisFailureSchema,
+  type HealInput,
+  type HealAnswer,
+  type HealPatch,
+  type AnalysisFailure,
+} from './api/contracts/heal.js';
+export {
+  RunInputSchema,
+  RunAnswerSchema,
+  ApplyInputSchema,
+  ApplyAnswerSchema,
+  ReportInputSchema,
+  ReportAnswerSchema,
+  type RunInput,
+  type RunAnswer,
+  type ApplyInput,
+  type ApplyAnswer,
+  type ReportInput,
+  type ReportAnswer,
+} from './api/contracts/agent-tools.js';
 export {
   runAutoRun,
   autoRunDir,
