@@ -1,0 +1,7 @@
+const { add } = require('./core');
+
+function double(x) {
+  return add(x, x);
+}
+
+module.exports = { double };
