@@ -92,6 +92,39 @@ describe('a cassette', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('keeps a call whose arguments are JSON as the object they hold, and any other answer as it came', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'suture-cassette-'));
+    const other = sampleFixRequest({
+      failure: { ...sampleFixRequest().failure, id: 'shop:f2', title: 'other' },
+    });
+    server.script(
+      { kind: 'call', answer: answer('if units >= 10:') },
+      // arguments that are a JSON string, not an object: not an answer
+      { kind: 'call', answer: 'edits, please' },
+    );
+    const recorder = teamFixer(server, { cassette: { path: 'tape', mode: 'record' }, answerRetries: 0 }, dir);
+    const healed = await recorder.propose(sampleFixRequest(), sampleFixerContext());
+    const refused = await failure(recorder.propose(other, sampleFixerContext()));
+
+    const records = await Promise.all(
+      (await readdir(join(dir, 'tape'))).map(
+        async (f) =>
+          JSON.parse(await readFile(join(dir, 'tape', f), 'utf8')) as {
+            failure: string;
+            reply: { answer: unknown };
+          },
+      ),
+    );
+    const byTitle = new Map(records.map((r) => [r.failure, r.reply.answer]));
+    expect(byTitle.get(sampleFixRequest().failure.title)).toEqual(answer('if units >= 10:'));
+    expect(byTitle.get('other')).toBe('"edits, please"');
+
+    const player = teamFixer(server, { cassette: { path: 'tape', mode: 'replay' }, answerRetries: 0 }, dir);
+    expect(await player.propose(sampleFixRequest(), sampleFixerContext())).toEqual(healed);
+    expect((await failure(player.propose(other, sampleFixerContext()))).message).toBe(refused.message);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('keys by the request and the model: a miss in replay names the request and how to record it', async () => {
     dir = await mkdtemp(join(tmpdir(), 'suture-cassette-'));
     server.script({ kind: 'call', answer: answer('if units >= 10:') });

@@ -107,6 +107,21 @@ export function cassetteKey(
     .digest('hex');
 }
 
+/**
+ * An answer as the file keeps it: a JSON string (a function call's arguments) as the object it
+ * holds, so the cassette reads as JSON; the answer is read the same either way. A string that is
+ * not JSON stays as it came, so its replay fails as the call did.
+ */
+function readable(answer: unknown): unknown {
+  if (typeof answer !== 'string') return answer;
+  try {
+    const value: unknown = JSON.parse(answer);
+    return value !== null && typeof value === 'object' ? value : answer;
+  } catch {
+    return answer;
+  }
+}
+
 async function readRecord(file: string): Promise<TapeRecord | undefined> {
   let text: string;
   try {
@@ -211,7 +226,7 @@ export function withCassette<S>(
         reply.conversation === null ? 'ended' : reply.conversation === undefined ? 'kept' : 'set';
       await save(
         record({
-          ...('failure' in reply ? { failure: reply.failure } : { answer: reply.answer }),
+          ...('failure' in reply ? { failure: reply.failure } : { answer: readable(reply.answer) }),
           usage: reply.usage,
           conversation,
         }),
