@@ -1,0 +1,5 @@
+#include "calc.h"
+
+int twice(int x) {
+  return add(x, x);
+}
