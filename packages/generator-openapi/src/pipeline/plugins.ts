@@ -1,0 +1,41 @@
+import { fileURLToPath } from 'node:url';
+import { ConfigError, type PluginSpec } from '@suture/core';
+import { isPathSpec, PLUGIN_ALIASES, resolvePackageEntry } from '@suture/core/internal';
+
+/** A package this one depends on, as an absolute entry file: found wherever the output folder is. */
+export function ownEntry(name: string): string {
+  return fileURLToPath(import.meta.resolve(name));
+}
+
+/** The judge, as a plugin file next to this module. */
+export function judgeEntry(): string {
+  return fileURLToPath(new URL('../judge/index.js', import.meta.url));
+}
+
+/**
+ * A fixer named on the command line (`claude`, `openai`, a package or a path) as an absolute
+ * entry: from the working directory first, then from this package.
+ */
+export async function fixerEntry(name: string, cwd: string): Promise<string> {
+  const id = PLUGIN_ALIASES[name] ?? name;
+  if (isPathSpec(id)) return id;
+  const found = await resolvePackageEntry(id, cwd);
+  if (found) return found;
+  try {
+    return ownEntry(id);
+  } catch {
+    throw new ConfigError(
+      `--fixer ${name}: cannot find package "${id}"; install it with \`npm install -D ${id}\``,
+    );
+  }
+}
+
+/** A config's plugin spec with its package resolved from the config's folder, so it loads from any folder. */
+export async function absoluteSpec(spec: PluginSpec, fromDir: string): Promise<PluginSpec> {
+  const [name, options] = typeof spec === 'string' ? [spec, undefined] : spec;
+  const id = PLUGIN_ALIASES[name] ?? name;
+  if (isPathSpec(id)) return spec;
+  const entry = await resolvePackageEntry(id, fromDir);
+  if (!entry) return spec;
+  return options ? [entry, options] : entry;
+}

@@ -1,0 +1,93 @@
+import { join } from 'node:path';
+import type { GateReport, Logger, PluginSpec } from '@suture/core';
+import {
+  createGateOptions,
+  loadConfig,
+  parseConfig,
+  runGate,
+  type LoadedConfig,
+} from '@suture/core/internal';
+import { absoluteSpec, fixerEntry, judgeEntry, ownEntry } from './plugins.js';
+
+export interface GateRun {
+  /** The generated suite's folder. */
+  outDir: string;
+  cwd: string;
+  baseUrl: string;
+  /** Fixers after the judge and the hints: names from the command line. */
+  fixers: string[];
+  /** A suture config whose fixers, budget and secrets are used too. */
+  configFile?: string;
+  maxAttempts: number;
+  /** Extra environment of the test process (the base URL). */
+  env: Record<string, string>;
+  stream: NodeJS.WritableStream;
+  processEnv: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+/**
+ * Gates the generated suite in fix mode: the real pytest runs it, the judge decides product bug
+ * or script error first, fix-it hints and the configured LLM fixers come after, and heals are
+ * kept in the generated files only (the engine writes them, through its journal).
+ */
+export async function gateSuite(run: GateRun): Promise<GateReport> {
+  const user = run.configFile ? await loadConfig({ cwd: run.cwd, file: run.configFile }) : undefined;
+  const fromDir = user?.dir ?? run.cwd;
+  const extra: PluginSpec[] = [];
+  for (const spec of user?.config.fixers ?? []) {
+    const name = typeof spec === 'string' ? spec : spec[0];
+    if (name === 'hints' || name === '@suture/fixer-hints') continue;
+    extra.push(await absoluteSpec(spec, fromDir));
+  }
+  for (const name of run.fixers) extra.push(await fixerEntry(name, run.cwd));
+  const raw = {
+    projects: [
+      {
+        name: 'api',
+        root: run.outDir,
+        runner: [ownEntry('@suture/runner-pytest'), { env: run.env, testTimeoutMs: 120_000 }],
+      },
+    ],
+    fixers: [judgeEntry(), ownEntry('@suture/fixer-hints'), ...extra],
+    heal: {
+      maxAttempts: run.maxAttempts,
+      editable: 'tests',
+      allowedPaths: ['test_*.py'],
+      allowNewFiles: false,
+      regression: true,
+    },
+    reporters: ['console', 'json', 'junit', 'markdown', ownEntry('@suture/reporter-html')],
+    concurrency: 1,
+    ...(user?.config.budget ? { budget: user.config.budget } : {}),
+    ...(user?.config.secrets ? { secrets: user.config.secrets } : {}),
+  };
+  const loaded: LoadedConfig = {
+    file: user?.file ?? join(run.outDir, 'suture.config.json'),
+    dir: fromDir,
+    display: user?.display ?? 'suture generate api',
+    config: parseConfig(raw, 'suture generate api'),
+  };
+  const options = await createGateOptions(loaded, {
+    mode: 'fix',
+    logger: streamLogger(run.stream),
+    output: { stream: run.stream as never, env: run.processEnv },
+    ...(run.signal ? { signal: run.signal } : {}),
+  });
+  // the suite's own folder holds its lock, journal and runs, wherever the config came from
+  options.root = run.outDir;
+  options.outputDir = join(run.outDir, '.suture', 'runs');
+  options.env = run.processEnv;
+  return runGate(options);
+}
+
+/** Warnings and errors of the gate on the progress stream; the console reporter says the rest. */
+function streamLogger(stream: NodeJS.WritableStream): Logger {
+  const none = (): void => undefined;
+  return {
+    debug: none,
+    info: none,
+    warn: (m) => void stream.write(`suture: ${m}\n`),
+    error: (m) => void stream.write(`suture: ${m}\n`),
+  };
+}
