@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { z } from '@suture/core';
 
 export interface ExceptionInfo {
@@ -30,10 +31,15 @@ const TimeoutSchema = z.object({
 export type TimeoutInfo = z.infer<typeof TimeoutSchema>;
 
 const line = z.number().nullable();
+/**
+ * pytest's own text, without terminal colours. A collection error's traceback is formatted by
+ * pytest before any report sees it, in colour whenever FORCE_COLOR or PY_COLORS is set (as CI
+ * systems and task runners do), whatever --color says; the codes would hide its file:line lines.
+ */
 const text = z
   .string()
   .nullish()
-  .transform((v) => v ?? undefined);
+  .transform((v) => (v == null ? undefined : stripVTControlCharacters(v)));
 
 /** One line the shipped plugin writes; parsed, so a damaged line is dropped instead of breaking the fold. */
 const PytestEventSchema = z.discriminatedUnion('event', [
@@ -64,10 +70,7 @@ const PytestEventSchema = z.discriminatedUnion('event', [
   z.object({
     event: z.literal('collect-error'),
     nodeid: z.string(),
-    longrepr: z
-      .string()
-      .nullable()
-      .transform((v) => v ?? ''),
+    longrepr: text.transform((v) => v ?? ''),
   }),
   /** A project module was imported from outside the project (an installed copy). */
   z.object({ event: z.literal('shadowed'), module: z.string(), loaded: z.string(), source: z.string() }),

@@ -27,6 +27,11 @@ export interface RankInput {
   lines?: (node: CodeNode) => { line: number; endLine: number } | undefined;
   /** Files in scope for other reasons (a compiler diagnostic, a build file), unranked. */
   extra?: readonly ScopeEntry[];
+  /**
+   * The walk's depth limit (the project's `scopeDepth`). Functions only the trace saw join the
+   * scope one call away from the test, so at depth 0 the scope keeps the seeds alone.
+   */
+  maxDepth?: number;
 }
 
 /** A failing line's callees lend their suspicion to their own callees, less at each step. */
@@ -45,6 +50,20 @@ interface Scored {
   score: number;
   reason: string;
   reasons: string[];
+}
+
+/**
+ * The spectrum's share of a traced score grows with the runs it is read from: from a few tests it
+ * is a hint beside the frames, from a hundred (subtests of a data-driven test) it is the best
+ * evidence there is, and a frame every passing run also went through says little.
+ */
+const MIN_SPECTRUM_WEIGHT = 0.45;
+const MAX_SPECTRUM_WEIGHT = 0.75;
+const RUNS_FOR_MAX_WEIGHT = 100;
+
+function spectrumWeight(runs: number): number {
+  const ramp = Math.min(1, Math.max(0, (runs - 10) / (RUNS_FOR_MAX_WEIGHT - 10)));
+  return MIN_SPECTRUM_WEIGHT + (MAX_SPECTRUM_WEIGHT - MIN_SPECTRUM_WEIGHT) * ramp;
 }
 
 function frameScore(index: number): number {
@@ -129,7 +148,9 @@ export function rankScope(input: RankInput): ScopeEntry[] {
       // traced: the spectrum of what ran weighs every node, frames included
       const dyn = ochiaiOf(key, input.executed.failing, input.executed.passing);
       const frameSignal = frame === undefined ? 0 : 1 - 0.1 * Math.min(frame, 5);
-      score = 0.35 * frameSignal + 0.45 * dyn.value + 0.1 * line + 0.1 * proximity;
+      const weight = spectrumWeight(input.executed.failing.length + input.executed.passing.length);
+      const rest = (1 - weight) / (1 - MIN_SPECTRUM_WEIGHT);
+      score = weight * dyn.value + rest * (0.35 * frameSignal + 0.1 * line + 0.1 * proximity);
       const spectrum =
         dyn.ef > 0
           ? `run by ${dyn.ef} of ${input.executed.failing.length} failing tests and ${dyn.ep} of ${input.executed.passing.length} passing tests`
@@ -164,7 +185,8 @@ export function rankScope(input: RankInput): ScopeEntry[] {
   }
   for (const n of input.reached) add(n.node, n.role, n.depth, n.reasons);
   // what the failing tests were seen to run but the walk missed (dynamic dispatch, operators)
-  for (const run of input.executed?.failing ?? [])
+  const tracedJoin = (input.maxDepth ?? Infinity) >= 1;
+  for (const run of tracedJoin ? (input.executed?.failing ?? []) : [])
     for (const key of run) {
       if (seen.has(key)) continue;
       const [file, symbol] = key.split('\0') as [string, string];

@@ -241,6 +241,7 @@ export async function scopePytest(
     ...(executed ? { executed } : {}),
     isTestFile: isPythonTestFile,
     lines: (n) => lines.get(nodeKey(n)),
+    maxDepth: info.scopeDepth,
   });
   await ctx.summaries.flush();
   const incomplete = [main.incomplete, ...project.skipped.values()].filter(Boolean).join('; ');

@@ -178,6 +178,27 @@ describe('pytest runner edge cases', () => {
     expect(failures[0]!.title).toMatch(/helper_that_does_not_exist/);
   });
 
+  it('locates a collection error that pytest formatted in colour (FORCE_COLOR, as CI systems set)', async () => {
+    const root = await copy('collect');
+    const workDir = await mkdtemp(join(tmpdir(), 'suture-pytest-work-'));
+    temps.push(workDir);
+    const r = RunResultSchema.parse(
+      await pytest({ env: { FORCE_COLOR: 'true' } }).run({
+        root,
+        workDir,
+        timeoutMs: 60_000,
+        signal: new AbortController().signal,
+        logger: silentLogger,
+      }),
+    );
+    expect(r.diagnostics.map((d) => [d.file, d.line])).toEqual([
+      ['pkg/core.py', 1],
+      ['pkg/core.py', 1],
+      ['pkg/core.py', 1],
+    ]);
+    expect(r.diagnostics.map((d) => d.raw).join('')).not.toContain('\u001b[');
+  });
+
   it('classifies a refused connection as infra, not repairable', async () => {
     const root = await copy('infra');
     const r = await run(root);
