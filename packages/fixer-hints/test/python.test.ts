@@ -40,7 +40,7 @@ beforeAll(async () => {
     concurrency: 1,
     logger: silentLogger,
   });
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await rm(join(root, '..'), { recursive: true, force: true });

@@ -39,7 +39,7 @@ describe('the standard header table', () => {
     for (let i = 0; i < table.length; i += 2)
       errors.push(...(await Promise.all(table.slice(i, i + 2).map(([h, names]) => check(h, names)))));
     expect(errors.filter(Boolean).join('\n')).toBe('');
-  }, 300_000);
+  }, 900_000);
 
   it('gives one header for the names it may add, and all of them for a name declared in several', () => {
     expect(stdHeaders('sqrt')).toEqual(['<cmath>']);
