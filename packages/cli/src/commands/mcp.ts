@@ -1,0 +1,21 @@
+import { createLogger } from '../logger.js';
+import { loadMcp } from './mcp-load.js';
+
+export interface McpFlags {
+  config?: string;
+}
+
+/**
+ * `suture mcp`: the MCP server on stdio (tools suture_run, suture_heal, suture_apply,
+ * suture_report) until the client closes the connection. stdout carries the protocol only; log
+ * lines go to stderr.
+ */
+export async function mcpCommand(flags: McpFlags): Promise<number> {
+  const { serveStdio } = await loadMcp('suture mcp');
+  await serveStdio({
+    cwd: process.cwd(),
+    ...(flags.config ? { configFile: flags.config } : {}),
+    logger: createLogger(process.stderr),
+  });
+  return 0;
+}
