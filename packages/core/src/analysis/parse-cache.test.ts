@@ -30,6 +30,18 @@ describe('ParseCache', () => {
     expect(cache.size).toBe(2);
   });
 
+  it('loads a grammar given as a loader at the first parse, once', () => {
+    let loads = 0;
+    const cache = new ParseCache(() => {
+      loads++;
+      return python;
+    });
+    expect(loads).toBe(0);
+    expect(cache.parseText('x = 1\n').tree.rootNode.type).toBe('module');
+    expect(cache.parseText('y = 2\n').tree.rootNode.hasError).toBe(false);
+    expect(loads).toBe(1);
+  });
+
   it('returns undefined for a file that cannot be read', async () => {
     expect(await new ParseCache(python).parseFile(join(dir, 'missing.py'))).toBeUndefined();
   });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import Parser from 'tree-sitter';
+import { createRequire } from 'node:module';
+import type Parser from 'tree-sitter';
 
 export type SyntaxTree = Parser.Tree;
 export type SyntaxNode = Parser.SyntaxNode;
@@ -16,16 +17,26 @@ export interface ParsedFile {
 /**
  * Parses files with one tree-sitter grammar and caches the trees by content hash, so a file the
  * scope walk reaches from several tests is parsed once, and an edited file is parsed again.
+ * tree-sitter and the grammar (a function that loads it) are loaded by the first parse: an
+ * analyzer or fixer that is only constructed, as on a green run, costs no native addon.
  */
 export class ParseCache {
-  private readonly parser = new Parser();
+  private loaded: Parser | undefined;
   private readonly byHash = new Map<string, ParsedFile>();
 
   constructor(
-    grammar: Grammar,
+    private readonly grammar: Grammar | (() => Grammar),
     private readonly maxEntries = 2000,
-  ) {
-    this.parser.setLanguage(grammar);
+  ) {}
+
+  private get parser(): Parser {
+    if (!this.loaded) {
+      const TreeSitter = createRequire(import.meta.url)('tree-sitter') as typeof Parser;
+      const parser = new TreeSitter();
+      parser.setLanguage(typeof this.grammar === 'function' ? this.grammar() : this.grammar);
+      this.loaded = parser;
+    }
+    return this.loaded;
   }
 
   /** Parse a file from disk; undefined when it cannot be read. */

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { ParseCache, type Grammar, type SyntaxNode, type SyntaxTree } from '@suture/core/analysis';
 
-const grammar = createRequire(import.meta.url)('tree-sitter-python') as Grammar;
+// loaded by the first parse, not when the fixer is loaded: a green run never asks it
+const grammar = (): Grammar => createRequire(import.meta.url)('tree-sitter-python') as Grammar;
 export const pythonCache = new ParseCache(grammar);
 
 function bound(node: SyntaxNode, out: Set<string>): void {

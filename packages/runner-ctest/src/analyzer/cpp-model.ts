@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { join, posix } from 'node:path';
 import { ParseCache, type Grammar } from '@suture/core/analysis';
 
-const grammar = createRequire(import.meta.url)('tree-sitter-cpp') as Grammar;
+// loaded by the first parse, not when the analyzer is built: a green run never parses
+const grammar = (): Grammar => createRequire(import.meta.url)('tree-sitter-cpp') as Grammar;
 /** A tree-sitter parser for C and C++ keeping the last `keep` trees by content. */
 export const createCppCache = (keep = 2000): ParseCache => new ParseCache(grammar, keep);
 

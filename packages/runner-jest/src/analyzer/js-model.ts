@@ -4,8 +4,10 @@ import { ParseCache, type Grammar, type SyntaxNode, type SyntaxTree } from '@sut
 import { testTitlePath } from './test-title.js';
 
 const require = createRequire(import.meta.url);
-const javascript = require('tree-sitter-javascript') as Grammar;
-const typescript = require('tree-sitter-typescript') as { typescript: Grammar; tsx: Grammar };
+// grammars are loaded by the first parse, not when the analyzer is built: a green run never parses
+const javascript = (): Grammar => require('tree-sitter-javascript') as Grammar;
+const typescript = (): { typescript: Grammar; tsx: Grammar } =>
+  require('tree-sitter-typescript') as { typescript: Grammar; tsx: Grammar };
 
 /** One cache per grammar: JavaScript (and JSX), TypeScript, TSX. */
 export class ScriptCache {
@@ -16,8 +18,8 @@ export class ScriptCache {
   /** `keep`: trees kept per grammar, by content. */
   constructor(keep = 2000) {
     this.js = new ParseCache(javascript, keep);
-    this.ts = new ParseCache(typescript.typescript, keep);
-    this.tsx = new ParseCache(typescript.tsx, keep);
+    this.ts = new ParseCache(() => typescript().typescript, keep);
+    this.tsx = new ParseCache(() => typescript().tsx, keep);
   }
 
   forFile(file: string): ParseCache {
