@@ -1,7 +1,8 @@
 import { ConfigError, PluginError } from '@suture/core';
 import { LockError, UnrecoveredJournalError } from '@suture/core/internal';
+import { EXIT, UsageError } from './exit-codes.js';
 
-export const EXIT = { green: 0, failures: 1, usage: 2, internal: 3 } as const;
+export { EXIT, UsageError } from './exit-codes.js';
 
 /** Usage and config problems exit 2 with their message; anything else is an internal error (3). */
 export function exitCodeFor(error: unknown): number {
@@ -14,8 +15,4 @@ export function exitCodeFor(error: unknown): number {
   )
     return EXIT.usage;
   return EXIT.internal;
-}
-
-export class UsageError extends Error {
-  override name = 'UsageError';
 }

@@ -1,14 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { cac } from 'cac';
-import { doctorCommand } from './commands/doctor.js';
-import { generateCommand } from './commands/generate.js';
-import { initCommand, type InitFlags } from './commands/init.js';
-import { mergeCommand, type MergeFlags } from './commands/merge.js';
-import { recoverCommand } from './commands/recover.js';
-import { reportCommand } from './commands/report.js';
-import { runCommand, type RunFlags } from './commands/run.js';
-import { uiCommand, type UiCommandFlags } from './commands/ui.js';
-import { EXIT, exitCodeFor } from './exit.js';
+import type { InitFlags } from './commands/init.js';
+import type { MergeFlags } from './commands/merge.js';
+import type { RunFlags } from './commands/run.js';
+import type { UiCommandFlags } from './commands/ui.js';
+import { EXIT } from './exit-codes.js';
 
 const version = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -16,6 +12,8 @@ const version = (
 
 /** Parses argv, runs the command and returns the process exit code (0, 1, 2 or 3). */
 export async function main(argv: readonly string[]): Promise<number> {
+  // Each command's module is imported when that command runs: `--version`, `--help` and a usage
+  // error load no engine, and `run` loads none of the other commands' dependencies.
   const cli = cac('suture');
   let code: number = EXIT.green;
   const run = cli
@@ -55,7 +53,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .example('suture run --no-block --reporter junit')
     .example('suture run py --fixer hints --reporter console --reporter junit')
     .action(async (projects: string[], flags: RunFlags) => {
-      code = await runCommand(projects, flags);
+      code = await (await import('./commands/run.js')).runCommand(projects, flags);
     });
   // cac gives every --no-x option a default of true, which its help prints as "(default: true)"
   // after "--no-heal"; an absent flag already means "heal".
@@ -71,26 +69,26 @@ export async function main(argv: readonly string[]): Promise<number> {
     )
     .option('--include-submodules', 'Look inside git submodules too')
     .action(async (flags: InitFlags) => {
-      code = await initCommand(flags);
+      code = await (await import('./commands/init.js')).initCommand(flags);
     });
   cli
     .command('doctor', 'Check toolchains, plugins and fixer credentials')
     .option('--config <file>', 'Config file')
     .action(async (flags: { config?: string }) => {
-      code = await doctorCommand(flags);
+      code = await (await import('./commands/doctor.js')).doctorCommand(flags);
     });
   cli
     .command('recover', "Restore the working tree from an interrupted run's journal")
     .option('--config <file>', 'Config file (its folder is the repository root)')
     .action(async (flags: { config?: string }) => {
-      code = await recoverCommand(flags);
+      code = await (await import('./commands/recover.js')).recoverCommand(flags);
     });
   cli
     .command('report [runId]', 'Re-render the reports of an earlier run (the latest by default)')
     .option('--config <file>', 'Config file')
     .option('--reporter <name>', 'Reporter to render with (repeatable; default: all built-ins but json)')
     .action(async (runId: string | undefined, flags: { config?: string; reporter?: string | string[] }) => {
-      code = await reportCommand(runId, flags);
+      code = await (await import('./commands/report.js')).reportCommand(runId, flags);
     });
   cli
     .command(
@@ -101,7 +99,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--reporter <name>', 'Reporter to render with (repeatable; default: every built-in)')
     .option('--config <file>', 'Config file: its project order and runs folder')
     .action(async (runs: string[], flags: MergeFlags) => {
-      code = await mergeCommand(runs, flags);
+      code = await (await import('./commands/merge.js')).mergeCommand(runs, flags);
     });
   cli
     .command(
@@ -130,7 +128,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       'suture generate api --spec openapi.yaml --rules prd.md --data cases.csv --fixer claude --server "python app.py" --base-url http://127.0.0.1:8000 --load',
     )
     .action(async (kind: string, flags: Record<string, unknown>) => {
-      code = await generateCommand(kind, flags);
+      code = await (await import('./commands/generate.js')).generateCommand(kind, flags);
     });
   cli
     .command(
@@ -141,7 +139,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--open', 'Open the page in a browser')
     .option('--config <file>', 'Config file: its folder and runs folder')
     .action(async (flags: UiCommandFlags) => {
-      code = await uiCommand(flags);
+      code = await (await import('./commands/ui.js')).uiCommand(flags);
     });
   cli.help();
   cli.version(version);
@@ -158,7 +156,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     await cli.runMatchedCommand();
     return code;
   } catch (error) {
-    const exit = (error as { name?: string }).name === 'CACError' ? EXIT.usage : exitCodeFor(error);
+    const exit =
+      (error as { name?: string }).name === 'CACError'
+        ? EXIT.usage
+        : (await import('./exit.js')).exitCodeFor(error);
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`suture: ${message}\n`);
     if (exit === EXIT.internal && error instanceof Error && process.env.SUTURE_LOG === 'debug')
