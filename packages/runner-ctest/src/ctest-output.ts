@@ -49,18 +49,6 @@ export function transcriptFailure(output: string): TranscriptFailure | undefined
   return gtestTranscriptFailures(output).values().next().value;
 }
 
-/** Unity's `file:line:test:FAIL: message` lines. */
-export function unityFailures(
-  output: string,
-): Array<{ file: string; line: number; name: string; message: string }> {
-  return [...output.matchAll(/^(.+?):(\d+):(\w+):FAIL:?\s*(.*)$/gm)].map((m) => ({
-    file: m[1]!,
-    line: Number(m[2]),
-    name: m[3]!,
-    message: m[4] ?? '',
-  }));
-}
-
 const LIMIT = 100 * 1024;
 
 /** Messages over 100 KB keep the failure lines, the head and the tail. */

@@ -10,6 +10,7 @@ import { runLimitHint, timeoutMessage, type TestLimit } from './limits.js';
 import type { ResolvedCtestOptions } from './options.js';
 import { binaryCommand, type Registered, type Registry } from './registry.js';
 import { endedEarly, unfinished } from './unfinished.js';
+import { unityEndedEarly } from './unity-exit.js';
 import { caseId, caseResult, entryResults, stoppedResult, type Stop } from './results.js';
 
 export interface PassInput {
@@ -104,9 +105,9 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
 
   const tests: TestResult[] = [];
   let chain: Promise<unknown> = Promise.resolve();
-  const report = (e: EntryRun, make: (i: EntryInfo) => TestResult[]): void => {
+  const report = (e: EntryRun, make: (i: EntryInfo) => TestResult[] | Promise<TestResult[]>): void => {
     chain = chain.then(async () => {
-      for (const t of make(await info(e))) {
+      for (const t of await make(await info(e))) {
         tests.push(t);
         input.emit(t);
       }
@@ -130,7 +131,13 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       if (!i.split) {
         const defined = i.reg?.gtestName ? i.listing.get(i.reg.gtestName) : undefined;
         const timeout = stop?.status === 'timeout' ? stop.reason : undefined;
-        return unfinished(entryResults(root, end, output, i.reg?.gtestName, defined, timeout), inCase, end);
+        const results = unfinished(
+          entryResults(root, end, output, i.reg?.gtestName, defined, timeout),
+          inCase,
+          end,
+        );
+        // a GoogleTest case is proven by its own result line; a Unity program by its summary
+        return i.reg?.gtestName ? results : unityEndedEarly(results, output, end, i.reg?.command);
       }
       // a case that started and never printed its result did not pass, whatever the exit code
       if (stop || inCase) {

@@ -1,10 +1,11 @@
 import { isAbsolute, relative } from 'node:path';
 import type { TestResult } from '@suture/core';
 import { crashCause, sanitizerCrash } from './crash-cause.js';
-import { gtestTranscriptFailures, transcriptFailure, trimMessage, unityFailures } from './ctest-output.js';
+import { gtestTranscriptFailures, transcriptFailure, trimMessage } from './ctest-output.js';
 import type { EntryEnd } from './ctest-stream.js';
 import type { Located } from './gtest-listing.js';
 import type { CaseEnd } from './gtest-stream.js';
+import { unityCases } from './unity-exit.js';
 
 /** A project-relative path when the file is inside the project, else the path as given. */
 export function rel(root: string, file: string): string {
@@ -105,19 +106,24 @@ export function entryResults(
     ...(end.seconds !== undefined && !timeout ? { durationMs: end.seconds * 1000 } : {}),
     ...at(root, defined),
   };
-  if (status === 'passed' || status === 'skipped') return [base];
-  const unity = status === 'failed' ? unityFailures(output) : [];
+  // a Unity program reports each of its tests: one result per test, passed or not
+  const unity = !gtestName && (status === 'passed' || status === 'failed') ? unityCases(output) : [];
   if (unity.length > 0)
     return unity.map((u) => ({
       id: caseId(end.name, u.name),
       name: u.name,
-      status: 'failed' as const,
+      status: u.status,
       file: rel(root, u.file),
       line: u.line,
-      message: u.message,
-      trace: trimMessage(output),
-      details: { entry: end.name, failureFile: rel(root, u.file), failureLine: u.line },
+      ...(u.status === 'failed'
+        ? {
+            message: u.message,
+            trace: trimMessage(output),
+            details: { entry: end.name, failureFile: rel(root, u.file), failureLine: u.line },
+          }
+        : { details: { entry: end.name } }),
     }));
+  if (status === 'passed' || status === 'skipped') return [base];
   const cause = status === 'crashed' ? crashCause(output) : undefined;
   const frame = cause?.frame;
   const failure = gtestName && status === 'failed' ? transcriptFailure(output) : undefined;

@@ -8,6 +8,7 @@ import { noTestsHint } from './no-tests.js';
 import type { ResolvedCtestOptions } from './options.js';
 import { readRegistry, type Registry } from './registry.js';
 import { exactNames, planSelection } from './selection.js';
+import { caseOfCrashedEntry } from './unity-exit.js';
 
 /** Entries per `ctest -R`: CTest's regular expressions are not made for thousands of names. */
 const NAMES_PER_PASS = 100;
@@ -154,7 +155,7 @@ export async function runCtest(
   const tests = passes.flatMap((p) => p.tests);
   for (const id of ctx.selection ?? [])
     if (!tests.some((t) => t.id === id)) {
-      const own = entryFromCases(id, tests);
+      const own = entryFromCases(id, tests) ?? caseOfCrashedEntry(id, tests);
       if (own) tests.push(own);
     }
   remember(memory, tests);

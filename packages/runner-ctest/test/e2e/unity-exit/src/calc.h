@@ -1,0 +1,4 @@
+#pragma once
+
+int add(int a, int b);
+int twice(int a);
