@@ -1,12 +1,26 @@
-import { llmFixer } from '@suture/core/llm';
+import { llmFixer, type LlmTransport } from '@suture/core/llm';
 import type { DoctorCheck, Fixer, PluginFactoryContext } from '@suture/core';
-import { doctorChecks } from './doctor.js';
-import { resolveOptions, type OpenAIOptions } from './options.js';
-import { openAITransport } from './transport.js';
+import { resolveOptions, type OpenAIOptions, type ResolvedOptions } from './options.js';
+import { ANSWER_INSTRUCTIONS } from './request.js';
 
 export interface OpenAIFixerContext extends Partial<PluginFactoryContext> {
   /** Environment to read the key and OPENAI_BASE_URL from (default `process.env`). */
   env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The transport loads the OpenAI SDK (some 150 modules) on its first call: a run that never asks
+ * this fixer, as every green run, does not pay for it.
+ */
+function lazyTransport(o: ResolvedOptions): LlmTransport {
+  let loaded: Promise<LlmTransport> | undefined;
+  return {
+    answer: ANSWER_INSTRUCTIONS,
+    async send(call, ctx) {
+      loaded ??= import('./transport.js').then((m) => m.openAITransport(o));
+      return (await loaded).send(call, ctx);
+    },
+  };
 }
 
 /**
@@ -19,10 +33,10 @@ export default function openai(options: OpenAIOptions = {}, context: OpenAIFixer
   return llmFixer({
     name: '@suture/llm-openai',
     settings: resolved,
-    transport: openAITransport(resolved),
+    transport: lazyTransport(resolved),
     // A local server costs nothing unless given prices: no warning that its cost is 0.
     warnUnpriced: resolved.openAIHost,
     defaultModel: resolved.model,
-    doctor: (): Promise<DoctorCheck[]> => doctorChecks(resolved),
+    doctor: async (): Promise<DoctorCheck[]> => (await import('./doctor.js')).doctorChecks(resolved),
   });
 }
