@@ -14,13 +14,23 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * The environment a test's suture starts with: this process's, without the colour switches a
+ * task runner sets for its children (nx sets FORCE_COLOR), so output is plain text unless a test
+ * asks for colour; CI set, as in a pipeline.
+ */
+export function cliEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const { FORCE_COLOR: _force, NO_COLOR: _no, ...inherited } = process.env;
+  return { ...inherited, CI: '1', ...env };
+}
+
 /** Runs the built `suture` binary as a user would. */
 export function suture(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { cwd, env: { ...process.env, CI: '1', ...env }, timeout: 180_000 },
+      { cwd, env: cliEnv(env), timeout: 180_000 },
       (error, stdout, stderr) => {
         resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
       },
@@ -31,7 +41,7 @@ export function suture(args: string[], cwd: string, env: NodeJS.ProcessEnv = {})
 export function spawnSuture(args: string[], cwd: string): ReturnType<typeof spawn> {
   return spawn(process.execPath, [BIN, ...args], {
     cwd,
-    env: { ...process.env, CI: '1' },
+    env: cliEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

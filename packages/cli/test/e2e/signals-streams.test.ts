@@ -3,7 +3,7 @@ import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { snapshotTree } from '@suture/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cleanup, REPO, spawnSuture, workspace } from './cli-support.js';
+import { BIN, cleanup, cliEnv, REPO, spawnSuture, workspace } from './cli-support.js';
 
 afterAll(cleanup);
 
@@ -79,9 +79,7 @@ describe('closed output pipes', () => {
     // The reader closes the pipe after three lines, long before the JSON report is printed.
     const script = `"${process.execPath}" "${BIN}" run --fix --json 2>&1 | head -3; echo "\${PIPESTATUS[0]}" > "${status}"`;
     const head = await new Promise<string>((resolve) =>
-      execFile('bash', ['-c', script], { cwd: dir, env: { ...process.env, CI: '1' } }, (_e, out) =>
-        resolve(out),
-      ),
+      execFile('bash', ['-c', script], { cwd: dir, env: cliEnv() }, (_e, out) => resolve(out)),
     );
     expect(head.split('\n').filter(Boolean).length).toBeLessThanOrEqual(3);
     // 1: three groups stay unfixable without an LLM fixer, as in a run whose output is read in full

@@ -22,10 +22,13 @@ export const PYTHON_SET = ['core', 'cli', 'runner-pytest', 'fixer-hints'];
 
 /**
  * The environment without the npm_* variables of an enclosing `npm test` or `npm run` (its
- * prefix, its config): a user's shell has none, and npm would read them as settings.
+ * prefix, its config): a user's shell has none, and npm would read them as settings. Nor the
+ * colour switches a task runner sets (nx sets FORCE_COLOR): output is read as plain text.
  */
 export function userEnv(extra = {}) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'FORCE_COLOR' && k !== 'NO_COLOR'),
+  );
   return { ...env, ...extra };
 }
 
