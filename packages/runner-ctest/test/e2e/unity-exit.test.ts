@@ -86,4 +86,18 @@ describe('a Unity test program that exits 0 before Unity reports its summary', (
     expect(fix.projects[0]!.totals).toMatchObject({ tests: 2, passed: 2 });
     expect(fix.exitCode).toBe(0);
   }, 600_000);
+
+  it('refuses a "heal" that returns from main before the tests run, by the weakening guard', async () => {
+    const report = await healWith([
+      { file: 'tests/test_calc.c', search: '  UNITY_BEGIN();', replace: '  return 0;\n  UNITY_BEGIN();' },
+    ]);
+    expect(report.exitCode).toBe(1);
+    const adds = report.projects[0]!.failures[0]!;
+    expect(adds.attempts[0]).toMatchObject({
+      verdict: 'refused',
+      reason: expect.stringMatching(
+        /^test-weakening edit to tests\/test_calc\.c: .*main never runs test_add/,
+      ),
+    });
+  }, 600_000);
 });
