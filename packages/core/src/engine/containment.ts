@@ -2,12 +2,11 @@ import { isAbsolute, relative } from 'node:path';
 import type { ProjectReport } from '../api/contracts/report.js';
 import { errorMessage } from '../api/errors.js';
 import type { Logger } from '../api/plugin.js';
-import type { Journal } from '../safety/journal.js';
 import { toPosix } from '../safety/paths.js';
 import type { Emitter } from './events.js';
 import type { ProjectOutcome } from './project-gate.js';
 import { validateEdits, type PlannedWrite, type ProposalCheck, type ValidateInput } from './validate.js';
-import { repoPath, undoWrites, type AppliedWrite, type Conflict } from './writes.js';
+import { repoPath, undoWrites, type AppliedWrite, type Conflict, type TreeWriter } from './writes.js';
 import { emptyTotals } from './totals.js';
 import type { GateProject } from './types.js';
 
@@ -65,12 +64,16 @@ export async function validateContained(input: ValidateInput): Promise<ProposalC
  * written are undone, so a refused attempt leaves the files as it found them.
  */
 export async function applyContained(
-  journal: Journal,
+  journal: TreeWriter,
   repoRoot: string,
   projectRoot: string,
   writes: readonly PlannedWrite[],
 ): Promise<{ ok: true; applied: AppliedWrite[] } | { ok: false; reason: string; conflicts: Conflict[] }> {
   const applied: AppliedWrite[] = [];
+  const batch = writes.map((w) => ({ file: repoPath(repoRoot, projectRoot, w.file), content: w.after }));
+  const prepared = await containFs(repoRoot, async () => journal.prepare?.(batch));
+  if (!prepared.ok)
+    return { ok: false, reason: `the proposal could not be journaled: ${prepared.reason}`, conflicts: [] };
   for (const w of writes) {
     const file = repoPath(repoRoot, projectRoot, w.file);
     const written = await containFs(repoRoot, () => journal.write(file, w.after));

@@ -32,6 +32,8 @@ export async function sourceSlices(
 
 export interface BuildRequestInput {
   project: { name: string; root: string; language?: string };
+  /** Where the sources are read when not under project.root: a workspace's view. */
+  readRoot?: string;
   failure: Failure;
   scope: Scope;
   rawScope: ScopeInput;
@@ -47,7 +49,12 @@ export async function buildFixRequest(input: BuildRequestInput): Promise<FixRequ
     project: input.project,
     failure: { ...input.failure, evidence: cleanEvidence(input.failure.evidence, input.project.root) },
     scope: input.scope,
-    sources: await sourceSlices(input.project.root, input.failure, input.rawScope, input.tokenBudget),
+    sources: await sourceSlices(
+      input.readRoot ?? input.project.root,
+      input.failure,
+      input.rawScope,
+      input.tokenBudget,
+    ),
     // a copy: the loop's history grows after this request was sent
     history: [...input.history],
     policy: input.policy,

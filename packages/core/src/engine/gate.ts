@@ -12,7 +12,10 @@ import { journalDir, makeRunDir, processGroupsDir } from '../safety/suture-dir.j
 import { acquireLock, type RepoLock } from '../safety/lock.js';
 import { fileDiff } from '../safety/patch.js';
 import { phase } from '../safety/phase.js';
+import { openWorkspace, planIsolation, supportFor } from '../safety/workspace/open-workspace.js';
+import type { IsolationInForce } from '../safety/workspace/types.js';
 import { Emitter } from './events.js';
+import { landHeals, patchOfHeals } from './landing.js';
 import { containProject } from './containment.js';
 import { gateProject } from './project-gate.js';
 import { RefusalMemory } from './refusals.js';
@@ -79,6 +82,10 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
     secrets: options.secrets,
   });
   const logger = redactingLogger(options.logger, redact);
+  // A config asking for isolation this machine cannot give is refused before anything starts.
+  const workspace = options.workspace ?? 'in-place';
+  const sandbox = options.sandbox ?? 'off';
+  planIsolation(workspace, sandbox, await supportFor(workspace, sandbox, options.env));
   phase('gate:start');
   const lock = await acquireLock(options.root, runId);
   phase('lock:acquired');
@@ -114,6 +121,10 @@ async function gateLocked(
   const conflicts: Conflict[] = [];
   let internalError: string | undefined;
   let patch = '';
+  let isolation: IsolationInForce | undefined;
+  /** Heals validated in a private view: the user's tree gets them only at the end, in fix mode. */
+  let isolated = false;
+  let landingConflicts = 0;
   try {
     journal = await Journal.create(options.root, runId);
     await makeRunDir(options.root, runDir);
@@ -128,22 +139,40 @@ async function gateLocked(
     const refusals = new RefusalMemory();
     const spend = new RunSpend(options.budget, startedAt.getTime());
     const outcomes = await mapLimit(options.projects, options.concurrency, (project) =>
-      containProject(project, emitter, logger, () =>
-        gateProject(project, {
+      containProject(project, emitter, logger, async () => {
+        const ws = await openWorkspace(project.root, {
+          workspace: options.workspace ?? 'in-place',
+          sandbox: options.sandbox ?? 'off',
+          sandboxEnv: options.sandboxEnv ?? [],
+          secretNames: (options.secrets?.names ?? []).map((n) => new RegExp(n, 'i')),
+          // The runners write their reports here and suture reads them back.
+          writable: [join(runDir, 'work', project.name)],
           repoRoot: options.root,
-          runDir,
-          mode: options.mode,
           journal: journal!,
-          fixers: options.fixers,
-          emitter,
-          logger,
-          signal: controller.signal,
-          refusals,
-          redact,
-          spend,
-          ...(options.secrets ? { secretFiles: options.secrets.files } : {}),
-        }),
-      ),
+          ...(options.env ? { env: options.env } : {}),
+        });
+        isolation ??= ws.isolation;
+        isolated ||= ws.mode !== 'in-place';
+        try {
+          return await gateProject(project, {
+            repoRoot: options.root,
+            runDir,
+            mode: options.mode,
+            journal: journal!,
+            fixers: options.fixers,
+            emitter,
+            logger,
+            signal: controller.signal,
+            refusals,
+            redact,
+            spend,
+            workspace: ws,
+            ...(options.secrets ? { secretFiles: options.secrets.files } : {}),
+          });
+        } finally {
+          await ws.dispose();
+        }
+      }),
     ).finally(() => spend.close());
     for (const o of outcomes) {
       projects.push(o.report);
@@ -151,17 +180,33 @@ async function gateLocked(
       conflicts.push(...o.conflicts);
     }
     if (controller.signal.aborted) internalError = 'the run was interrupted';
-    const kept = new Set(heals.flatMap((h) => h.writes.map((w) => w.file)));
-    for (const file of [...kept].sort()) {
-      const original = await journal.original(file);
-      const current = await journal.read(file);
-      patch += fileDiff(file, original?.toString('utf8'), current?.toString('utf8'));
+    if (isolated) {
+      // The user's tree was never written: the heals land now, in fix mode, where the user's
+      // files still hold the bytes each fixer saw.
+      patch = patchOfHeals(heals);
+      if (options.mode === 'fix' && !controller.signal.aborted) {
+        phase('land:begin');
+        const landing = await landHeals(journal, options.root, heals, controller.signal);
+        conflicts.push(...landing.conflicts);
+        landingConflicts = landing.conflicts.length;
+      }
+      // An interrupted landing is undone whole.
+      if (controller.signal.aborted) conflicts.push(...(await journal.restore()).conflicts);
+    } else {
+      const kept = new Set(heals.flatMap((h) => h.writes.map((w) => w.file)));
+      for (const file of [...kept].sort()) {
+        const original = await journal.original(file);
+        const current = await journal.read(file);
+        patch += fileDiff(file, original?.toString('utf8'), current?.toString('utf8'));
+      }
+      // Check mode (and an interrupted run) leaves the tree as it found it; fix mode keeps the heals.
+      const restoreAll = options.mode !== 'fix' || controller.signal.aborted;
+      const toRestore = restoreAll
+        ? undefined
+        : journal.entries.map((e) => e.file).filter((f) => !kept.has(f));
+      const restored = await journal.restore(toRestore);
+      conflicts.push(...restored.conflicts);
     }
-    // Check mode (and an interrupted run) leaves the tree as it found it; fix mode keeps the heals.
-    const restoreAll = options.mode !== 'fix' || controller.signal.aborted;
-    const toRestore = restoreAll ? undefined : journal.entries.map((e) => e.file).filter((f) => !kept.has(f));
-    const restored = await journal.restore(toRestore);
-    conflicts.push(...restored.conflicts);
     // Conflicting files keep the user's version; either way the journal is done.
     await journal.close();
   } catch (error) {
@@ -182,9 +227,9 @@ async function gateLocked(
 
   const finishedAt = new Date();
   const totals = projects.length > 0 ? sumTotals(projects) : emptyTotals();
-  const green = projects.every(
-    (p) => p.status === 'completed' || (options.mode === 'fix' && p.status === 'healed'),
-  );
+  const green =
+    landingConflicts === 0 &&
+    projects.every((p) => p.status === 'completed' || (options.mode === 'fix' && p.status === 'healed'));
   const built: GateReport = redactDeep(
     {
       schemaVersion: 2,
@@ -198,6 +243,7 @@ async function gateLocked(
       totals,
       patch,
       conflicts,
+      ...(isolation ? { isolation } : {}),
       exitCode: internalError ? 3 : green ? 0 : 1,
       runDir,
       ...(internalError ? { error: internalError } : {}),

@@ -2,7 +2,6 @@ import type { Failure, Scope, ScopeInput } from '../api/contracts/failure.js';
 import type { AttemptSummary, BugReport, EditPolicy, FixRequest } from '../api/contracts/fix.js';
 import type { Attempt, FailureReport, PluginErrorEntry } from '../api/contracts/report.js';
 import type { Fixer, Logger } from '../api/plugin.js';
-import type { Journal } from '../safety/journal.js';
 import { fileDiff } from '../safety/patch.js';
 import { redactDeep, type Redactor } from '../safety/redact.js';
 import { privatePathsOf } from '../safety/repo-secrets.js';
@@ -18,12 +17,18 @@ import type { RoundRunner } from './rounds.js';
 import type { RunSpend } from './spend.js';
 import type { GateProject } from './types.js';
 import { validateRun, validationOutcome } from './validate-run.js';
-import { repoPath, undoWrites, type Conflict, type Heal } from './writes.js';
+import type { ProposalView } from './validate.js';
+import { repoPath, undoWrites, type Conflict, type Heal, type TreeWriter } from './writes.js';
 
 export interface HealContext {
   project: GateProject;
   repoRoot: string;
-  journal: Journal;
+  /** Where heals are written while validated: the journal in place, or the workspace's view. */
+  journal: TreeWriter;
+  /** Where proposals are read when heals are not in the user's tree (a workspace). */
+  view?: ProposalView;
+  /** The view's path for suture's own reads (the sources shown to fixers), and its pin. */
+  workspace?: { readRoot: string; pin(files: readonly string[]): Promise<void> };
   /** The whole ladder, in config order; a fixer's place in it is its identity. */
   fixers: readonly Fixer[];
   rounds: RoundRunner;
@@ -158,6 +163,7 @@ async function runAttempt(
   }
   const check = await validateContained({
     projectRoot: project.root,
+    ...(ctx.view ? { view: ctx.view } : {}),
     edits: proposal.edits,
     scope,
     policy: policyOf(project),
@@ -303,8 +309,12 @@ export async function healFailure(
       attempt: record.attempt,
       fixer: rung.fixer.name,
     });
+    // What the fixer is shown is frozen in the view: its patch applies to those bytes, and the
+    // heal lands only where the user's file still holds them.
+    await ctx.workspace?.pin(scope.entries.map((e) => e.file));
     const built = await buildFixRequest({
       project: { name: project.name, root: project.root, language: project.runner.language },
+      ...(ctx.workspace ? { readRoot: ctx.workspace.readRoot } : {}),
       failure,
       scope,
       rawScope,

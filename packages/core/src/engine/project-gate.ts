@@ -4,6 +4,7 @@ import type { RunResult } from '../api/contracts/run-result.js';
 import type { Fixer, GateMode, Logger } from '../api/plugin.js';
 import type { Journal } from '../safety/journal.js';
 import type { Redactor } from '../safety/redact.js';
+import type { Workspace } from '../safety/workspace/types.js';
 import type { Emitter } from './events.js';
 import { finalState, STILL_FAILING, type FinalState } from './final-state.js';
 import { healGroups, type HealPass } from './heal-groups.js';
@@ -17,6 +18,7 @@ import { settle } from './settle.js';
 import { projectStatus, projectTotals } from './totals.js';
 import { triageFlaky } from './triage.js';
 import type { GateProject } from './types.js';
+import { workspaceTree, workspaceView } from './workspace-tree.js';
 import { repoPath, type Conflict, type Heal } from './writes.js';
 
 export interface ProjectGateContext {
@@ -32,6 +34,8 @@ export interface ProjectGateContext {
   redact?: Redactor;
   spend?: RunSpend;
   secretFiles?: readonly string[];
+  /** The project's workspace: its runs happen there, and heals go to its view unless it is in place. */
+  workspace?: Workspace;
 }
 
 export interface ProjectOutcome {
@@ -86,11 +90,15 @@ function healedTests(pass: HealPass): Map<string, string[]> {
 export async function gateProject(project: GateProject, ctx: ProjectGateContext): Promise<ProjectOutcome> {
   const started = Date.now();
   await ctx.emitter.emit('onProjectStart', { project: project.name, runner: project.runner.name });
-  const rounds = createRoundRunner(project, ctx.runDir, ctx.emitter, ctx.logger, ctx.signal);
+  const rounds = createRoundRunner(project, ctx.runDir, ctx.emitter, ctx.logger, ctx.signal, ctx.workspace);
+  // In a private view the heals never reach the user's tree while they are validated.
+  const view = ctx.workspace && ctx.workspace.mode !== 'in-place' ? ctx.workspace : undefined;
+  const tree = view ? workspaceTree(view, ctx.repoRoot, project.root) : ctx.journal;
   const heal: HealContext = {
     project,
     repoRoot: ctx.repoRoot,
-    journal: ctx.journal,
+    journal: tree,
+    ...(view ? { view: workspaceView(view), workspace: view } : {}),
     fixers: ctx.fixers,
     rounds,
     emitter: ctx.emitter,
@@ -136,7 +144,7 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
 
   let after: RegressionResult | undefined;
   if (pass.heals.length > 0 && project.heal.regression && !ctx.signal.aborted)
-    after = await regression(rounds, ctx.journal, initial, pass.heals, healedTests(pass));
+    after = await regression(rounds, tree, initial, pass.heals, healedTests(pass));
   const kept = after?.kept ?? pass.heals;
   const reverts = after?.reverts ?? [];
 

@@ -1,9 +1,8 @@
 import type { Failure } from '../api/contracts/failure.js';
 import type { RunResult } from '../api/contracts/run-result.js';
-import type { Journal } from '../safety/journal.js';
 import { missingReason, missingTests } from './completeness.js';
 import { failingIds, type RoundRunner } from './rounds.js';
-import { undoWrites, type Conflict, type Heal } from './writes.js';
+import { undoWrites, type Conflict, type Heal, type TreeWriter } from './writes.js';
 
 /** A heal undone by the regression run, and the tests it broke. */
 export interface Revert {
@@ -30,7 +29,7 @@ export interface RegressionResult {
  */
 export async function regression(
   rounds: RoundRunner,
-  journal: Journal,
+  journal: TreeWriter,
   initial: RunResult,
   heals: readonly Heal[],
   /** Heal (by its failure id) -> the tests it made pass: its own failure's and those that passed after it. */

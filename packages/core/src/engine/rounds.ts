@@ -8,7 +8,9 @@ import type { Logger, ProjectInfo } from '../api/plugin.js';
 import type { GateProject } from './types.js';
 import type { Emitter } from './events.js';
 import { phase } from '../safety/phase.js';
+import type { Workspace } from '../safety/workspace/types.js';
 import { pluginErrorEntry } from './plugin-errors.js';
+import { mapPaths } from './view-paths.js';
 
 /** What the analyzer made of a run; `error` when it threw (the failures are then unknown, not none). */
 export interface Analysis {
@@ -46,7 +48,11 @@ export function createRoundRunner(
   emitter: Emitter,
   logger: Logger,
   signal: AbortSignal,
+  /** Runs happen in its view and sandbox; a copy's paths are mapped back to the project's. */
+  workspace?: Workspace,
 ): RoundRunner {
+  const root = workspace?.root ?? project.root;
+  const back = <T>(v: T): T => mapPaths(v, root, project.root);
   const rounds: Round[] = [];
   const pluginErrors: PluginErrorEntry[] = [];
   const info: ProjectInfo = {
@@ -97,15 +103,18 @@ export function createRoundRunner(
       let result: RunResult;
       phase(`run:${kind}:start`);
       try {
-        const raw = await project.runner.run({
-          root: project.root,
-          ...(selection && project.runner.supportsSelection ? { selection } : {}),
-          timeoutMs: project.timeoutMs,
-          signal,
-          logger,
-          workDir,
-          onTestResult: (test) => void emitter.emit('onTestResult', { project: project.name, test }),
-        });
+        const call = (): ReturnType<typeof project.runner.run> =>
+          project.runner.run({
+            root,
+            ...(selection && project.runner.supportsSelection ? { selection } : {}),
+            timeoutMs: project.timeoutMs,
+            signal,
+            logger,
+            workDir,
+            onTestResult: (test) =>
+              void emitter.emit('onTestResult', { project: project.name, test: back(test) }),
+          });
+        const raw = back(workspace ? await workspace.run(call) : await call());
         const parsed = RunResultSchema.safeParse(raw);
         if (parsed.success) result = parsed.data;
         else {

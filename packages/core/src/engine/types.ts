@@ -3,6 +3,7 @@ import type { HealConfig } from '../api/contracts/config.js';
 import type { SecretsConfig } from '../api/contracts/secrets.js';
 import type { GateReport } from '../api/contracts/report.js';
 import type { Analyzer, Fixer, GateMode, Logger, Reporter, Runner } from '../api/plugin.js';
+import type { SandboxChoice, WorkspaceChoice } from '../safety/workspace/types.js';
 
 /** A project ready to gate: plugins loaded (and wrapped), paths absolute, settings merged. */
 export interface GateProject {
@@ -38,6 +39,15 @@ export interface GateOptions {
   budget?: BudgetConfig;
   /** Secret names, value formats and files beyond the built-in ones (config `secrets`). */
   secrets?: SecretsConfig;
+  /**
+   * Where heals are validated (config `workspace`). Default `in-place`: the journaled tree, as
+   * an engine that runs the gate on a copy of its own wants; the CLI passes the config's `auto`.
+   */
+  workspace?: WorkspaceChoice;
+  /** How the runs are sandboxed (config `sandbox`). Default `off`; the CLI passes the config's `auto`. */
+  sandbox?: SandboxChoice;
+  /** Environment variables passed into the sandbox by name (config `sandboxEnv`). */
+  sandboxEnv?: readonly string[];
 }
 
 export type RunGate = (options: GateOptions) => Promise<GateReport>;

@@ -21,8 +21,19 @@ export interface PlannedWrite {
 export type ProposalCheck =
   { ok: true; writes: PlannedWrite[]; expectationChanged: boolean } | { ok: false; reason: string };
 
+/**
+ * Where a proposal's files are read and resolved when they are not the user's tree: a
+ * workspace's view, which holds the heals made so far. Paths are project-relative.
+ */
+export interface ProposalView {
+  read(file: string): Promise<Buffer | undefined>;
+  resolve(file: string): Promise<{ ok: true; path: string } | { ok: false; reason: string }>;
+}
+
 export interface ValidateInput {
   projectRoot: string;
+  /** Read and resolve files here instead of under projectRoot. */
+  view?: ProposalView;
   edits: readonly Edit[];
   scope: Scope;
   policy: EditPolicy;
@@ -62,12 +73,17 @@ function underTest(scope: Scope): string[] {
  */
 export async function validateEdits(input: ValidateInput): Promise<ProposalCheck> {
   const { policy, scope } = input;
+  const view = input.view;
+  const resolveIn = (rel: string): ReturnType<typeof resolveRealPath> =>
+    view ? view.resolve(rel) : resolveRealPath(input.projectRoot, rel);
+  const read = async (rel: string): Promise<string | undefined> =>
+    view ? (await view.read(rel))?.toString('utf8') : readText(join(input.projectRoot, rel));
   const allowed = matcher(policy.allowedPaths);
   // Scope entries by the file they really are, so that a link inside the root names the same file.
   const inScope = new Set<string>();
   for (const e of scope.entries) {
     inScope.add(e.file);
-    const real = await resolveRealPath(input.projectRoot, e.file);
+    const real = await resolveIn(e.file);
     if (real.ok) inScope.add(real.path);
   }
   const contents = new Map<string, { before: string | undefined; after: string }>();
@@ -77,7 +93,7 @@ export async function validateEdits(input: ValidateInput): Promise<ProposalCheck
     const norm = normalizeEditPath(edit.file);
     if (!norm.ok) return { ok: false, reason: `${label}: ${norm.reason}` };
     const given = norm.path;
-    const real = await resolveRealPath(input.projectRoot, given);
+    const real = await resolveIn(given);
     if (!real.ok) return { ok: false, reason: `${label}: ${real.reason}` };
     // Checked and written under the path it really is, not the one it was reached by.
     const file = real.path;
@@ -91,7 +107,7 @@ export async function validateEdits(input: ValidateInput): Promise<ProposalCheck
 
     let state = contents.get(file);
     if (!state) {
-      const before = await readText(join(input.projectRoot, file));
+      const before = await read(file);
       if (!inScope.has(file) && !(before === undefined && policy.allowNewFiles)) {
         return {
           ok: false,

@@ -1,7 +1,25 @@
 import { posix, relative } from 'node:path';
-import type { Journal } from '../safety/journal.js';
 import { toPosix } from '../safety/paths.js';
 import type { PlannedWrite } from './validate.js';
+
+/**
+ * Where a heal's writes go while it is validated (repository-relative paths): the journal over
+ * the user's tree in place, or a workspace's private view.
+ */
+export interface TreeWriter {
+  write(file: string, content: Buffer | string): Promise<void>;
+  /**
+   * Puts `previous` back (deletes the file when undefined) if the file still holds `expected`;
+   * otherwise returns a conflict and leaves it as it is.
+   */
+  putBack(
+    file: string,
+    expected: Buffer | string,
+    previous: Buffer | string | undefined,
+  ): Promise<Conflict | undefined>;
+  /** Records a batch before its writes (the journal flushes its manifest once for all of them). */
+  prepare?(writes: ReadonlyArray<{ file: string; content: Buffer | string }>): Promise<void>;
+}
 
 /** A validated patch that was applied, to keep or to undo. */
 export interface Heal {
@@ -31,7 +49,7 @@ export function repoPath(repoRoot: string, projectRoot: string, file: string): s
 }
 
 export async function applyWrites(
-  journal: Journal,
+  journal: TreeWriter,
   repoRoot: string,
   projectRoot: string,
   writes: readonly PlannedWrite[],
@@ -46,7 +64,7 @@ export async function applyWrites(
 }
 
 /** Undoes writes newest first, leaving earlier heals of the same files in place. */
-export async function undoWrites(journal: Journal, writes: readonly AppliedWrite[]): Promise<Conflict[]> {
+export async function undoWrites(journal: TreeWriter, writes: readonly AppliedWrite[]): Promise<Conflict[]> {
   const conflicts: Conflict[] = [];
   for (const w of [...writes].reverse()) {
     const conflict = await journal.putBack(w.file, w.after, w.before);

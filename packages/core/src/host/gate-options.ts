@@ -129,6 +129,9 @@ export async function createGateOptions(loaded: LoadedConfig, request: GateReque
     blocking: request.blocking ?? config.blocking,
     ...(config.budget ? { budget: config.budget } : {}),
     ...(config.secrets ? { secrets: config.secrets } : {}),
+    workspace: config.workspace,
+    sandbox: config.sandbox,
+    sandboxEnv: config.sandboxEnv,
     logger: request.logger,
     ...(request.signal ? { signal: request.signal } : {}),
   };

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, posix } from 'node:path';
 import { atomicWrite, sha256 } from './atomic.js';
 import { stopRecordedProcessGroups } from './process/process-groups.js';
@@ -8,6 +8,30 @@ import { phase } from './phase.js';
 import { removeRunScratch } from './run-scratch.js';
 
 const MANIFEST = 'manifest.json';
+
+/** Writes a new file and syncs its bytes (its folder is synced once for a whole batch). */
+async function writeSynced(path: string, data: Buffer): Promise<void> {
+  const handle = await open(path, 'w', 0o644);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // a folder that does not exist (no backup in the batch) or refuses fsync
+  }
+}
 
 export interface JournalEntry {
   /** Path relative to the repository root (POSIX). */
@@ -116,10 +140,15 @@ export class Journal {
     return next;
   }
 
+  /** Entries by file: a proposal of thousands of files must not search the list per file. */
+  private readonly byFile = new Map<string, JournalEntry>();
+
   private constructor(
     readonly root: string,
     private manifest: JournalManifest,
-  ) {}
+  ) {
+    for (const e of manifest.entries) this.byFile.set(e.file, e);
+  }
 
   static async create(root: string, runId: string): Promise<Journal> {
     if (await hasJournal(root)) {
@@ -154,7 +183,7 @@ export class Journal {
   }
 
   private entry(file: string): JournalEntry | undefined {
-    return this.manifest.entries.find((e) => e.file === file);
+    return this.byFile.get(file);
   }
 
   /** Current bytes of a repository file, or undefined when it does not exist. */
@@ -167,27 +196,63 @@ export class Journal {
     return this.serial(() => this.writeNow(file, content));
   }
 
+  /**
+   * The entry of a file about to be written, its original bytes saved (and flushed) when it is
+   * new. `durable: false` leaves the backup's folder unsynced: a batch syncs it once.
+   */
+  private async entryFor(file: string, durable = true): Promise<JournalEntry> {
+    const known = this.entry(file);
+    if (known) return known;
+    const abs = join(this.root, file);
+    const original = await readOptional(abs);
+    const mode = original ? (await stat(abs)).mode & 0o7777 : 0o644;
+    const entry: JournalEntry = { file, existed: original !== undefined, mode, written: [] };
+    if (!original) entry.createdDirs = await missingDirs(this.root, file);
+    if (original) {
+      phase('journal:backup');
+      entry.backup = `files/${this.manifest.entries.length}`;
+      entry.originalHash = sha256(original);
+      await mkdir(join(journalDir(this.root), 'files'), { recursive: true });
+      if (durable) await atomicWrite(join(journalDir(this.root), entry.backup), original);
+      else await writeSynced(join(journalDir(this.root), entry.backup), original);
+    }
+    this.manifest.entries.push(entry);
+    this.byFile.set(file, entry);
+    return entry;
+  }
+
+  /**
+   * Journals a batch of writes before any of them is made: every original saved and the whole
+   * batch recorded in one manifest flush, so a proposal of thousands of files costs one manifest
+   * write, not one per file. The writes that follow (`write`) then flush nothing more.
+   */
+  prepare(writes: ReadonlyArray<{ file: string; content: Buffer | string }>): Promise<void> {
+    return this.serial(async () => {
+      let changed = false;
+      for (const w of writes) {
+        const entry = await this.entryFor(w.file, false);
+        const hash = sha256(w.content);
+        if (!entry.written.includes(hash)) {
+          entry.written.push(hash);
+          changed = true;
+        }
+      }
+      if (!changed) return;
+      await syncDir(join(journalDir(this.root), 'files'));
+      phase('journal:manifest');
+      await this.flush();
+    });
+  }
+
   private async writeNow(file: string, content: Buffer | string): Promise<void> {
     const abs = join(this.root, file);
-    let entry = this.entry(file);
-    if (!entry) {
-      const original = await readOptional(abs);
-      const mode = original ? (await stat(abs)).mode & 0o7777 : 0o644;
-      entry = { file, existed: original !== undefined, mode, written: [] };
-      if (!original) entry.createdDirs = await missingDirs(this.root, file);
-      if (original) {
-        phase('journal:backup');
-        entry.backup = `files/${this.manifest.entries.length}`;
-        entry.originalHash = sha256(original);
-        await mkdir(join(journalDir(this.root), 'files'), { recursive: true });
-        await atomicWrite(join(journalDir(this.root), entry.backup), original);
-      }
-      this.manifest.entries.push(entry);
-    }
+    const entry = await this.entryFor(file);
     const hash = sha256(content);
-    if (!entry.written.includes(hash)) entry.written.push(hash);
-    phase('journal:manifest');
-    await this.flush();
+    if (!entry.written.includes(hash)) {
+      entry.written.push(hash);
+      phase('journal:manifest');
+      await this.flush();
+    }
     phase('write:begin');
     if (!entry.existed) await mkdir(dirname(abs), { recursive: true });
     await atomicWrite(abs, content, entry.mode);

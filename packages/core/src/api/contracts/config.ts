@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BudgetConfigSchema } from './budget.js';
 import { EditableSchema } from './fix.js';
 import { SecretsConfigSchema } from './secrets.js';
+import { barredFromSandbox } from '../../safety/sandbox/env.js';
 
 /** A plugin reference: `"pkg"`, `"./local-plugin.mjs"` or `["pkg", { ...options }]`. */
 export const PluginSpecSchema = z.union([
@@ -131,6 +132,32 @@ export const ConfigSchema = z
     secrets: SecretsConfigSchema.optional().describe(
       'Secrets to mask in prompts, reports, logs and run folders beyond the built-in ones, and files an LLM fixer may not read',
     ),
+    workspace: z
+      .enum(['auto', 'overlay', 'copy', 'in-place'])
+      .default('auto')
+      .describe(
+        "Where patches are validated. overlay: a copy-on-write view at the project's own path in a private namespace (Linux); copy: a private copy kept in sync; in-place: the working tree itself, journaled. auto: the overlay where the machine allows it, else a copy. Except in-place, your files are written only at the end of a --fix run, and only where they still hold what the fixer saw",
+      ),
+    sandbox: z
+      .enum(['auto', 'strict', 'off'])
+      .default('auto')
+      .describe(
+        'How the test runs that execute patched code are confined. strict: no network but their own loopback, an environment allowlist (no LLM keys, no secret-named variable), read-only outside the workspace, every process ended with its run; auto: strict where the machine allows it, else the environment allowlist alone; off: none of it',
+      ),
+    sandboxEnv: z
+      .array(
+        z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name (letters, digits and _)')
+          .refine((name) => !barredFromSandbox(name), {
+            message:
+              'names a secret or an LLM setting, which the sandbox never passes to the code under test; give the tests a variable of their own, or set "sandbox" to "off"',
+          }),
+      )
+      .default([])
+      .describe(
+        "Environment variables passed into the sandbox by name, beyond PATH, HOME, the locale, the toolchains' own variables and what the runner sets",
+      ),
   })
   .strict();
 export type Config = z.infer<typeof ConfigSchema>;

@@ -158,6 +158,25 @@ export type ProjectReport = z.infer<typeof ProjectReportSchema>;
 
 export const ConflictSchema = z.object({ file: z.string(), reason: z.string() });
 
+/** How the runs of a gate were isolated: where patches were validated and what sandboxed them. */
+export const IsolationSchema = z.object({
+  /** overlay: a copy-on-write view at the project's path; copy: a private copy; in-place: the tree itself, journaled. */
+  workspace: z.enum(['overlay', 'copy', 'in-place']),
+  /** strict: private namespaces; env-only: the environment allowlist alone; off: none. */
+  sandbox: z.enum(['strict', 'env-only', 'off']),
+  /** The runs had a network of their own, loopback only. */
+  network: z.boolean(),
+  /** Everything outside the workspace was read-only to the runs. */
+  readOnly: z.boolean(),
+  /** The runs' environment was an allowlist (no LLM keys, no secrets). */
+  envAllowlist: z.boolean(),
+  /** pid-namespace: every process a run started ended with it. */
+  processes: z.enum(['pid-namespace', 'process-group']),
+  /** Why something is weaker than asked, and what would fix it. */
+  notes: z.array(z.string()).default([]),
+});
+export type Isolation = z.infer<typeof IsolationSchema>;
+
 /** What a gate with `blocking: false` would have failed on: its exit code and the projects that failed. */
 export const WouldBlockSchema = z.object({
   exitCode: z.number().int(),
@@ -182,6 +201,8 @@ export const GateReportSchema = z.object({
   patch: z.string(),
   /** Files the user changed while suture ran: the user's version was kept. */
   conflicts: z.array(ConflictSchema).default([]),
+  /** Where the runs happened and how they were sandboxed (absent in reports of older versions). */
+  isolation: IsolationSchema.optional(),
   /** Process exit code the CLI uses: 0 green, 1 failures remain, 3 internal error. */
   exitCode: z.number().int(),
   /** false when the gate ran with `blocking: false` (`suture run --no-block`): failures that remain exit 0. */

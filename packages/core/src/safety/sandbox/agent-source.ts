@@ -10,7 +10,7 @@
 export const AGENT_SOURCE = String.raw`
 import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
-import { lstat, mkdir, open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, realpath, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -111,6 +111,18 @@ const handlers = {
     const b = await readOptional(r.path);
     if (b !== undefined) await write(r.path, b);
     return b !== undefined;
+  },
+  /**
+   * Copies a file into the view as it is now, times included: the user's later edits no longer
+   * reach it, so the bytes a fixer was shown stay the bytes its patch applies to, and a build
+   * sees nothing new.
+   */
+  pin: async (r) => {
+    const st = await lstat(r.path).catch(() => undefined);
+    if (!st || !st.isFile()) return false;
+    await write(r.path, await readFile(r.path), st.mode & 0o7777);
+    await utimes(r.path, st.atime, st.mtime);
+    return true;
   },
   lstat: async (r) => {
     const s = await lstat(r.path);

@@ -68,6 +68,9 @@ export async function openCopy(root: string, ctx: ModeContext): Promise<Workspac
         : undefined,
     ),
     root: copy,
+    readRoot: copy,
+    // The copy is a snapshot of the tree from the open on.
+    pin: async () => undefined,
     run: (fn) => withSpawnWrapper(wrapper, fn),
     read,
     resolve: (file) => resolveRealPath(copy, file),

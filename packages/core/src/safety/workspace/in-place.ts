@@ -71,6 +71,8 @@ export async function openInPlace(root: string, ctx: ModeContext): Promise<Works
         : undefined,
     ),
     root,
+    readRoot: root,
+    pin: async () => undefined,
     run: (fn) => withSpawnWrapper(wrapper, fn),
     read,
     resolve: (file) => resolveRealPath(root, file),

@@ -79,6 +79,7 @@ export async function openOverlay(root: string, ctx: ModeContext): Promise<Works
     beforeSpawn: bindNewOwned,
   });
   const read = (file: string): Promise<Buffer | undefined> => fs.read(join(root, file));
+  const pinned = new Set<string>();
   let disposed = false;
   return {
     mode: 'overlay',
@@ -87,12 +88,22 @@ export async function openOverlay(root: string, ctx: ModeContext): Promise<Works
       readOnly: holder.facts.readOnly && holder.facts.readOnlyFailures.length === 0,
     }),
     root,
+    // The agent's root, as the kernel shows it to a process of the same user.
+    readRoot: `/proc/${holder.pid}/root${root}`,
+    async pin(files) {
+      for (const file of files) {
+        if (pinned.has(file)) continue;
+        pinned.add(file);
+        await fs.pin(join(root, file));
+      }
+    },
     run: (fn) => withSpawnWrapper(wrapper, fn),
     read,
     resolve: (file) => resolveRealPath(root, file, fs),
     async apply(edits) {
       for (const edit of edits) {
         const bytes = toBuffer(edit.content);
+        pinned.add(edit.file);
         await changes.record(edit.file, bytes, () => read(edit.file));
         if (bytes === undefined) await fs.remove(join(root, edit.file));
         else await fs.write(join(root, edit.file), bytes);

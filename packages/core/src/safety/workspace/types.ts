@@ -39,6 +39,17 @@ export interface Workspace {
   readonly isolation: IsolationInForce;
   /** The project root as the runs see it: the project's own path (overlay, in place) or the copy's. */
   readonly root: string;
+  /**
+   * Where suture's own process reads the view (the runs' path is the user's tree to it in an
+   * overlay, which lives in another mount namespace): for reads only, never a write.
+   */
+  readonly readRoot: string;
+  /**
+   * Freezes files as they are now: later edits of the user's no longer reach the view's copy,
+   * so the bytes a fixer is shown are the bytes its patch is applied to and validated on. A
+   * no-op where the view is a snapshot already (a copy) or the tree itself.
+   */
+  pin(files: readonly string[]): Promise<void>;
   /** Runs `fn` with every process it starts through runProcess started in the view and the sandbox. */
   run<T>(fn: () => Promise<T>): Promise<T>;
   /** A file's bytes in the view (undefined when absent there). */

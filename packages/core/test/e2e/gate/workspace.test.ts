@@ -1,0 +1,155 @@
+import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Runner } from '../../../src/api/plugin.js';
+import { hasJournal } from '../../../src/safety/journal.js';
+import { requireIsolation } from '../../../src/safety/workspace/isolation.test-support.js';
+import { scriptRunner } from '../../../src/testing/script-runner.js';
+import { scriptedFixer } from '../../../src/testing/scripted-fixer.js';
+import { FIX_ADD, WRONG_ADD, gate, hashTree, project, sandbox, type Sandbox } from './support.js';
+
+// The copy-on-write workspace through the real gate: script-runner projects run with node, heals
+// validated in the overlay, the user's tree written only when a --fix run lands them.
+const boxes: Sandbox[] = [];
+async function box(): Promise<Sandbox> {
+  const b = await sandbox();
+  boxes.push(b);
+  return b;
+}
+afterEach(async () => {
+  for (const b of boxes.splice(0)) await rm(b.root, { recursive: true, force: true });
+});
+
+const MINE = 'export function add(a, b) {\n  return a - b; // the user is still on it\n}\n';
+
+/** A runner that records, at each run, whether the user's tree is still as it started. */
+function watching(root: string, start: Record<string, string>, runner: Runner = scriptRunner()) {
+  const seen: boolean[] = [];
+  const wrapped: Runner = {
+    ...runner,
+    run: async (ctx) => {
+      const now = await hashTree(root);
+      seen.push(JSON.stringify(now) === JSON.stringify(start));
+      return runner.run(ctx);
+    },
+  };
+  return {
+    runner: wrapped,
+    untouchedAtEveryRun: () => seen.length > 0 && seen.every(Boolean),
+    runs: () => seen.length,
+  };
+}
+
+describe('heals validated in the overlay workspace', () => {
+  it('check mode never writes the tree: every run sees it untouched, and the patch is in the report', async (t) => {
+    await requireIsolation(t, { overlay: true });
+    const b = await box();
+    const start = await hashTree(b.root);
+    const watch = watching(b.root, start);
+    const report = await gate(b, [scriptedFixer([WRONG_ADD, FIX_ADD])], {
+      mode: 'check',
+      workspace: 'overlay',
+      sandbox: 'auto',
+      projects: [project(b.root, { runner: watch.runner })],
+    });
+    expect(report.projects[0]!.failures.find((f) => f.failure.title.includes('add'))?.outcome).toBe('healed');
+    expect(watch.runs()).toBeGreaterThan(3);
+    expect(watch.untouchedAtEveryRun()).toBe(true);
+    expect(await hashTree(b.root)).toEqual(start);
+    expect(report.patch).toContain('-  return a - b;\n+  return a + b;');
+    expect(report.isolation).toMatchObject({ workspace: 'overlay', processes: 'pid-namespace' });
+    expect(await hasJournal(b.root)).toBe(false);
+  });
+
+  it('fix mode writes the heal only at the end, through the journal', async (t) => {
+    await requireIsolation(t, { overlay: true });
+    const b = await box();
+    const start = await hashTree(b.root);
+    const watch = watching(b.root, start);
+    const report = await gate(b, [scriptedFixer([WRONG_ADD, FIX_ADD])], {
+      mode: 'fix',
+      workspace: 'overlay',
+      sandbox: 'auto',
+      projects: [project(b.root, { runner: watch.runner, healConfig: { flakyReruns: 0 } })],
+    });
+    expect(watch.untouchedAtEveryRun()).toBe(true);
+    expect(report.conflicts).toEqual([]);
+    expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toContain('return a + b;');
+    expect(await hasJournal(b.root)).toBe(false);
+  });
+
+  it("keeps the user's edit made while the fixer was thinking, reports the conflict and exits 1", async (t) => {
+    await requireIsolation(t, { overlay: true });
+    const b = await box();
+    const fixer = scriptedFixer([
+      async () => {
+        // The user saves the file while the fixer answers.
+        await writeFile(join(b.root, 'src/math.mjs'), MINE);
+        return FIX_ADD;
+      },
+    ]);
+    const report = await gate(b, [fixer], {
+      mode: 'fix',
+      workspace: 'overlay',
+      sandbox: 'auto',
+      healConfig: { flakyReruns: 0, regression: false },
+    });
+    expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toBe(MINE);
+    expect(report.conflicts).toEqual([
+      {
+        file: 'src/math.mjs',
+        reason: expect.stringMatching(/changed by someone else .*your version was kept/),
+      },
+    ]);
+    expect(report.exitCode).toBe(1);
+    // The patch is the heal against what the fixer saw: it removes no line of the user's.
+    expect(report.patch).not.toContain('the user is still on it');
+    expect(report.patch).toContain('+  return a + b;');
+    expect(await hasJournal(b.root)).toBe(false);
+  });
+
+  it('does not re-create a file the user deleted during the run', async (t) => {
+    await requireIsolation(t, { overlay: true });
+    const b = await box();
+    const fixer = scriptedFixer([
+      async () => {
+        await unlink(join(b.root, 'src/math.mjs'));
+        return FIX_ADD;
+      },
+    ]);
+    const report = await gate(b, [fixer], {
+      mode: 'fix',
+      workspace: 'overlay',
+      sandbox: 'auto',
+      healConfig: { flakyReruns: 0, regression: false },
+    });
+    await expect(readFile(join(b.root, 'src/math.mjs'))).rejects.toThrow(/ENOENT/);
+    expect(report.conflicts).toEqual([
+      { file: 'src/math.mjs', reason: expect.stringContaining('deleted by someone else') },
+    ]);
+    expect(report.exitCode).toBe(1);
+  });
+
+  it("never puts a rejected patch into the user's file, whatever the user edits meanwhile", async (t) => {
+    await requireIsolation(t, { overlay: true });
+    const b = await box();
+    const fixer = scriptedFixer([
+      WRONG_ADD,
+      async () => {
+        // The rejected patch was validated and undone; the user now edits the file.
+        await writeFile(join(b.root, 'src/math.mjs'), MINE);
+        return { verdict: 'unfixable', diagnosis: 'giving up' };
+      },
+    ]);
+    const report = await gate(b, [fixer], {
+      mode: 'fix',
+      workspace: 'overlay',
+      sandbox: 'auto',
+      healConfig: { flakyReruns: 0, regression: false },
+    });
+    const attempts = report.projects[0]!.failures.flatMap((f) => f.attempts);
+    expect(attempts[0]!.verdict).toBe('failed-validation');
+    expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toBe(MINE);
+    expect(report.conflicts).toEqual([]);
+  });
+});
