@@ -13,6 +13,8 @@ import { claimOutDir, writeFiles } from './out-dir.js';
 import { probe } from './probe.js';
 import { gateSuite } from './run-gate.js';
 import { startServer, type StartedServer } from './server.js';
+import { loadTest } from './load-test.js';
+import type { LoadOptions, LoadResult } from '../load/run.js';
 
 export interface GenerateApiOptions {
   /** The OpenAPI document. Paths are read from `cwd`. */
@@ -33,6 +35,8 @@ export interface GenerateApiOptions {
   /** A suture config whose fixers, budget and secrets are used too. */
   config?: string;
   responseTimeLimitS?: number;
+  /** Load-test the endpoints whose tests passed, after the gate. */
+  load?: LoadOptions;
   /** Progress and the summary. */
   stream: NodeJS.WritableStream;
   env?: NodeJS.ProcessEnv;
@@ -48,6 +52,7 @@ export interface GenerateApiResult {
   bugs: BugReportFile;
   durationMs: number;
   report?: GateReport;
+  load?: LoadResult;
 }
 
 /**
@@ -172,8 +177,22 @@ export async function generateApi(options: GenerateApiOptions): Promise<Generate
       `suture generate api: ${totals.passed} passed, ${totals.bugs} product bug(s) in bug_report.json, ${totals.failing} failing, ${totals.healed} healed; ${(durationMs / 1000).toFixed(1)} s; see ${relative(options.cwd, join(out, 'testcases.md'))}\n`,
     );
     // a product bug is a finding that fails the gate like a failing test; it is reported, never healed
-    const exitCode = report.error ? 3 : totals.failing + totals.notRun + totals.bugs > 0 ? 1 : 0;
-    return { exitCode, outDir: out, mode, totals, bugs, durationMs, report };
+    let exitCode = report.error ? 3 : totals.failing + totals.notRun + totals.bugs > 0 ? 1 : 0;
+    let load: LoadResult | undefined;
+    if (options.load) {
+      load = await loadTest({
+        out,
+        plan,
+        contract,
+        baseUrl: options.baseUrl,
+        token: env[settled.authEnv],
+        options: options.load,
+        stream: options.stream,
+        cwd: options.cwd,
+      });
+      if (!load.passed) exitCode = Math.max(exitCode, 1);
+    }
+    return { exitCode, outDir: out, mode, totals, bugs, durationMs, report, ...(load ? { load } : {}) };
   } finally {
     await server?.stop();
   }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { GateReport, Logger, PluginSpec } from '@suture/core';
+import { ConfigSchema, type GateReport, type Logger, type PluginSpec } from '@suture/core';
 import {
   createGateOptions,
   loadConfig,
@@ -59,6 +59,7 @@ export async function gateSuite(run: GateRun): Promise<GateReport> {
     },
     reporters: ['console', 'json', 'junit', 'markdown', ownEntry('@suture/reporter-html')],
     concurrency: 1,
+    ...isolation(),
     ...(user?.config.budget ? { budget: user.config.budget } : {}),
     ...(user?.config.secrets ? { secrets: user.config.secrets } : {}),
   };
@@ -89,5 +90,19 @@ function streamLogger(stream: NodeJS.WritableStream): Logger {
     info: none,
     warn: (m) => void stream.write(`suture: ${m}\n`),
     error: (m) => void stream.write(`suture: ${m}\n`),
+  };
+}
+
+/**
+ * API tests exist to reach a service over the network with a credential, so the suite runs
+ * unsandboxed (no network namespace, its environment as given), and in place: it is a folder
+ * suture just wrote, and the judge reads the exchanges the tests record there. Set only where
+ * the core in use knows the keys.
+ */
+function isolation(): Record<string, string> {
+  const keys = (ConfigSchema as unknown as { shape: Record<string, unknown> }).shape;
+  return {
+    ...('sandbox' in keys ? { sandbox: 'off' } : {}),
+    ...('workspace' in keys ? { workspace: 'in-place' } : {}),
   };
 }
