@@ -13,7 +13,7 @@ import { DOCTEST, PythonGraph } from './python-graph.js';
 import { PythonProject } from './python-project.js';
 import type { PyModule } from './python-summary.js';
 import { isPythonTestFile } from './test-files.js';
-import { traceTests, type Trace, type TraceOptions } from './trace.js';
+import { traceTests, type Trace, type TraceOptions, type TracedRun } from './trace.js';
 
 /** How long one failure's scope may take before it is returned as incomplete. */
 export const SCOPE_TIME_LIMIT_MS = 10_000;
@@ -47,7 +47,7 @@ export class TraceMemo {
   async get(project: PythonProject, ids: readonly string[]): Promise<Trace | undefined> {
     const hit = this.memo.get(ids.join('\n'));
     if (!hit) return undefined;
-    for (const [file, hash] of hit.hashes) if ((await project.hash(file)) !== hash) return undefined;
+    for (const [file, hash] of hit.hashes) if (((await project.hash(file)) ?? '') !== hash) return undefined;
     return hit.trace;
   }
 
@@ -70,19 +70,30 @@ function passingToTrace(failing: readonly string[], passing: readonly string[]):
   );
 }
 
-/** What each traced test ran, as `nodeKey`s of project functions, split by outcome. */
+/**
+ * What each traced test ran, as `nodeKey`s of project functions, split by outcome. A test whose
+ * subtests were traced counts as its subtests, unless it failed outside all of them.
+ */
 async function executedSets(
   project: PythonProject,
   trace: Trace,
 ): Promise<{ failing: Array<Set<string>>; passing: Array<Set<string>> }> {
   const out = { failing: [] as Array<Set<string>>, passing: [] as Array<Set<string>> };
-  for (const t of trace.values()) {
+  const symbols = new Map<string, Promise<string | undefined>>();
+  const keysOf = async (run: TracedRun): Promise<Set<string>> => {
     const keys = new Set<string>();
-    for (const [file, line] of t.entered) {
-      const symbol = await symbolAt(project, file, line);
+    for (const [file, line] of run.entered) {
+      const at = `${file}:${line}`;
+      if (!symbols.has(at)) symbols.set(at, symbolAt(project, file, line));
+      const symbol = await symbols.get(at);
       if (symbol) keys.add(nodeKey({ file, symbol }));
     }
-    (t.passed ? out.passing : out.failing).push(keys);
+    return keys;
+  };
+  for (const t of trace.values()) {
+    const failedOutside = !t.passed && t.subtests.every((s) => s.passed);
+    for (const run of t.subtests.length > 0 && !failedOutside ? t.subtests : [t])
+      (run.passed ? out.passing : out.failing).push(await keysOf(run));
   }
   return out;
 }

@@ -10,8 +10,21 @@ export interface TraceOptions {
   env?: Record<string, string>;
 }
 
-/** For each test that ran: whether it passed, and the project functions it entered (file, first line). */
-export type Trace = Map<string, { passed: boolean; entered: Array<[string, number]> }>;
+/** Whether a test (or one subtest of it) passed, and the project functions it entered (file, first line). */
+export interface TracedRun {
+  passed: boolean;
+  entered: Array<[string, number]>;
+}
+
+/**
+ * For each test that ran, what it ran; a test made of subtests (a loop over data files under
+ * `subtests.test` or unittest's `subTest`) also has each subtest's own run, whose outcomes tell
+ * apart the code of the cases that failed far better than the one test that ran them all.
+ */
+export type Trace = Map<string, TracedRun & { subtests: TracedRun[] }>;
+
+/** Subtests kept per test, by outcome: the first ones, enough for a spectrum and a bounded trace. */
+const MAX_SUBTESTS = { passed: 200, failed: 50 };
 
 /**
  * A pytest plugin that records, per test, the code objects entered in files under the project
@@ -25,15 +38,18 @@ import pytest
 _ROOT = os.path.realpath(os.environ["SUTURE_TRACE_ROOT"]) + os.sep
 _OUT = os.environ["SUTURE_TRACE_OUT"]
 _SKIP = (os.sep + "site-packages" + os.sep, os.sep + ".venv" + os.sep, os.sep + "venv" + os.sep)
+_MAX_SUBTESTS = {True: ${MAX_SUBTESTS.passed}, False: ${MAX_SUBTESTS.failed}}
 _results = {}
 _seen = set()
+_sub = set()
 _files = {}
 
 
 def _project_path(filename):
     real = _files.get(filename)
     if real is None:
-        real = os.path.realpath(filename)
+        # "<frozen os>", "<string>": code with no file, which realpath would place in the cwd
+        real = "" if filename.startswith("<") else os.path.realpath(filename)
         if not real.startswith(_ROOT) or any(s in real for s in _SKIP):
             real = ""
         _files[filename] = real
@@ -45,13 +61,11 @@ def _tracer(frame, event, arg):
     real = _project_path(code.co_filename)
     if real:
         _seen.add((real, code.co_firstlineno))
+        _sub.add((real, code.co_firstlineno))
     return None
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_protocol(item, nextitem):
-    _seen.clear()
-    _results[item.nodeid] = {"passed": True, "entered": []}
+def _traced():
     sys.settrace(_tracer)
     threading.settrace(_tracer)
     try:
@@ -59,12 +73,47 @@ def pytest_runtest_protocol(item, nextitem):
     finally:
         sys.settrace(None)
         threading.settrace(None)
+
+
+# the phases only: pytest's own report of a failure, traced, can cost more than the test itself
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    yield from _traced()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    _sub.clear()
+    yield from _traced()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    yield from _traced()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    _seen.clear()
+    _results[item.nodeid] = {"passed": True, "entered": [], "subtests": []}
+    try:
+        yield
+    finally:
         _results[item.nodeid]["entered"] = sorted(_seen)
 
 
 def pytest_runtest_logreport(report):
-    if report.failed and report.nodeid in _results:
-        _results[report.nodeid]["passed"] = False
+    result = _results.get(report.nodeid)
+    if result is None:
+        return
+    if report.failed:
+        result["passed"] = False
+    # a subtest (pytest's subtests, unittest's subTest) ran what was entered since the one before
+    if getattr(report, "context", None) is not None and report.when == "call" and not report.skipped:
+        passed = not report.failed
+        if sum(1 for s in result["subtests"] if s["passed"] == passed) < _MAX_SUBTESTS[passed]:
+            result["subtests"].append({"passed": passed, "entered": sorted(_sub)})
+        _sub.clear()
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -91,7 +140,18 @@ export async function traceTests(
     const python = await resolvePython(root, options.python);
     const r = await runProcess(
       python,
-      ['-m', 'pytest', '-p', 'suture_trace_plugin', '-p', 'no:cacheprovider', '-q', '--no-header', ...ids],
+      [
+        '-m',
+        'pytest',
+        '-p',
+        'suture_trace_plugin',
+        '-p',
+        'no:cacheprovider',
+        '-q',
+        '--no-header',
+        '--tb=no',
+        ...ids,
+      ],
       {
         cwd: root,
         env: {
@@ -108,15 +168,16 @@ export async function traceTests(
     if (r.timedOut || r.spawnError) return undefined;
     const raw = JSON.parse(await readFile(out, 'utf8')) as Record<
       string,
-      { passed: boolean; entered: Array<[string, number]> }
+      TracedRun & { subtests?: TracedRun[] }
     >;
     const real = await realpath(root);
+    const relativeRun = (t: TracedRun): TracedRun => ({
+      passed: t.passed,
+      entered: t.entered.map(([file, line]) => [relative(real, file).split('\\').join('/'), line]),
+    });
     const trace: Trace = new Map();
     for (const [id, t] of Object.entries(raw))
-      trace.set(id, {
-        passed: t.passed,
-        entered: t.entered.map(([file, line]) => [relative(real, file).split('\\').join('/'), line]),
-      });
+      trace.set(id, { ...relativeRun(t), subtests: (t.subtests ?? []).map(relativeRun) });
     return trace;
   } catch {
     return undefined;
