@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { git, nx, nxWorkspace } from './workspace.js';
+import { git, nx, nxWorkspace, type NxResult } from './workspace.js';
 
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
@@ -49,8 +49,14 @@ interface Report {
   projects: Array<{ name: string; status: string; totals: { tests: number; failed: number } }>;
 }
 
-const merged = async (dir: string): Promise<Report> =>
-  JSON.parse(await readFile(join(dir, '.suture/nx-merged/report.json'), 'utf8')) as Report;
+/** The merged report of the last nx command; when it is missing, the error shows what nx printed. */
+async function merged(dir: string, after: NxResult): Promise<Report> {
+  try {
+    return JSON.parse(await readFile(join(dir, '.suture/nx-merged/report.json'), 'utf8')) as Report;
+  } catch (error) {
+    throw new Error(`no merged report after nx (exit ${after.code}):\n${after.output}`, { cause: error });
+  }
+}
 
 describe('@suture/nx in a real Nx workspace', () => {
   it('infers a cached suture target per project, gates only affected projects, replays unchanged ones from the cache and merges the reports', async () => {
@@ -77,7 +83,7 @@ describe('@suture/nx in a real Nx workspace', () => {
 
     const all = nx(dir, ['run-many', '-t', 'suture']);
     expect(all.code).toBe(1); // app has a wrong expectation
-    let report = await merged(dir);
+    let report = await merged(dir, all);
     expect(report.projects.map((p) => [p.name, p.status]).sort()).toEqual([
       ['app', 'failed'],
       ['calc', 'completed'],
@@ -102,7 +108,7 @@ describe('@suture/nx in a real Nx workspace', () => {
     const run = nx(dir, ['affected', '-t', 'suture', '--base=HEAD']);
     expect(run.code, run.output).toBe(0);
     expect(run.output).not.toContain('web:suture');
-    report = await merged(dir);
+    report = await merged(dir, run);
     expect(report.projects.map((p) => [p.name, p.status]).sort()).toEqual([
       ['app', 'completed'],
       ['calc', 'completed'],
@@ -116,7 +122,7 @@ describe('@suture/nx in a real Nx workspace', () => {
     expect(again.output).toMatch(
       /Nx read the output from the cache instead of running the command for 3 out of 3 tasks/,
     );
-    report = await merged(dir);
+    report = await merged(dir, again);
     expect(report.projects.map((p) => p.name).sort()).toEqual(['app', 'calc', 'web']);
     expect(report.totals).toMatchObject({ tests: 4, failed: 0 });
     expect(await readFile(join(dir, '.suture/nx-merged/results.xml'), 'utf8')).toContain('test_twice');

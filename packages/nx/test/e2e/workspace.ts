@@ -12,18 +12,24 @@ export interface NxResult {
   output: string;
 }
 
+/** This process's environment without what an enclosing nx task or npm script set for it. */
+function outsideEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(NX_|npm_)/i.test(k) && k !== 'FORCE_COLOR'),
+  );
+}
+
 /** Runs this repository's nx in a workspace: no daemon, no cloud, the workspace's own local cache. */
 export function nx(cwd: string, args: string[]): NxResult {
   const r = spawnSync(process.execPath, [NX, ...args, '--outputStyle=static'], {
     cwd,
     encoding: 'utf8',
     env: {
-      ...process.env,
+      ...outsideEnv(),
       NX_DAEMON: 'false',
       NX_NO_CLOUD: 'true',
       NX_TUI: 'false',
       CI: '1',
-      NX_SKIP_NX_CACHE: undefined,
     },
     timeout: 600_000,
   });
