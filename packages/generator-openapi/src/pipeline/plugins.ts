@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, type PluginSpec } from '@suture/core';
 import { isPathSpec, PLUGIN_ALIASES, resolvePackageEntry } from '@suture/core/internal';
@@ -7,9 +8,10 @@ export function ownEntry(name: string): string {
   return fileURLToPath(import.meta.resolve(name));
 }
 
-/** The judge, as a plugin file next to this module. */
+/** The judge, as a plugin file next to this module (its TypeScript source when run from source). */
 export function judgeEntry(): string {
-  return fileURLToPath(new URL('../judge/index.js', import.meta.url));
+  const built = fileURLToPath(new URL('../judge/index.js', import.meta.url));
+  return existsSync(built) ? built : fileURLToPath(new URL('../judge/index.ts', import.meta.url));
 }
 
 /**
