@@ -116,4 +116,27 @@ describe('walkCodeGraph', () => {
     const walk = await walkCodeGraph(many, { maxDepth: 0, expand: async () => [] });
     expect(walk.reached[0]!.reasons).toEqual(['reason 0', 'reason 1', 'reason 2', 'reason 3', 'reason 4']);
   });
+  it('records every caller it found an edge from, the first one first, at most eight', async () => {
+    const callers = Array.from({ length: 10 }, (_, i) => ({ file: 'a.py', symbol: `f${i}` }));
+    const walk = await walkCodeGraph(
+      callers.map((to) => ({ to, role: 'source' as const, reason: 'seed' })),
+      {
+        maxDepth: 1,
+        expand: async (n) =>
+          n.symbol === 'target'
+            ? []
+            : [
+                {
+                  to: { file: 'b.py', symbol: 'target' },
+                  role: 'source',
+                  reason: `${n.symbol} calls target`,
+                },
+              ],
+      },
+    );
+    const target = walk.reached.find((n) => n.node.symbol === 'target')!;
+    expect(target.parent).toBe(nodeKey(callers[0]!));
+    expect(target.callers).toEqual(callers.slice(0, 8).map(nodeKey));
+    expect(walk.reached.find((n) => n.node.symbol === 'f0')!.callers).toBeUndefined();
+  });
 });

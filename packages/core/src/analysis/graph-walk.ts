@@ -46,6 +46,11 @@ export interface ReachedNode {
   reasons: string[];
   /** `nodeKey` of the node it was first reached from; absent for a seed. */
   parent?: string;
+  /**
+   * `nodeKey`s of the nodes the walk found an edge to it from, the parent first (at most 8): a
+   * function reached first through one caller may also be called by the failing line's callee.
+   */
+  callers?: string[];
 }
 
 export interface WalkResult {
@@ -59,6 +64,7 @@ export interface WalkResult {
 
 /** Most reasons kept per node or entry: the first ones say why, the rest only repeat it. */
 export const MAX_REASONS = 5;
+const MAX_CALLERS = 8;
 
 export const nodeKey = (node: CodeNode): string => `${node.file}\0${node.symbol ?? ''}`;
 
@@ -85,6 +91,8 @@ export async function walkCodeGraph(seeds: readonly WalkSeed[], options: WalkOpt
       if (known) {
         if (!known.reasons.includes(edge.reason) && known.reasons.length < MAX_REASONS)
           known.reasons.push(edge.reason);
+        if (parent !== undefined && known.callers && !known.callers.includes(parent))
+          if (known.callers.length < MAX_CALLERS) known.callers.push(parent);
         continue;
       }
       if (reached.size >= maxNodes) {
@@ -101,7 +109,7 @@ export async function walkCodeGraph(seeds: readonly WalkSeed[], options: WalkOpt
         depth,
         distance,
         reasons: [edge.reason],
-        ...(parent !== undefined ? { parent } : {}),
+        ...(parent !== undefined ? { parent, callers: [parent] } : {}),
       });
       for (const out of await options.expand(edge.to, depth)) {
         const cost = out.cost ?? 1;

@@ -148,4 +148,71 @@ describe('rankScope', () => {
     expect(at('lib.py:__eq__')).toBeGreaterThan(0);
     expect(at('lib.py:__eq__')).toBeLessThan(at('lib.py:sort'));
   });
+  it('with a trace of many runs, lets the spectrum outweigh an outer frame every passing run went through', () => {
+    const k = (symbol: string): string => nodeKey({ file: 'parser.py', symbol });
+    const reached = ['loads', 'parse_pair', 'parse_str', 'parse_int'].map((symbol, i) => ({
+      node: { file: 'parser.py', symbol },
+      role: 'source' as const,
+      depth: 0,
+      distance: i + 1,
+      reasons: ['reached'],
+    }));
+    const rank = (failed: number, passed: number): string[] => {
+      // the failing runs all parsed a string, one passing run did
+      const failing = Array.from(
+        { length: failed },
+        () => new Set([k('loads'), k('parse_pair'), k('parse_str')]),
+      );
+      const passing = Array.from(
+        { length: passed },
+        (_, i) => new Set([k('loads'), k('parse_pair'), k(i === 0 ? 'parse_str' : 'parse_int')]),
+      );
+      return order(
+        rankScope({
+          reached,
+          frames: [
+            { file: 'parser.py', symbol: 'parse_pair' },
+            { file: 'parser.py', symbol: 'loads' },
+          ],
+          onFailingLine: [{ file: 'parser.py', symbol: 'loads' }],
+          executed: { failing, passing },
+          isTestFile,
+        }),
+      );
+    };
+    // from four runs the frames lead; from a hundred subtests the function the failing ones ran
+    expect(rank(1, 3).slice(0, 2).sort()).toEqual(['parser.py:loads', 'parser.py:parse_pair']);
+    expect(rank(20, 80)[0]).toBe('parser.py:parse_str');
+  });
+
+  it("counts a function as the failing line's callee's callee through any caller, not only the first", async () => {
+    // test_sort -> sort -> swap; test_sort's failing line calls check, which calls swap too
+    const edges: Record<string, CodeEdge[]> = {
+      'tests/test_lib.py#test_sort': [
+        { to: { file: 'lib.py', symbol: 'sort' }, role: 'source', reason: 'calls sort' },
+        { to: { file: 'lib.py', symbol: 'check' }, role: 'source', reason: 'calls check' },
+      ],
+      'lib.py#sort': [
+        { to: { file: 'lib.py', symbol: 'swap' }, role: 'source', reason: 'sort calls swap', cost: 0 },
+      ],
+      'lib.py#check': [
+        { to: { file: 'lib.py', symbol: 'swap' }, role: 'source', reason: 'check calls swap', cost: 0 },
+      ],
+    };
+    const walk = await walkCodeGraph([test('test_sort')], {
+      maxDepth: 3,
+      expand: async (n) => edges[`${n.file}#${n.symbol}`] ?? [],
+    });
+    expect(walk.reached.find((n) => n.node.symbol === 'swap')!.parent).toBe(
+      nodeKey({ file: 'lib.py', symbol: 'sort' }),
+    );
+    const entries = rankScope({
+      reached: walk.reached,
+      frames: [],
+      onFailingLine: [{ file: 'lib.py', symbol: 'check' }],
+      isTestFile,
+    });
+    const swap = entries.flatMap((e) => e.ranking ?? []).find((r) => r.symbol === 'swap')!;
+    expect(swap.reason).toBe('called by a function the failing line calls');
+  });
 });

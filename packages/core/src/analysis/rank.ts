@@ -108,11 +108,20 @@ export function rankScope(input: RankInput): ScopeEntry[] {
   });
   const lineHits = new Set((input.onFailingLine ?? []).map(nodeKey));
   const byKey = new Map(input.reached.map((n) => [nodeKey(n.node), n]));
+  // the fewest calls from a callee of the failing line, through any caller the walk saw
   const lineSignal = (n: ReachedNode): number => {
-    let current: ReachedNode | undefined = n;
-    for (let step = 0; current && step <= LINE_REACH; step++) {
-      if (lineHits.has(nodeKey(current.node))) return LINE_DECAY ** step;
-      current = current.parent !== undefined ? byKey.get(current.parent) : undefined;
+    let level: ReachedNode[] = [n];
+    const visited = new Set<string>();
+    for (let step = 0; level.length > 0 && step <= LINE_REACH; step++) {
+      if (level.some((r) => lineHits.has(nodeKey(r.node)))) return LINE_DECAY ** step;
+      const next: ReachedNode[] = [];
+      for (const r of level)
+        for (const c of r.callers ?? (r.parent !== undefined ? [r.parent] : []))
+          if (!visited.has(c) && byKey.has(c)) {
+            visited.add(c);
+            next.push(byKey.get(c)!);
+          }
+      level = next;
     }
     return 0;
   };
