@@ -51,6 +51,7 @@ export {
   CoverageError,
   entryOf,
   linkedLibraries,
+  projectFiles,
   type AutoRunOptions,
   type GenerationSource,
   type CoverageData,

@@ -56,8 +56,3 @@ export function outcomeOf(candidate: Candidate, run: RunResult): { outcome: RunO
     message: `${bad.id} ${bad.status}${bad.message ? `: ${firstLine(bad.message)}` : ''}`,
   };
 }
-
-/** Test ids of the run that belong to any of the candidates: a selection for the flake runs. */
-export function selectionOf(candidates: readonly Candidate[], run: RunResult): string[] {
-  return [...new Set(candidates.flatMap((c) => testsOf(c, run).map((t) => t.id)))];
-}

@@ -1,9 +1,18 @@
 import type { AutoRunAttempt, AutoRunTest } from '../../api/contracts/autorun.js';
 import type { RunResult } from '../../api/contracts/run-result.js';
-import { compileError, outcomeOf, selectionOf, testsOf, type RunOutcome } from './classify.js';
+import { compileError, outcomeOf, testsOf, type RunOutcome } from './classify.js';
 import { coverageGain, gainIsEmpty, mergeCoverage } from './coverage/model.js';
 import { attemptsFor, healGenerated } from './heal.js';
-import { isCpp, removeCandidate, rewire, runTests, scratch, type Decided, type RunState } from './state.js';
+import {
+  isCpp,
+  removeCandidate,
+  rewire,
+  runTests,
+  scratch,
+  selectionFor,
+  type Decided,
+  type RunState,
+} from './state.js';
 import type { Candidate } from './types.js';
 
 interface Tracked {
@@ -64,17 +73,46 @@ export async function evaluate(
     );
   };
 
-  const healed = await healGenerated(
-    state.options,
-    candidates,
-    state.runDir,
-    `heal-${generation}`,
-    state.settings.maxFixAttempts,
-  );
-  for (const t of tracked) t.attempts = attemptsFor(t.candidate, healed);
+  const heal = async (subset: Tracked[], label: string): Promise<void> => {
+    if (state.settings.maxFixAttempts === 0 || state.options.fixers.length === 0) return;
+    const report = await healGenerated(
+      state.options,
+      subset.map((t) => t.candidate),
+      state.runDir,
+      label,
+      state.settings.maxFixAttempts,
+      selectionFor(state, subset),
+    );
+    for (const t of subset)
+      for (const a of attemptsFor(t.candidate, report))
+        t.attempts.push({ ...a, attempt: t.attempts.length + 1 });
+  };
+  // runs the live files' tests only, and learns their ids
+  const runLive = async (): Promise<RunResult> => {
+    const result = await runTests(state, selectionFor(state, live()));
+    for (const t of live()) {
+      const ids = testsOf(t.candidate, result).map((x) => x.id);
+      if (ids.length) t.tests = ids;
+    }
+    return result;
+  };
 
-  // does it build: a named file's error first, since one file's compile error stops the others
-  let run: RunResult = await runTests(state);
+  // a file that does not build is healed on its own: in C/C++ its error stops the whole build,
+  // so a heal of one file could never pass validation while another file is still broken
+  let run = await runLive();
+  const broken = live().filter((t) => compileError(t.candidate, run, false) !== undefined);
+  for (const [i, t] of broken.entries()) {
+    if (isCpp(state)) await rewire(state, [t.candidate]);
+    await heal([t], `heal-${generation}-build-${i + 1}`);
+  }
+  if (broken.length && isCpp(state))
+    await rewire(
+      state,
+      live().map((t) => t.candidate),
+    );
+  if (broken.length) run = await runLive();
+
+  // what still does not build is removed, a named file's error first
   for (let round = 0; round <= candidates.length; round++) {
     let named = live().filter((t) => compileError(t.candidate, run, false) !== undefined);
     if (named.length === 0) named = live().filter((t) => compileError(t.candidate, run, true) !== undefined);
@@ -82,24 +120,22 @@ export async function evaluate(
     for (const t of named)
       await remove(t, 'does-not-compile', compileError(t.candidate, run, true) ?? 'does not build');
     if (live().length === 0) break;
-    run = await runTests(state);
+    run = await runLive();
+  }
+
+  // what builds and fails is healed together
+  if (live().some((t) => outcomeOf(t.candidate, run).outcome !== 'passed')) {
+    await heal(live(), `heal-${generation}`);
+    run = await runLive();
   }
 
   // does it pass, run after run
   for (let i = 0; i < state.settings.flakeRuns && live().length; i++) {
-    if (i > 0)
-      run = await runTests(
-        state,
-        selectionOf(
-          live().map((t) => t.candidate),
-          run,
-        ),
-      );
+    if (i > 0) run = await runLive();
     for (const t of live()) {
       const o = outcomeOf(t.candidate, run);
       t.runs.push(o.outcome);
       if (o.message) t.messages.push(o.message);
-      if (t.tests.length === 0) t.tests = testsOf(t.candidate, run).map((x) => x.id);
     }
   }
   for (const t of live()) {

@@ -18,9 +18,20 @@ export async function healGenerated(
   runDir: string,
   label: string,
   maxFixAttempts: number,
+  selection: string[] | undefined,
 ): Promise<GateReport> {
+  const { runner } = options.project;
   const project: GateProject = {
     ...options.project,
+    // the gate's first run covers the generated tests only: the existing suite already ran, and
+    // a file the filter left in place (manual rollback) must not stop it
+    runner: selection
+      ? {
+          ...runner,
+          supportsSelection: true,
+          run: (ctx) => runner.run({ ...ctx, selection: ctx.selection ?? selection }),
+        }
+      : runner,
     heal: {
       ...options.project.heal,
       maxAttempts: Math.max(1, maxFixAttempts),

@@ -12,4 +12,5 @@ export {
   type CoverageRequest,
 } from './coverage/probe.js';
 export { entryOf, linkedLibraries } from './cmake.js';
+export { projectFiles } from './project-files.js';
 export type { AutoRunOptions, GenerationSource } from './types.js';

@@ -66,6 +66,25 @@ export async function runTests(state: RunState, selection?: string[]): Promise<R
   return run;
 }
 
+/**
+ * The test ids that run just these files: the ids a run reported for them, else what names a
+ * whole file (a CTest entry, a pytest file path). Undefined, the whole suite, when a file has
+ * neither (a Jest file none of whose tests has run yet).
+ */
+export function selectionFor(
+  state: RunState,
+  files: ReadonlyArray<{ candidate: Candidate; tests: readonly string[] }>,
+): string[] | undefined {
+  const ids: string[] = [];
+  for (const { candidate, tests } of files) {
+    if (tests.length) ids.push(...tests);
+    else if (candidate.entry) ids.push(candidate.entry);
+    else if (state.language === 'python') ids.push(candidate.file);
+    else return undefined;
+  }
+  return ids;
+}
+
 /** Takes a candidate out (by the rollback strategy) and out of the C/C++ build. */
 export async function removeCandidate(
   state: RunState,
