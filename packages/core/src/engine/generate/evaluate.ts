@@ -1,7 +1,7 @@
 import type { AutoRunAttempt, AutoRunTest } from '../../api/contracts/autorun.js';
 import type { RunResult } from '../../api/contracts/run-result.js';
 import { compileError, outcomeOf, testsOf, type RunOutcome } from './classify.js';
-import { coverageGain, gainIsEmpty, mergeCoverage } from './coverage/model.js';
+import { coverageGain, gainIsEmpty, mergeCoverage } from './measure/model.js';
 import { attemptsFor, healGenerated } from './heal.js';
 import {
   isCpp,

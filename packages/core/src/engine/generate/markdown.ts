@@ -1,5 +1,5 @@
 import type { AutoRunReport, CoverageCounts } from '../../api/contracts/autorun.js';
-import { lineRanges } from './coverage/model.js';
+import { lineRanges } from './measure/model.js';
 
 const pct = (covered: number, total: number): string =>
   total === 0 ? 'n/a' : `${((100 * covered) / total).toFixed(1)} % (${covered}/${total})`;

@@ -4,7 +4,7 @@ import type { AutoRunTest } from '../../api/contracts/autorun.js';
 import { RunResultSchema, type RunResult } from '../../api/contracts/run-result.js';
 import type { AuditLog } from './audit.js';
 import { wireCmake } from './cmake.js';
-import type { CoverageData, CoverageProbe } from './coverage/probe.js';
+import type { CoverageData, CoverageProbe } from './measure/probe.js';
 import type { Rollback } from './rollback.js';
 import type { Snapshot } from './snapshot.js';
 import type { AutoRunOptions, Candidate } from './types.js';

@@ -1,7 +1,7 @@
 import type { RollbackStrategy } from '../../api/contracts/autorun.js';
 import type { Fixer, Generator as TestGenerator, Logger } from '../../api/plugin.js';
 import type { GateProject } from '../types.js';
-import type { CoverageProbe } from './coverage/probe.js';
+import type { CoverageProbe } from './measure/probe.js';
 
 /** Where the generated files come from: a generator plugin, or a user's own command. */
 export type GenerationSource =
