@@ -5,6 +5,7 @@
  */
 export { default, GeneratorOptionsSchema, planFiles, type GeneratorOptions } from './generator.js';
 export { generateApi, type GenerateApiOptions, type GenerateApiResult } from './pipeline/generate-api.js';
+export { gateSuite, type GateRun } from './pipeline/run-gate.js';
 export { loadSpec, type LoadedSpec } from './spec/load.js';
 export { buildModel, type ApiModel, type Operation } from './spec/model.js';
 export { buildPlan, planJson, type Plan } from './plan/plan.js';

@@ -217,27 +217,27 @@ def _check_body(resp, operation):
         )
 
 
-def expect_no_server_error(resp):
+def assert_no_server_error(resp):
     assert resp.status_code < 500, f"{_where(resp)} answered {resp.status_code}, a server error: {_snippet(resp)}"
 
 
-def expect_status(resp, *statuses):
-    expect_no_server_error(resp)
+def assert_status(resp, *statuses):
+    assert_no_server_error(resp)
     wanted = " or ".join(str(s) for s in statuses)
     assert resp.status_code in statuses, f"{_where(resp)} answered {resp.status_code}, expected {wanted}: {_snippet(resp)}"
 
 
-def expect_client_error(resp, operation):
-    expect_no_server_error(resp)
+def assert_client_error(resp, operation):
+    assert_no_server_error(resp)
     assert 400 <= resp.status_code < 500, (
         f"{_where(resp)} answered {resp.status_code} to a request that breaks the document; expected a 4xx: {_snippet(resp)}"
     )
     _check_body(resp, operation)
 
 
-def expect_contract(resp, operation):
+def assert_contract(resp, operation):
     """The answer is declared for the operation: its status, Content-Type, schema and time."""
-    expect_no_server_error(resp)
+    assert_no_server_error(resp)
     declared = sorted(CONTRACT["operations"][operation]["responses"])
     assert _declared(operation, resp.status_code) is not None, (
         f"{_where(resp)} answered {resp.status_code}, which {operation} does not declare (it declares {', '.join(declared)})"

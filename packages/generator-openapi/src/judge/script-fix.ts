@@ -93,7 +93,7 @@ export function scriptFix(input: JudgeInput, need: FixNeed): ScriptFix | undefin
   const status = e.response.status;
   const expected = /answered (\d{3}), expected (\d{3})\b/.exec(input.evidence);
   if (expected && Number(expected[1]) === status && !declaredResponse(op, Number(expected[2]))) {
-    const calls = source.match(new RegExp(`expect_status\\((\\w+), ${expected[2]}\\)`, 'g')) ?? [];
+    const calls = source.match(new RegExp(`assert_status\\((\\w+), ${expected[2]}\\)`, 'g')) ?? [];
     if (calls.length === 1)
       return change(
         source,
