@@ -1,4 +1,4 @@
-import { XMLBuilder } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
 import { z } from 'zod';
 import type { GateReport, PluginErrorEntry, ProjectReport } from '../api/contracts/report.js';
 import type { TestResult } from '../api/contracts/run-result.js';
@@ -6,6 +6,14 @@ import { API_VERSION, type Reporter } from '../api/plugin.js';
 import { gatedRound, testNotes, type TestNote } from './gated-tests.js';
 import { pluginErrorLine } from './plugin-error-line.js';
 import { outputPath, writeOutput } from './write-file.js';
+
+/**
+ * fast-xml-parser's ES build is some 40 modules; its CommonJS build is one file, required when a
+ * report is rendered, so a run without the JUnit reporter never loads it.
+ */
+function xmlBuilder(): typeof import('fast-xml-parser').XMLBuilder {
+  return (createRequire(import.meta.url)('fast-xml-parser') as typeof import('fast-xml-parser')).XMLBuilder;
+}
 
 const JunitOptionsSchema = z.object({ file: z.string().default('results.xml') }).strict();
 
@@ -137,7 +145,7 @@ export function renderJunit(report: GateReport, patch = 'fixes.patch'): string {
     );
   const sum = (key: string): number => suites.reduce((n, s) => n + Number(s[key]), 0);
   // a property's value="true" must stay an attribute with a value, not a bare boolean attribute
-  const builder = new XMLBuilder({
+  const builder = new (xmlBuilder())({
     ignoreAttributes: false,
     format: true,
     suppressEmptyNode: true,

@@ -1,8 +1,13 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import { createTwoFilesPatch } from 'diff';
 import { shellQuote } from '../text/shell-quote.js';
 import { toPosix } from './paths.js';
+
+/** jsdiff, required by the first diff: a run that heals nothing never loads it. */
+function twoFilesPatch(): typeof import('diff').createTwoFilesPatch {
+  return (createRequire(import.meta.url)('diff') as typeof import('diff')).createTwoFilesPatch;
+}
 
 /**
  * A git-style unified diff of one file, accepted by `git apply` (a/ b/ prefixes, /dev/null for
@@ -12,7 +17,7 @@ export function fileDiff(file: string, before: string | undefined, after: string
   if (before === after) return '';
   const oldName = before === undefined ? '/dev/null' : `a/${file}`;
   const newName = after === undefined ? '/dev/null' : `b/${file}`;
-  const body = createTwoFilesPatch(oldName, newName, before ?? '', after ?? '', undefined, undefined, {
+  const body = twoFilesPatch()(oldName, newName, before ?? '', after ?? '', undefined, undefined, {
     context: 3,
   });
   // jsdiff starts with an "Index:"/"====" preamble; git wants "diff --git" headers instead.
