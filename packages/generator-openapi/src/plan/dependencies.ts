@@ -119,7 +119,7 @@ function match(
       confidence: CONFIDENCE['field-match'],
       reason: `${field.name} is a field of the ${r.name} that ${r.create} answers`,
     };
-  if (stem && similarity(stem, r.name) >= 0.6)
+  if (stem && similarity(stem, r.name) >= 0.5)
     return {
       via: { in: field.in, name: field.name, field: r.idField },
       kind: 'similarity',

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import $RefParser from '@apidevtools/json-schema-ref-parser';
 import { ConfigError } from '@suture/core';
 import { lineOf, parseLocated, refLines, type LocatedText } from './locate.js';
@@ -128,9 +128,12 @@ export async function loadSpec(path: string, cwd: string = process.cwd()): Promi
   } catch (error) {
     const e = error as Error & { source?: string; targetRef?: string; path?: unknown };
     const message = e.message.split('\n')[0] ?? String(error);
-    const ref = [...refLines(located).entries()].find(
-      ([r]) => message.includes(r) || (e.targetRef && e.targetRef.endsWith(r)),
-    );
+    const ref = [...refLines(located).entries()].find(([r]) => {
+      const [target, fragment] = r.split('#');
+      // a missing file is named by its absolute path, a missing pointer by its fragment
+      if (target && message.includes(resolve(dirname(file), target))) return true;
+      return Boolean(fragment && message.includes(`#${fragment}`)) || message.includes(r);
+    });
     fail(
       display,
       ref?.[1],

@@ -9,7 +9,7 @@ export interface LocatedText {
 export function parseLocated(text: string): LocatedText {
   const lines = new LineCounter();
   // JSON is YAML 1.2, so one parser gives both formats their line numbers.
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false });
   return { doc, lines };
 }
 

