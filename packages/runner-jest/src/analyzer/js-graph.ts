@@ -38,7 +38,10 @@ export class JsGraph {
     if (def) return { index, uses: def.uses };
     const title = node.symbol.startsWith(TEST_SYMBOL) ? node.symbol.slice(TEST_SYMBOL.length) : node.symbol;
     const test = await this.project.test(node.file, title);
-    return test ? { index, uses: test.uses } : undefined;
+    if (!test) return undefined;
+    // the hooks of its suites run with it: the object a test calls is often built in a beforeEach
+    const hooks = index.module.hooks.filter((h) => h.suite === '' || test.path.startsWith(`${h.suite} > `));
+    return { index, uses: [...test.uses, ...hooks.flatMap((h) => h.uses)] };
   }
 
   /** The definitions the uses on one line lead to (the failing `expect`). */
@@ -119,7 +122,11 @@ export class JsGraph {
     return edges;
   }
 
-  /** `obj.m()` on an object of unknown type: a class this module defines or imports that has `m`. */
+  /**
+   * `obj.m()` on an object of unknown type: a class this module defines or imports that has `m`,
+   * else a function of this module that defines an `m` inside it (`this.storage.setValue()` on
+   * the object of methods `createStore` returns).
+   */
   private async byMethodName(index: JsIndex, method: string): Promise<Resolved | undefined> {
     for (const d of index.module.defs)
       if (d.name.endsWith(`.${method}`)) return { file: index.file, symbol: d.name, via: [] };
@@ -130,6 +137,7 @@ export class JsGraph {
       if (cls && name && (await this.project.index(cls.file))?.defs.has(name))
         return { file: cls.file, symbol: name, via: cls.via };
     }
-    return undefined;
+    const outer = index.module.defs.find((d) => d.inner?.includes(method));
+    return outer ? { file: index.file, symbol: outer.name, via: [] } : undefined;
   }
 }

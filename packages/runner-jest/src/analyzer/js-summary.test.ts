@@ -80,4 +80,45 @@ describe('summarizeScript', () => {
       },
     ]);
   });
+  it('reads the hooks of each suite and the functions a definition defines inside it', () => {
+    const m = summarize(
+      'src/bloom.test.js',
+      [
+        'class Bloom {',
+        '  createStore(size) {',
+        '    const cells = [];',
+        '    function fill() { cells.push(false); }',
+        '    return {',
+        '      getValue(i) { return cells[i]; },',
+        '      setValue: (i) => { cells[i] = true; },',
+        '    };',
+        '  }',
+        '}',
+        'beforeAll(() => { setup(); });',
+        "describe('Bloom', () => {",
+        '  let bloom;',
+        '  beforeEach(() => {',
+        '    bloom = new Bloom();',
+        '  });',
+        "  it('inserts', () => { bloom.insert('a'); });",
+        '});',
+      ].join('\n'),
+    );
+    expect(m.defs.find((d) => d.name === 'Bloom.createStore')!.inner).toEqual([
+      'fill',
+      'getValue',
+      'setValue',
+    ]);
+    expect(m.defs.find((d) => d.name === 'Bloom')!.inner).toBeUndefined();
+    expect(m.hooks).toEqual([
+      { suite: '', line: 11, endLine: 11, uses: expect.arrayContaining([{ name: 'setup', lines: [11] }]) },
+      {
+        suite: 'Bloom',
+        line: 14,
+        endLine: 16,
+        uses: expect.arrayContaining([{ name: 'Bloom', lines: [15] }]),
+      },
+    ]);
+    expect(m.tests.map((t) => t.path)).toEqual(['Bloom > inserts']);
+  });
 });

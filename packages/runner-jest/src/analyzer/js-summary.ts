@@ -1,5 +1,6 @@
 import type { SyntaxNode, SyntaxTree } from '@suture/core/analysis';
-import { testTitlePath } from './test-title.js';
+import { nestedNames } from './js-nested.js';
+import { suiteTitlePath, testTitlePath } from './test-title.js';
 
 /** A name used in a function: a call `f()`, `obj.m()`, `new C()`, or a reference passed as a value. */
 export interface JsUse {
@@ -13,6 +14,21 @@ export interface JsUse {
 export interface JsDef {
   /** `f`, `Class`, `Class.method`; `default` for an anonymous default export. */
   name: string;
+  line: number;
+  endLine: number;
+  uses: JsUse[];
+  /**
+   * Functions defined inside it under a name a caller elsewhere can use: the methods of an object
+   * it returns (`{ setValue(i) {...} }`), named inner functions. A call `x.setValue()` on an
+   * object of unknown type may land there.
+   */
+  inner?: string[];
+}
+
+/** A `beforeEach`/`beforeAll`/`afterEach`/`afterAll` callback: it runs with every test of its suite. */
+export interface JsHook {
+  /** The titles of its enclosing suites joined by ` > `; empty at the top of the file. */
+  suite: string;
   line: number;
   endLine: number;
   uses: JsUse[];
@@ -46,6 +62,7 @@ export interface JsExport {
 export interface JsModule {
   defs: JsDef[];
   tests: JsTest[];
+  hooks: JsHook[];
   imports: Array<[string, JsImport]>;
   exports: Array<[string, JsExport]>;
   /** `export * from '...'`. */
@@ -54,7 +71,7 @@ export interface JsModule {
 
 const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 const MAX_LINES = 20;
-
+const HOOKS = new Set(['beforeEach', 'beforeAll', 'afterEach', 'afterAll']);
 function stringValue(node: SyntaxNode | null | undefined): string | undefined {
   if (!node || (node.type !== 'string' && node.type !== 'template_string')) return undefined;
   return node.text.slice(1, -1);
@@ -75,7 +92,7 @@ function commonJsTarget(left: SyntaxNode | null): string | undefined {
 }
 
 class Reader {
-  readonly module: JsModule = { defs: [], tests: [], imports: [], exports: [], stars: [] };
+  readonly module: JsModule = { defs: [], tests: [], hooks: [], imports: [], exports: [], stars: [] };
   private readonly spans: Span[] = [];
 
   def(name: string, node: SyntaxNode, outer: SyntaxNode = node): void {
@@ -264,26 +281,30 @@ class Reader {
 
   tests(tree: SyntaxTree): void {
     for (const cb of tree.rootNode.descendantsOfType([...FUNCTION_VALUES])) {
-      const path = testTitlePath(cb);
       const call = cb.parent?.parent;
       const callee = call?.childForFieldName('function');
+      if (callee?.type === 'identifier' && HOOKS.has(callee.text) && cb.parent?.type === 'arguments') {
+        this.module.hooks.push({ suite: suiteTitlePath(cb), ...this.span(cb) });
+        continue;
+      }
+      const path = testTitlePath(cb);
       const head = callee?.type === 'call_expression' ? callee.childForFieldName('function') : callee;
       const base = (head?.type === 'member_expression' ? head.childForFieldName('object') : head)?.text;
       if (path === undefined || (base !== 'test' && base !== 'it' && base !== 'fit' && base !== 'xit'))
         continue;
       const first = cb.parent?.namedChildren[0];
       const title = stringValue(first) ?? first?.text ?? '';
-      this.module.tests.push({
-        title,
-        path,
-        line: cb.startPosition.row + 1,
-        endLine: cb.endPosition.row + 1,
-        uses: [],
-      });
-      this.spans.push({ uses: new Map(), start: cb.startPosition.row, end: cb.endPosition.row });
-      (this.module.tests[this.module.tests.length - 1] as JsTest & { span?: Span }).span =
-        this.spans[this.spans.length - 1];
+      this.module.tests.push({ title, path, ...this.span(cb) });
     }
+  }
+
+  /** Lines of a callback whose uses are collected with the rest (`uses` fills them in). */
+  private span(cb: SyntaxNode): { line: number; endLine: number; uses: JsUse[] } {
+    const span: Span = { uses: new Map(), start: cb.startPosition.row, end: cb.endPosition.row };
+    this.spans.push(span);
+    const item = { line: cb.startPosition.row + 1, endLine: cb.endPosition.row + 1, uses: [] };
+    (item as { span?: Span }).span = span;
+    return item;
   }
 
   uses(tree: SyntaxTree): void {
@@ -312,12 +333,16 @@ class Reader {
     for (const id of tree.rootNode.descendantsOfType('identifier'))
       if (id.parent?.type !== 'member_expression' && id.parent?.type !== 'variable_declarator')
         add(id, id.text);
-    const finish = (item: { uses: JsUse[] } & { span?: Span }): void => {
+    const inner = nestedNames(tree, (row) => owners[row] ?? undefined);
+    const finish = (item: { uses: JsUse[]; inner?: string[] } & { span?: Span }): void => {
       item.uses = [...(item.span?.uses.values() ?? [])];
+      const names = item.span && inner.get(item.span);
+      if (names && 'name' in item) item.inner = [...names];
       delete item.span;
     };
     for (const d of this.module.defs) finish(d);
     for (const t of this.module.tests) finish(t);
+    for (const h of this.module.hooks) finish(h);
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -41,5 +41,27 @@ describe('module paths', () => {
     expect(aliasCandidates('@/cart/total', paths)).toEqual(['src/cart/total']);
     expect(aliasCandidates('~lib', paths)).toEqual(['lib/index.js']);
     expect(aliasCandidates('#money', paths)).toEqual(['shared/money']);
+  });
+  it('follows extends: paths from a base config, resolved from the nearest baseUrl or the config that sets them', async () => {
+    await mkdir(join(root, 'config'));
+    await writeFile(
+      join(root, 'config/tsconfig.base.json'),
+      '{ "compilerOptions": { "paths": { "~lib/*": ["../src/lib/*"] } } }\n',
+    );
+    await writeFile(join(root, 'tsconfig.json'), '{ "extends": "./config/tsconfig.base" }\n');
+    expect(aliasCandidates('~lib/range', await readModulePaths(root))).toEqual(['src/lib/range']);
+    // a baseUrl set nearer is where the inherited paths start from
+    await writeFile(
+      join(root, 'config/tsconfig.base.json'),
+      '{ "compilerOptions": { "paths": { "~lib/*": ["lib/*"] } } }\n',
+    );
+    await writeFile(
+      join(root, 'tsconfig.json'),
+      '{ "extends": "./config/tsconfig.base.json", "compilerOptions": { "baseUrl": "src" } }\n',
+    );
+    expect(aliasCandidates('~lib/range', await readModulePaths(root))).toEqual([
+      'src/lib/range',
+      'src/~lib/range',
+    ]);
   });
 });

@@ -19,23 +19,61 @@ function parseJsonc(text: string): unknown {
   return JSON.parse(stripped);
 }
 
+interface CompilerPaths {
+  baseUrl?: string;
+  paths?: Record<string, string[]>;
+}
+
+interface TsConfig {
+  extends?: string | string[];
+  compilerOptions?: CompilerPaths;
+}
+
+const MAX_EXTENDS = 8;
+
+/**
+ * `baseUrl` and `paths` of a tsconfig and the configs it extends (files of the project, by
+ * relative path), as TypeScript merges them: the nearest setting wins, a `baseUrl` is relative to
+ * the config that sets it, and `paths` without a `baseUrl` are relative to the config that sets them.
+ */
+async function mergedPaths(
+  root: string,
+  file: string,
+  depth = 0,
+): Promise<{ baseUrl?: string; paths?: { base: string; map: Record<string, string[]> } } | undefined> {
+  const text = await readFile(join(root, file), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  let config: TsConfig;
+  try {
+    config = parseJsonc(text) as TsConfig;
+  } catch {
+    // an unreadable tsconfig maps nothing
+    return undefined;
+  }
+  const dir = posix.dirname(file);
+  const parents = [config.extends ?? []].flat().filter((e) => e.startsWith('.'));
+  let merged: Awaited<ReturnType<typeof mergedPaths>> = {};
+  if (depth < MAX_EXTENDS)
+    for (const parent of parents) {
+      const target = posix.normalize(posix.join(dir, parent.endsWith('.json') ? parent : `${parent}.json`));
+      merged = { ...merged, ...(await mergedPaths(root, target, depth + 1)) };
+    }
+  const own = config.compilerOptions ?? {};
+  if (own.baseUrl !== undefined) merged.baseUrl = posix.normalize(posix.join(dir, own.baseUrl));
+  if (own.paths) merged.paths = { base: dir, map: own.paths };
+  return merged;
+}
+
 async function tsconfigPaths(root: string): Promise<Pick<ModulePaths, 'baseUrl' | 'paths'>> {
   for (const name of ['tsconfig.json', 'jsconfig.json']) {
-    const text = await readFile(join(root, name), 'utf8').catch(() => undefined);
-    if (!text) continue;
-    try {
-      const config = parseJsonc(text) as {
-        compilerOptions?: { baseUrl?: string; paths?: Record<string, string[]> };
-      };
-      const base = config.compilerOptions?.baseUrl ?? '.';
-      const paths = Object.entries(config.compilerOptions?.paths ?? {}).map(([pattern, targets]) => ({
-        pattern,
-        targets: targets.map((t) => posix.normalize(posix.join(base, t))),
-      }));
-      return { ...(config.compilerOptions?.baseUrl ? { baseUrl: posix.normalize(base) } : {}), paths };
-    } catch {
-      // an unreadable tsconfig maps nothing
-    }
+    const merged = await mergedPaths(root, name);
+    if (!merged) continue;
+    const base = merged.baseUrl ?? merged.paths?.base ?? '.';
+    const paths = Object.entries(merged.paths?.map ?? {}).map(([pattern, targets]) => ({
+      pattern,
+      targets: targets.map((t) => posix.normalize(posix.join(base, t))),
+    }));
+    return { ...(merged.baseUrl !== undefined ? { baseUrl: merged.baseUrl } : {}), paths };
   }
   return { paths: [] };
 }

@@ -37,9 +37,15 @@ function titleOf(callback: SyntaxNode): string | undefined {
 export function testTitlePath(callback: SyntaxNode): string | undefined {
   const own = titleOf(callback);
   if (own === undefined) return undefined;
-  const titles = [own];
-  for (let node = callback.parent; node; node = node.parent) {
-    const title = CALLBACKS.has(node.type) ? titleOf(node) : undefined;
+  const suite = suiteTitlePath(callback);
+  return suite ? `${suite} > ${own}` : own;
+}
+
+/** The titles of the suites whose callbacks enclose `node`, outermost first, joined by ` > `. */
+export function suiteTitlePath(node: SyntaxNode): string {
+  const titles: string[] = [];
+  for (let at = node.parent; at; at = at.parent) {
+    const title = CALLBACKS.has(at.type) ? titleOf(at) : undefined;
     if (title !== undefined) titles.unshift(title);
   }
   return titles.join(' > ');

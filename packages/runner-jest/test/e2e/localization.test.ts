@@ -63,6 +63,20 @@ const BUGS: Record<string, Bug> = {
     right: 'return 2 * (width + height);',
     wrong: 'return 2 * width + height;',
   },
+  "tsconfig's paths inherited through extends (~lib/range)": {
+    test: 'tests/paths.test.ts::span of values',
+    file: 'src/lib/range.ts',
+    symbol: 'span',
+    right: 'return Math.max(...values) - Math.min(...values);',
+    wrong: 'return Math.max(...values) + Math.min(...values);',
+  },
+  'an object built in beforeEach whose methods a factory method returns': {
+    test: 'tests/counter.test.ts::Counter counts what was added',
+    file: 'src/counter.ts',
+    symbol: 'Counter.createStore',
+    right: 'cells.set(key, (cells.get(key) ?? 0) + 1);',
+    wrong: 'cells.set(key, (cells.get(key) ?? 0) + 2);',
+  },
   "tsconfig's baseUrl (lib/stats)": {
     test: 'tests/aliases.test.ts::mean of values',
     file: 'src/lib/stats.ts',
@@ -101,7 +115,7 @@ function rankOf(scope: Scope, file: string, symbol: string): number {
   return at < 0 ? Infinity : at + 1;
 }
 
-describe('scope on a real Jest run (export *, re-exports, CommonJS, moduleNameMapper, tsconfig paths)', () => {
+describe('scope on a real Jest run (export *, re-exports, CommonJS, moduleNameMapper, tsconfig paths, hooks)', () => {
   let root: string;
   let groups: Failure[];
   const analyzer = jest().analyzer!();

@@ -1,0 +1,3 @@
+export function span(values: number[]): number {
+  return Math.max(...values) - Math.min(...values);
+}
