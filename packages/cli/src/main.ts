@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { cac } from 'cac';
+import type { AutorunCommandFlags } from './commands/autorun.js';
 import type { InitFlags } from './commands/init.js';
 import type { MergeFlags } from './commands/merge.js';
 import type { RunFlags } from './commands/run.js';
@@ -103,8 +104,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
   cli
     .command(
-      'generate <kind>',
-      'Generate tests: `api` writes a healed pytest suite from an OpenAPI document, with a bug report',
+      'generate <kind> [...targets]',
+      'Generate tests: `api` writes a healed pytest suite from an OpenAPI document, with a bug report; `tests` writes unit tests of the targets and keeps those that compile, pass and add coverage',
     )
     .option('--spec <file>', 'api: the OpenAPI 2.0/3.0/3.1 document, JSON or YAML (required)')
     .option('--rules <file>', 'api: business rules (Markdown or text): business mode, with an LLM fixer')
@@ -123,12 +124,41 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--load-rate <n>', 'api: requests per second per connection (default: as fast as it goes)')
     .option('--load-max-p99 <ms>', 'api: fail when an endpoint p99 latency exceeds this')
     .option('--load-max-error-rate <r>', 'api: fail when errors and non-2xx exceed this share (0..1)')
+    .option('--generator <plugin>', 'tests: the generator plugin (package, alias or path)')
+    .option('--generator-options <json>', "tests: the generator's options as a JSON object")
+    .option('--project <name>', 'tests: the project of the targets (default: the one holding the first)')
+    .option('--no-auto-run', 'tests: write the generated files without building, running or filtering them')
+    .option('--max-fix-attempts <n>', 'tests: heals per generated file (default 2)')
+    .option('--flake-runs <n>', 'tests: runs in a row a kept test must pass (default 3)')
+    .option('--generations <n>', 'tests: generation attempts, each told what is still uncovered (default 2)')
+    .option('--rollback <strategy>', 'tests: restoreSnapshot (default), gitCheckout or manual')
+    .option('--json', 'tests: print the auto-run report on stdout')
     .example('suture generate api --spec openapi.yaml --base-url http://127.0.0.1:8000')
+    .example('suture generate tests src/ops.py::clamp --generator @suture/llm-claude-cli')
     .example(
       'suture generate api --spec openapi.yaml --rules prd.md --data cases.csv --fixer claude --server "python app.py" --base-url http://127.0.0.1:8000 --load',
     )
-    .action(async (kind: string, flags: Record<string, unknown>) => {
-      code = await (await import('./commands/generate.js')).generateCommand(kind, flags);
+    .action(async (kind: string, targets: string[], flags: Record<string, unknown>) => {
+      code = await (await import('./commands/generate.js')).generateCommand(kind, { ...flags, targets });
+    });
+  cli
+    .command(
+      'autorun',
+      'Run your own test generator, then build, run, heal and keep only the generated tests that compile, pass and add coverage',
+    )
+    .option('--after <command>', 'The shell command that generates the tests')
+    .option('--generated <glob>', 'Files the command writes, relative to the project (repeatable)')
+    .option('--target <file>', 'Source file whose coverage the tests must raise (repeatable)')
+    .option('--project <name>', 'The project (default: the one holding the first target)')
+    .option('--fixer <name>', 'Heal with only this fixer from the configured ladder (repeatable)')
+    .option('--max-fix-attempts <n>', 'Heals per generated file (default 2)')
+    .option('--flake-runs <n>', 'Runs in a row a kept test must pass (default 3)')
+    .option('--rollback <strategy>', 'restoreSnapshot (default), gitCheckout or manual')
+    .option('--config <file>', 'Config file')
+    .option('--json', 'Print the auto-run report on stdout')
+    .example(`suture autorun --after "python gen.py" --generated 'tests/gen/**' --target src/ops.py`)
+    .action(async (flags: Record<string, unknown>) => {
+      code = await (await import('./commands/autorun.js')).autorunCommand(flags as AutorunCommandFlags);
     });
   cli
     .command(
