@@ -9,7 +9,7 @@ import {
 import { errorMessage } from '../../api/errors.js';
 import { repositoryRedactor } from '../../safety/repo-secrets.js';
 import { redactDeep } from '../../safety/redact.js';
-import { SUTURE_DIR } from '../../safety/suture-dir.js';
+import { ensureSutureDir, SUTURE_DIR } from '../../safety/suture-dir.js';
 import { newRunId } from '../gate.js';
 import { AuditLog } from './audit.js';
 import { coverageProbeFor } from './measure/index.js';
@@ -61,6 +61,8 @@ function resolveState(options: AutoRunOptions, runDir: string, audit: AuditLog):
 export async function runAutoRun(options: AutoRunOptions): Promise<AutoRunReport> {
   const runId = options.runId ?? newRunId();
   const runDir = join(options.outputDir, runId);
+  // .suture/ hides itself from git before anything is written into it
+  await ensureSutureDir(options.root);
   await mkdir(join(runDir, 'work'), { recursive: true });
   const redact = await repositoryRedactor({
     root: options.root,

@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { join, relative, resolve } from 'node:path';
+import { access, readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { toPosix } from '../../../safety/paths.js';
 import {
   CoverageError,
@@ -41,14 +40,22 @@ export function parseIstanbul(json: string, root: string, target: readonly strin
   return data;
 }
 
+/** The project's own Jest, `node_modules/jest/bin/jest.js` walking up from the root, as the runner finds it. */
 async function jestBin(root: string): Promise<string> {
-  try {
-    return createRequire(join(root, 'package.json')).resolve('jest/bin/jest.js');
-  } catch {
-    throw new CoverageError(
-      `jest is not installed for ${root}; install it with \`npm install --save-dev jest\``,
-    );
+  for (let dir = root; ; dir = dirname(dir)) {
+    const script = join(dir, 'node_modules', 'jest', 'bin', 'jest.js');
+    if (
+      await access(script).then(
+        () => true,
+        () => false,
+      )
+    )
+      return script;
+    if (dirname(dir) === dir) break;
   }
+  throw new CoverageError(
+    `jest is not installed for ${root}; install it with \`npm install --save-dev jest\``,
+  );
 }
 
 async function isEsm(root: string): Promise<boolean> {
