@@ -14,16 +14,14 @@ export class CallGuard {
   /** Why the breaker opened: every later call is refused without being made. */
   private open: string | undefined;
 
-  constructor(
-    private readonly fixer: string,
-    private readonly threshold: number,
-  ) {}
+  // Messages leave the fixer's name out: the engine's plugin wrapper puts it and its config entry first.
+  constructor(private readonly threshold: number) {}
 
   /** Throws FixerUnavailableError when the budget forbids another call. */
   admit(ctx: FixerContext, pending: Usage | undefined): void {
     if (this.open) throw new FixerUnavailableError(this.open, spent(pending));
     const refusal = ctx.spend?.refusal(pending);
-    if (refusal) throw new FixerUnavailableError(`${this.fixer} not called: ${refusal}`, spent(pending));
+    if (refusal) throw new FixerUnavailableError(`no call made: ${refusal}`, spent(pending));
   }
 
   /** The signal of one call: the run's, and the budget's clock. */
@@ -44,11 +42,11 @@ export class CallGuard {
     if (ctx.signal.aborted) return error;
     if (ctx.spend?.signal.aborted) {
       const reason = ctx.spend.refusal(pending) ?? String(ctx.spend.signal.reason);
-      return new FixerUnavailableError(`${this.fixer} stopped: ${reason}`, spent(pending), { cause: error });
+      return new FixerUnavailableError(`call stopped: ${reason}`, spent(pending), { cause: error });
     }
     this.failedInARow++;
     if (this.threshold === 0 || this.failedInARow < this.threshold) return error;
-    this.open = `${errorMessage(error)}; ${this.failedInARow} calls in a row got no reply, so ${this.fixer} is skipped for the rest of the run (the fixer option "circuitBreaker")`;
+    this.open = `${errorMessage(error)}; ${this.failedInARow} calls in a row got no reply, so this fixer is skipped for the rest of the run (the fixer option "circuitBreaker")`;
     return new FixerUnavailableError(this.open, spent(pending), { cause: error });
   }
 }

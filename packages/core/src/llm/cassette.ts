@@ -73,6 +73,8 @@ const RecordSchema = z.object({
   reply: z.object({
     answer: z.unknown().optional(),
     failure: z.string().optional(),
+    /** The failure was no reply from the model (see TransportReply): it counts toward the circuit breaker. */
+    noReply: z.boolean().optional(),
     error: z.string().optional(),
     usage: UsageSchema,
     /** What became of the conversation: continued, ended or left as it was. */
@@ -169,7 +171,7 @@ export function withCassette<S>(
             : undefined;
     const base = { usage: reply.usage, ...(conversation !== undefined ? { conversation } : {}) };
     return reply.failure !== undefined
-      ? { ...base, failure: reply.failure }
+      ? { ...base, failure: reply.failure, ...(reply.noReply ? { noReply: true } : {}) }
       : { ...base, answer: reply.answer };
   }
 
@@ -226,7 +228,9 @@ export function withCassette<S>(
         reply.conversation === null ? 'ended' : reply.conversation === undefined ? 'kept' : 'set';
       await save(
         record({
-          ...('failure' in reply ? { failure: reply.failure } : { answer: readable(reply.answer) }),
+          ...('failure' in reply
+            ? { failure: reply.failure, ...(reply.noReply ? { noReply: true } : {}) }
+            : { answer: readable(reply.answer) }),
           usage: reply.usage,
           conversation,
         }),
@@ -238,7 +242,9 @@ export function withCassette<S>(
             ? prior && { key, inner: prior.inner }
             : { key, inner: reply.conversation };
       const base = { usage: reply.usage, ...(taped !== undefined ? { conversation: taped } : {}) };
-      return 'failure' in reply ? { ...base, failure: reply.failure } : { ...base, answer: reply.answer };
+      return 'failure' in reply
+        ? { ...base, failure: reply.failure, ...(reply.noReply ? { noReply: true } : {}) }
+        : { ...base, answer: reply.answer };
     },
   };
 }

@@ -42,7 +42,18 @@ export type TransportReply<S> = {
   usage: Usage;
   /** The conversation to continue on this failure's next attempt; null ends it, absent keeps the last. */
   conversation?: S | null;
-} & ({ answer: unknown } | { failure: string });
+} & (
+  | { answer: unknown }
+  | {
+      failure: string;
+      /**
+       * The model never replied (the endpoint was down, hung, refused the key): a failure the
+       * transport could only report, such as claude's result of an API error. It counts toward
+       * the circuit breaker as a thrown call does; any other failure is a reply that closes the count.
+       */
+      noReply?: boolean;
+    }
+);
 
 /** How an LLM package talks to its model: all it has to write. */
 export interface LlmTransport<S = never> {
@@ -125,7 +136,7 @@ export function llmFixer<S = never>(spec: LlmFixerSpec<S>): Fixer {
     : spec.transport;
   const meter = createUsageMeter(name, settings.prices, spec.warnUnpriced ?? true);
   const conversations = new Map<string, { state: S | Taped<S>; seen: number }>();
-  const guard = new CallGuard(name, settings.circuitBreaker);
+  const guard = new CallGuard(settings.circuitBreaker);
   const render: RenderOptions = {
     templates: settings.templates,
     answer: transport.answer,
@@ -165,7 +176,6 @@ export function llmFixer<S = never>(spec: LlmFixerSpec<S>): Fixer {
         const pending = total && thrown ? addUsage(total, thrown) : (thrown ?? total);
         throw redactError(guard.failed(error, ctx, pending), redact);
       }
-      guard.replied();
       total = total ? addUsage(total, reply.usage) : reply.usage;
       // A call that reached the model leaves a conversation worth continuing, even a failed one.
       const next = reply.conversation;
@@ -174,6 +184,9 @@ export function llmFixer<S = never>(spec: LlmFixerSpec<S>): Fixer {
         conversations.set(key, { state: next, seen: request.history.length });
 
       const spent = total.calls > 0 ? total : undefined;
+      if ('failure' in reply && reply.noReply)
+        throw redactError(guard.failed(new FixerError(reply.failure, spent), ctx, total), redact);
+      guard.replied();
       if ('failure' in reply) throw new FixerError(redact(reply.failure), spent);
       const parsed = answerToProposal(reply.answer, total);
       if (parsed.ok) return redactProposal(parsed.proposal, redact);

@@ -3,7 +3,10 @@ import { isFixerUnavailable } from '../api/fixer-unavailable.js';
 import type { SpendGuard } from '../api/spend.js';
 import { sampleFixerContext, sampleFixRequest } from '../testing/sample-fix-request.js';
 import { startChatServer, type ChatServer } from './chat-server.test-support.js';
+import { LlmOptionsSchema, resolveLlmSettings } from './fixer-options.js';
+import { llmFixer, type TransportReply } from './llm-fixer.js';
 import { teamFixer } from './llm-test-fixer.test-support.js';
+import { emptyUsage } from './pricing.js';
 
 let server: ChatServer;
 beforeAll(async () => {
@@ -46,7 +49,7 @@ describe('the circuit breaker', () => {
     const second = await failure(f.propose(sampleFixRequest(), sampleFixerContext()));
     expect(isFixerUnavailable(second)).toBe(true);
     expect(second.message).toMatch(
-      /failed with 500 \(down\).*; 2 calls in a row got no reply, so @suture\/llm-team is skipped for the rest of the run \(the fixer option "circuitBreaker"\)$/,
+      /failed with 500 \(down\).*; 2 calls in a row got no reply, so this fixer is skipped for the rest of the run \(the fixer option "circuitBreaker"\)$/,
     );
     const third = await failure(f.propose(sampleFixRequest(), sampleFixerContext()));
     expect(third.message).toBe(second.message);
@@ -65,6 +68,43 @@ describe('the circuit breaker', () => {
     expect(isFixerUnavailable(await failure(f.propose(sampleFixRequest(), sampleFixerContext())))).toBe(
       false,
     );
+  });
+
+  it('counts a failure the transport reports as no reply (claude on a dead endpoint), not one the model gave', async () => {
+    const replies: Array<TransportReply<never>> = [
+      { usage: emptyUsage(), failure: 'the model answered in plain text' },
+      {
+        usage: emptyUsage(),
+        failure: 'cannot connect to http://127.0.0.1:9 (ConnectionRefused)',
+        noReply: true,
+      },
+      {
+        usage: emptyUsage(),
+        failure: 'cannot connect to http://127.0.0.1:9 (ConnectionRefused)',
+        noReply: true,
+      },
+    ];
+    let sent = 0;
+    const f = llmFixer({
+      name: '@suture/llm-reporting',
+      settings: resolveLlmSettings(LlmOptionsSchema.parse({}), {
+        configDir: process.cwd(),
+        env: {},
+        defaults: { apiKeyEnv: 'REPORTING_KEY', maxOutputTokens: 100 },
+      }),
+      transport: {
+        answer: 'Answer with the tool.',
+        send: async () => (sent++, replies.shift()!),
+      },
+    });
+    const errors = [];
+    for (let i = 0; i < 4; i++)
+      errors.push(await failure(f.propose(sampleFixRequest(), sampleFixerContext())));
+    expect(errors.map(isFixerUnavailable)).toEqual([false, false, true, true]);
+    expect(errors[2]!.message).toBe(
+      'cannot connect to http://127.0.0.1:9 (ConnectionRefused); 2 calls in a row got no reply, so this fixer is skipped for the rest of the run (the fixer option "circuitBreaker")',
+    );
+    expect(sent).toBe(3);
   });
 
   it('is off at 0', async () => {
@@ -88,7 +128,7 @@ describe('the run budget', () => {
       ),
     );
     expect(isFixerUnavailable(error)).toBe(true);
-    expect(error.message).toBe("@suture/llm-team not called: the run's budget of 3 LLM call(s) is spent");
+    expect(error.message).toBe("no call made: the run's budget of 3 LLM call(s) is spent");
     expect(server.requests).toHaveLength(0);
   });
 
@@ -106,8 +146,6 @@ describe('the run budget', () => {
     }, 300);
     const error = await failure(teamFixer(server).propose(sampleFixRequest(), sampleFixerContext({ spend })));
     expect(isFixerUnavailable(error)).toBe(true);
-    expect(error.message).toBe(
-      "@suture/llm-team stopped: the run's time budget is spent (budget.maxWallMs 300 ms)",
-    );
+    expect(error.message).toBe("call stopped: the run's time budget is spent (budget.maxWallMs 300 ms)");
   });
 });
