@@ -91,6 +91,7 @@ describe('interpretResult', () => {
     const login = cliSite(options, { ANTHROPIC_BASE_URL: 'http://127.0.0.1:4010' });
     expect(interpretResult(result('invalid-key'), 1, { ...limits, site: login })).toEqual({
       ok: false,
+      noReply: true,
       reason:
         "http://127.0.0.1:4010 refused the API key from claude's login (401: Invalid API key · Fix external API key): run `claude /login` (or `claude setup-token` for CI) or set ANTHROPIC_API_KEY",
     });
@@ -114,6 +115,23 @@ describe('interpretResult', () => {
     expect(reason('budget')).toBe(
       'claude reached the spending limit of $0.5 of one call before answering (the fixer option "maxBudgetUsd")',
     );
+  });
+
+  it('names an API claude could not reach (it retried within the call)', () => {
+    expect(reason('unreachable')).toBe(
+      'cannot connect to http://127.0.0.1:4010/v1/messages after 2 retries (ConnectionRefused): is the server at http://127.0.0.1:4010 running?',
+    );
+  });
+
+  it('marks an API error as no reply from the model (the circuit breaker counts it), never an answer it gave', () => {
+    const noReply = (name: string): boolean | undefined => {
+      const r = interpretResult(result(name), 1, limits);
+      return r.ok ? undefined : (r.noReply ?? false);
+    };
+    for (const name of ['unreachable', 'server-error', 'rate-limited', 'invalid-key', 'not-logged-in'])
+      expect(noReply(name), name).toBe(true);
+    for (const name of ['refusal', 'max-turns', 'schema-retries', 'budget', 'plain-text'])
+      expect(noReply(name), name).toBe(false);
   });
 
   it('tells a refusal from other errors', () => {

@@ -119,7 +119,14 @@ export interface ResultLimits {
   site: CallSite;
 }
 
-export type Interpretation = { ok: true; answer: unknown } | { ok: false; reason: string };
+export type Interpretation =
+  | { ok: true; answer: unknown }
+  /** noReply: the model never replied (an API error): it counts toward the circuit breaker. */
+  | { ok: false; reason: string; noReply?: boolean };
+
+/** claude's words for an API it could not reach, with the cause in parentheses when it gives one. */
+const UNREACHABLE =
+  /^API Error: (?:Unable to connect to API|Connection error|Request timed out)\.?\s*(?:\(([^)]+)\))?/i;
 
 function apiError(result: CliResult, site: CallSite, text: string): string | undefined {
   const status = result.api_error_status;
@@ -127,6 +134,9 @@ function apiError(result: CliResult, site: CallSite, text: string): string | und
   if (status === 401 || /invalid api key|oauth token (has )?expired/i.test(text))
     return callFailureReason({ kind: 'auth', status: 401, detail: clip(text, 160) }, site);
   if (status) return callFailureReason(failureOfStatus(status, clip(text, 200)), site);
+  const unreachable = UNREACHABLE.exec(text);
+  if (unreachable)
+    return callFailureReason({ kind: 'connection', detail: unreachable[1] ?? clip(text, 120) }, site);
   return undefined;
 }
 
@@ -166,7 +176,7 @@ export function interpretResult(
         };
     }
     const api = apiError(result, limits.site, text);
-    if (api) return { ok: false, reason: api };
+    if (api) return { ok: false, reason: api, noReply: true };
     return {
       ok: false,
       reason: `claude failed (${result.subtype}${exitCode !== 0 ? `, exit code ${exitCode}` : ''}): ${clip(text || 'no message', 300)}`,

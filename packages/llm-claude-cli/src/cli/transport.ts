@@ -46,7 +46,8 @@ export function cliTransport(options: ResolvedOptions): LlmTransport<string> {
       const ended = lost ? { conversation: null } : {};
       if (outcome.kind !== 'result') {
         const failure = outcome.kind === 'failed' ? outcome.reason : 'claude lost its session twice';
-        return { usage: outcome.usage, failure, ...ended };
+        // a timeout, a claude that would not start or printed no result: no reply from the model
+        return { usage: outcome.usage, failure, noReply: true, ...ended };
       }
       const { result, usage } = outcome;
       // A call that reached the model left a session worth resuming, even a failed one.
@@ -60,7 +61,7 @@ export function cliTransport(options: ResolvedOptions): LlmTransport<string> {
       });
       return verdict.ok
         ? { usage, answer: verdict.answer, ...next }
-        : { usage, failure: verdict.reason, ...next };
+        : { usage, failure: verdict.reason, ...(verdict.noReply ? { noReply: true } : {}), ...next };
     },
   };
 }

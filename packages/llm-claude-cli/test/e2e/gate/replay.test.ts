@@ -60,17 +60,29 @@ function config(fixers: ConfigInput['fixers']): ConfigInput {
 const failureOf = (report: GateReport): FailureReport =>
   report.projects[0]!.failures.find((f) => f.failure.tests.includes(TEST))!;
 
+/** A cassette file as the tests read it. */
+interface TapeRecord {
+  key: string;
+  fixer: string;
+  model: string;
+  attempt: number;
+  request: { continues: string | null; system: string[]; user: string[] };
+  reply: Record<string, unknown>;
+  /** The file's text. */
+  raw: string;
+}
+
 /** The cassette's files, parsed, in the order they were recorded (a follow-up names the one it continues). */
-async function tape(scenario: string): Promise<Array<Record<string, unknown> & { raw: string }>> {
+async function tape(scenario: string): Promise<TapeRecord[]> {
   const dir = join(CASSETTES, scenario);
   const files = await readdir(dir);
   const records = await Promise.all(
     files.map(async (f) => {
       const raw = await readFile(join(dir, f), 'utf8');
-      return { ...(JSON.parse(raw) as Record<string, unknown>), raw };
+      return { ...(JSON.parse(raw) as Omit<TapeRecord, 'raw'>), raw };
     }),
   );
-  return records.sort((a, b) => Number(a.attempt) - Number(b.attempt));
+  return records.sort((a, b) => a.attempt - b.attempt);
 }
 
 describe('the claude fixer on a cassette', () => {
@@ -97,11 +109,11 @@ describe('the claude fixer on a cassette', () => {
     // a readable cassette: the prompt as lines, the answer, and the follow-up chained to the first call
     const [first, second] = await tape('cli-heal');
     expect(first).toMatchObject({ fixer: '@suture/llm-claude-cli', model: TEST_MODEL, attempt: 1 });
-    expect((first!.request as { continues: unknown }).continues).toBeNull();
-    expect((first!.request as { user: string[] }).user).toContain('    if units > 10:');
+    expect(first!.request.continues).toBeNull();
+    expect(first!.request.user).toContain('    if units > 10:');
     expect(first!.reply).toMatchObject({ answer: WRONG, conversation: 'set' });
-    expect((second!.request as { continues: unknown }).continues).toBe(first!.key);
-    expect((second!.request as { user: string[] }).user.join('\n')).toContain('This is attempt 2 of 3');
+    expect(second!.request.continues).toBe(first!.key);
+    expect(second!.request.user.join('\n')).toContain('This is attempt 2 of 3');
     expect(second!.reply).toMatchObject({ answer: RIGHT });
     for (const record of [first, second]) {
       expect(record!.raw).not.toContain(TEST_KEY);
@@ -143,7 +155,7 @@ describe('the claude fixer on a cassette', () => {
     expect(json.totals).toMatchObject({ bugs: 1, llmCalls: 1 });
     expect(mock.requests.filter((r) => r.method === 'POST')).toHaveLength(RECORD ? 1 : 0);
     const [record] = await tape('api-product-bug');
-    expect((record!.request as { user: string[] }).user.join('\n')).toContain(
+    expect(record!.request.user.join('\n')).toContain(
       'You may edit only test files, not the code under test.',
     );
     expect(record!.raw).not.toContain(TEST_KEY);
