@@ -49,18 +49,29 @@ async function onTape(scenario: string, options: Record<string, unknown>): Promi
   };
 }
 
-async function tape(scenario: string): Promise<Array<Record<string, unknown> & { raw: string }>> {
+/** A cassette file as the tests read it. */
+interface TapeRecord {
+  key: string;
+  fixer: string;
+  model: string;
+  attempt: number;
+  request: { continues: string | null; system: string[]; user: string[] };
+  reply: Record<string, unknown>;
+  /** The file's text. */
+  raw: string;
+}
+
+async function tape(scenario: string): Promise<TapeRecord[]> {
   const dir = join(CASSETTES, scenario);
   const records = await Promise.all(
     (await readdir(dir)).map(async (f) => {
       const raw = await readFile(join(dir, f), 'utf8');
-      return { ...(JSON.parse(raw) as Record<string, unknown>), raw };
+      return { ...(JSON.parse(raw) as Omit<TapeRecord, 'raw'>), raw };
     }),
   );
-  return records.sort((a, b) => Number(a.attempt) - Number(b.attempt));
+  return records.sort((a, b) => a.attempt - b.attempt);
 }
-const lines = (record: Record<string, unknown> | undefined): string =>
-  (record!.request as { user: string[] }).user.join('\n');
+const lines = (record: TapeRecord | undefined): string => record!.request.user.join('\n');
 
 describe('the OpenAI fixer on a cassette', () => {
   it('heals on the second attempt over Chat Completions, replayed without a key or a request', async () => {

@@ -32,6 +32,10 @@ export interface GateSetup {
   fixer: Record<string, unknown>;
   heal?: Record<string, unknown>;
   mode?: GateMode;
+  /** The run's `budget` (maxCalls, maxCostUsd, maxWallMs). */
+  budget?: Record<string, unknown>;
+  /** Gate several copies of the shop, each a project in its own folder (one failure group each). */
+  copies?: string[];
 }
 
 /**
@@ -42,12 +46,18 @@ export async function gate(setup: GateSetup): Promise<GateRun> {
   await mkdir(TMP, { recursive: true });
   const root = await mkdtemp(join(TMP, 'openai-shop-'));
   temps.push(root);
-  await cp(join(here, 'shop'), root, { recursive: true });
+  const copies = setup.copies ?? [];
+  if (copies.length === 0) await cp(join(here, 'shop'), root, { recursive: true });
+  for (const name of copies) await cp(join(here, 'shop'), join(root, name), { recursive: true });
   const config = {
-    projects: [{ name: 'shop', root: '.', runner: 'jest' }],
+    projects: copies.length
+      ? copies.map((name) => ({ name, root: name, runner: 'jest' }))
+      : [{ name: 'shop', root: '.', runner: 'jest' }],
     fixers: [['openai', setup.fixer]],
     heal: { flakyReruns: 0, maxAttempts: 1, ...setup.heal },
     reporters: ['json', 'bugs', 'patch'],
+    ...(setup.budget ? { budget: setup.budget } : {}),
+    ...(copies.length ? { concurrency: 1 } : {}),
   };
   await writeFile(join(root, 'suture.config.json'), `${JSON.stringify(config, null, 2)}\n`);
   const ignore = ['.suture/**'];
