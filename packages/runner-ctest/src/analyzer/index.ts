@@ -5,6 +5,7 @@ import { createCppCache } from './cpp-model.js';
 import { DefinitionIndex } from './cpp-project.js';
 import { summarizeCpp, type CppFile } from './cpp-summary.js';
 import { scopeCtest } from './scope.js';
+import { TestEntries } from './test-entries.js';
 import { isCppTestFile } from './test-files.js';
 
 /**
@@ -20,11 +21,13 @@ export function cppAnalyzer(): Analyzer {
   });
   const definitions = new DefinitionIndex();
   const passing = new PassingTests();
+  const entries = new TestEntries();
   return {
     name: '@suture/runner-ctest/analyzer',
     apiVersion: API_VERSION,
     analyze(result, project) {
       passing.record(project.root, result, (t) => t.file);
+      entries.record(result);
       return analyzeCtest(result, project, summaries);
     },
     scope: (failure, project) =>
@@ -32,6 +35,7 @@ export function cppAnalyzer(): Analyzer {
         summaries,
         definitions,
         passing: (root, file) => passing.of(root, file),
+        entries,
       }),
     isTestFile: isCppTestFile,
   };

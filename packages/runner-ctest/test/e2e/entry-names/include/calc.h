@@ -1,0 +1,4 @@
+#pragma once
+
+int twice(int value);
+int halve(int value);
