@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { runProcess } from '@suture/core';
 
@@ -29,6 +30,42 @@ export function parseBacktrace(text: string, root: string, buildDir: string): Ba
   return out;
 }
 
+/** CTest's tests of a build folder (`--show-only=json-v1`). */
+async function listTests(root: string, build: string): Promise<ListedTest[] | undefined> {
+  const listing = await runProcess('ctest', ['--test-dir', build, '--show-only=json-v1'], {
+    cwd: root,
+    timeoutMs: 20_000,
+    tailBytes: 8 * 1024 * 1024,
+  });
+  if (listing.exitCode !== 0) return undefined;
+  try {
+    return (JSON.parse(listing.output) as { tests?: ListedTest[] }).tests ?? [];
+  } catch {
+    return undefined;
+  }
+}
+
+/** What CTest says it runs for an entry: the command and its folder. */
+async function listedTest(
+  root: string,
+  build: string,
+  entry: string,
+  memo?: CrashBacktraces,
+): Promise<{ command: string[]; cwd: string } | undefined> {
+  // the listing changes only when CMake writes the build's test file again
+  const testFile = await stat(join(build, 'CTestTestfile.cmake')).catch(() => undefined);
+  const key = testFile && [build, testFile.mtimeMs, testFile.size].join('\0');
+  let tests = key ? memo?.listings.get(key) : undefined;
+  if (!tests) {
+    tests = listTests(root, build);
+    if (key) memo?.listings.set(key, tests);
+  }
+  const test = (await tests)?.find((t) => t.name === entry);
+  if (!test?.command?.length) return undefined;
+  const cwd = test.properties?.find((p) => p.name === 'WORKING_DIRECTORY')?.value;
+  return { command: test.command, cwd: typeof cwd === 'string' ? cwd : build };
+}
+
 /**
  * Runs a test that crashed without saying where (a segfault with no sanitizer) once more under
  * gdb and returns the project frames of its backtrace. The command comes from CTest itself
@@ -39,27 +76,40 @@ export async function crashBacktrace(
   root: string,
   buildDir: string,
   testId: string,
+  memo?: CrashBacktraces,
 ): Promise<BacktraceFrame[] | undefined> {
   const [entry, kase] = testId.includes('::') ? testId.split('::') : [testId, undefined];
   const build = join(root, buildDir);
-  const listing = await runProcess('ctest', ['--test-dir', build, '--show-only=json-v1'], {
-    cwd: root,
-    timeoutMs: 20_000,
-    tailBytes: 8 * 1024 * 1024,
-  });
-  if (listing.exitCode !== 0) return undefined;
-  let tests: ListedTest[];
-  try {
-    tests = (JSON.parse(listing.output) as { tests?: ListedTest[] }).tests ?? [];
-  } catch {
-    return undefined;
-  }
-  const test = tests.find((t) => t.name === entry);
-  if (!test?.command?.length) return undefined;
-  const cwd = test.properties?.find((p) => p.name === 'WORKING_DIRECTORY')?.value;
+  const test = await listedTest(root, build, entry!, memo);
+  if (!test) return undefined;
   const command = [...test.command, ...(kase ? [`--gtest_filter=${kase}`] : [])];
+  // the same program, built the same, crashes the same: a second scope of it needs no debugger
+  const program = await stat(resolve(test.cwd, test.command[0]!)).catch(() => undefined);
+  const key = program && [root, command.join('\0'), program.mtimeMs, program.size].join('\0');
+  const known = key ? memo?.frames.get(key) : undefined;
+  if (known) return known;
+  const found = debug(root, buildDir, command, test.cwd);
+  if (key) memo?.frames.set(key, found);
+  return found;
+}
+
+/**
+ * What an analyzer keeps between scopes: CTest's listing of a build (by its test file's stamp)
+ * and the backtraces of crashes already debugged (by program, arguments and the program's stamp).
+ */
+export class CrashBacktraces {
+  readonly listings = new Map<string, Promise<ListedTest[] | undefined>>();
+  readonly frames = new Map<string, Promise<BacktraceFrame[] | undefined>>();
+}
+
+async function debug(
+  root: string,
+  buildDir: string,
+  command: readonly string[],
+  cwd: string,
+): Promise<BacktraceFrame[] | undefined> {
   const r = await runProcess('gdb', ['-batch', '-nx', '-ex', 'run', '-ex', 'bt', '--args', ...command], {
-    cwd: typeof cwd === 'string' ? cwd : build,
+    cwd,
     timeoutMs: DEBUG_TIME_LIMIT_MS,
     tailBytes: 256 * 1024,
   });

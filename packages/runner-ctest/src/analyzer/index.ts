@@ -1,11 +1,11 @@
 import { API_VERSION, type Analyzer } from '@suture/core';
 import { PassingTests, SummaryCache } from '@suture/core/analysis';
 import { analyzeCtest } from './analyze.js';
+import { CrashBacktraces } from './crash-backtrace.js';
 import { createCppCache } from './cpp-model.js';
 import { DefinitionIndex } from './cpp-project.js';
 import { summarizeCpp, type CppFile } from './cpp-summary.js';
 import { scopeCtest } from './scope.js';
-import { TestEntries } from './test-entries.js';
 import { isCppTestFile } from './test-files.js';
 
 /**
@@ -21,13 +21,12 @@ export function cppAnalyzer(): Analyzer {
   });
   const definitions = new DefinitionIndex();
   const passing = new PassingTests();
-  const entries = new TestEntries();
+  const backtraces = new CrashBacktraces();
   return {
     name: '@suture/runner-ctest/analyzer',
     apiVersion: API_VERSION,
     analyze(result, project) {
       passing.record(project.root, result, (t) => t.file);
-      entries.record(result);
       return analyzeCtest(result, project, summaries);
     },
     scope: (failure, project) =>
@@ -35,7 +34,7 @@ export function cppAnalyzer(): Analyzer {
         summaries,
         definitions,
         passing: (root, file) => passing.of(root, file),
-        entries,
+        backtraces,
       }),
     isTestFile: isCppTestFile,
   };

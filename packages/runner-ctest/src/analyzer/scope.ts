@@ -10,12 +10,11 @@ import {
 } from '@suture/core/analysis';
 import type { Failure, ProjectInfo, ScopeEntry, ScopeInput } from '@suture/core';
 import { readCompileDb } from './compile-db.js';
-import { crashBacktrace } from './crash-backtrace.js';
+import { crashBacktrace, type CrashBacktraces } from './crash-backtrace.js';
 import { CppGraph } from './cpp-graph.js';
 import { projectFiles } from './cpp-model.js';
 import { CppProject, type DefinitionIndex } from './cpp-project.js';
 import type { CppFile } from './cpp-summary.js';
-import type { TestEntries } from './test-entries.js';
 import { isCppTestFile } from './test-files.js';
 
 /** How long one failure's scope may take before it is returned as incomplete. */
@@ -29,29 +28,14 @@ export interface ScopeContext {
   definitions: DefinitionIndex;
   /** Passing tests of each test file in the latest run the analyzer read. */
   passing: (root: string, file: string) => readonly string[];
-  /** The CTest entry and case of each test the analyzer has seen in a run. */
-  entries: TestEntries;
+  /** Backtraces of crashes already run under the debugger. */
+  backtraces: CrashBacktraces;
 }
 
-/**
- * The entry of a test and the name its source gives it: a GoogleTest case without its prefix and
- * indexes (`Vals/Suite.Name/3` and `Suite/1.Name` are `Suite.Name`), a Unity function, an entry.
- */
-export function caseName(id: string, entries: TestEntries): { entry: string; name: string } {
-  const { entry, name } = entries.of(id);
-  const dot = name.indexOf('.');
-  if (dot < 0) return { entry, name };
-  const suite = name
-    .slice(0, dot)
-    .split('/')
-    .filter((part) => !/^\d+$/.test(part))
-    .pop();
-  // a discovered typed case is displayed `Suite.Name<int>`
-  const test = name
-    .slice(dot + 1)
-    .replace(/\/\d+$/, '')
-    .replace(/<.*>$/, '');
-  return { entry, name: `${suite ?? name.slice(0, dot)}.${test}` };
+/** The case a test id names: `entry::Suite.Name`, `Values/Suite.Name/3`, a Unity function, an entry. */
+export function caseName(id: string): { entry: string; name: string } {
+  const [entry, kase] = id.includes('::') ? (id.split('::') as [string, string]) : [id, id];
+  return { entry, name: kase.replace(/\/\d+$/, '').replace(/^\w+\//, '') };
 }
 
 /** Where a failing test is: its TEST body or test function, else the sources of its test program. */
@@ -59,9 +43,8 @@ async function testSeeds(
   id: string,
   project: CppProject,
   cmakeLists: readonly string[],
-  entries: TestEntries,
 ): Promise<CodeEdge[]> {
-  const { entry, name } = caseName(id, entries);
+  const { entry, name } = caseName(id);
   const symbol = name.includes('.') ? `TEST:${name}` : name;
   const short = name.includes('.') ? name.split('.').pop()! : name;
   const seeds: CodeEdge[] = [];
@@ -154,8 +137,7 @@ export async function scopeCtest(
     });
 
   const failing = failure.tests.slice(0, MAX_FAILING);
-  const seedsOf = async (id: string): Promise<CodeEdge[]> =>
-    testSeeds(id, project, files.cmakeLists, ctx.entries);
+  const seedsOf = async (id: string): Promise<CodeEdge[]> => testSeeds(id, project, files.cmakeLists);
   const testSeedList = (await Promise.all(failing.map(seedsOf))).flat();
   const frames: CodeNode[] = [];
   const loc = failure.location;
@@ -168,7 +150,7 @@ export async function scopeCtest(
   // a crash that named no place in the code under test: where the debugger sees it stop
   const backtrace: CodeNode[] = [];
   if (failure.kind === 'crash' && db && !frames.some((f) => !isCppTestFile(f.file)) && failure.tests[0]) {
-    for (const b of (await crashBacktrace(info.root, db.buildDir, failure.tests[0])) ?? []) {
+    for (const b of (await crashBacktrace(info.root, db.buildDir, failure.tests[0], ctx.backtraces)) ?? []) {
       if (!project.has(b.file)) continue;
       const defs = (await project.index(b.file))?.summary.defs ?? [];
       const def = defs

@@ -1,3 +1,4 @@
+import { stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   FailureSchema,
@@ -8,12 +9,15 @@ import {
   type Scope,
 } from '@suture/core';
 import { runGate } from '@suture/core/internal';
-import { scriptedFixer, silentLogger } from '@suture/core/testing';
+import { requireToolchain, scriptedFixer, silentLogger } from '@suture/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crashBacktrace, CrashBacktraces } from '../../src/analyzer/crash-backtrace.js';
 import ctest from '../../src/index.js';
 import { cleanup, copy, edit, project, run } from './support.js';
 
 afterAll(cleanup);
+
+const GDB = { command: 'gdb', install: 'apt-get install gdb' };
 
 interface Bug {
   /** The failing test the bug shows in. */
@@ -101,7 +105,8 @@ describe('scope on a real CMake + CTest + GoogleTest build (includes, umbrella h
     },
   );
 
-  it("ranks first the function the debugger's backtrace of a segfault stops in", async () => {
+  it("ranks first the function the debugger's backtrace of a segfault stops in", async (ctx) => {
+    requireToolchain(ctx, GDB);
     const group = groups.find((g) => g.tests.includes('geom_test::First.Empty'))!;
     const scope = ScopeSchema.parse(await analyzer.scope(group, project(root)));
     expect(scope.entries[0]!.ranking![0]).toMatchObject({
@@ -110,6 +115,22 @@ describe('scope on a real CMake + CTest + GoogleTest build (includes, umbrella h
       reason: 'where the failure was raised',
     });
     expect(scope.entries[0]!.reasons).toContain("frame 1 of the debugger's backtrace of the crash");
+  });
+
+  it('runs a crashed program under the debugger once, until the program is built again', async (ctx) => {
+    requireToolchain(ctx, GDB);
+    const memo = new CrashBacktraces();
+    const first = await crashBacktrace(root, 'build-suture', 'geom_test::First.Empty', memo);
+    expect(first?.[0]).toMatchObject({ file: 'src/bounds.cpp', fn: 'first_or_zero' });
+    expect(await crashBacktrace(root, 'build-suture', 'geom_test::First.Empty', memo)).toBe(first);
+    expect(memo.frames.size).toBe(1);
+    const program = join(root, 'build-suture', 'geom_test');
+    const later = new Date((await stat(program)).mtimeMs + 60_000);
+    await utimes(program, later, later);
+    const again = await crashBacktrace(root, 'build-suture', 'geom_test::First.Empty', memo);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    expect(memo.frames.size).toBe(2);
   });
 
   it('puts the header that declares a scope function in the scope, on the header side', async () => {
