@@ -6,6 +6,7 @@ import { createCppCache } from './cpp-model.js';
 import { DefinitionIndex } from './cpp-project.js';
 import { summarizeCpp, type CppFile } from './cpp-summary.js';
 import { scopeCtest } from './scope.js';
+import { TestEntries } from './test-entries.js';
 import { isCppTestFile } from './test-files.js';
 
 /**
@@ -21,12 +22,14 @@ export function cppAnalyzer(): Analyzer {
   });
   const definitions = new DefinitionIndex();
   const passing = new PassingTests();
+  const entries = new TestEntries();
   const backtraces = new CrashBacktraces();
   return {
     name: '@suture/runner-ctest/analyzer',
     apiVersion: API_VERSION,
     analyze(result, project) {
       passing.record(project.root, result, (t) => t.file);
+      entries.record(result);
       return analyzeCtest(result, project, summaries);
     },
     scope: (failure, project) =>
@@ -34,6 +37,7 @@ export function cppAnalyzer(): Analyzer {
         summaries,
         definitions,
         passing: (root, file) => passing.of(root, file),
+        entries,
         backtraces,
       }),
     isTestFile: isCppTestFile,

@@ -15,6 +15,7 @@ import { CppGraph } from './cpp-graph.js';
 import { projectFiles } from './cpp-model.js';
 import { CppProject, type DefinitionIndex } from './cpp-project.js';
 import type { CppFile } from './cpp-summary.js';
+import type { TestEntries } from './test-entries.js';
 import { isCppTestFile } from './test-files.js';
 
 /** How long one failure's scope may take before it is returned as incomplete. */
@@ -28,14 +29,31 @@ export interface ScopeContext {
   definitions: DefinitionIndex;
   /** Passing tests of each test file in the latest run the analyzer read. */
   passing: (root: string, file: string) => readonly string[];
+  /** The CTest entry and case of each test the analyzer has seen in a run. */
+  entries: TestEntries;
   /** Backtraces of crashes already run under the debugger. */
   backtraces: CrashBacktraces;
 }
 
-/** The case a test id names: `entry::Suite.Name`, `Values/Suite.Name/3`, a Unity function, an entry. */
-export function caseName(id: string): { entry: string; name: string } {
-  const [entry, kase] = id.includes('::') ? (id.split('::') as [string, string]) : [id, id];
-  return { entry, name: kase.replace(/\/\d+$/, '').replace(/^\w+\//, '') };
+/**
+ * The entry of a test and the name its source gives it: a GoogleTest case without its prefix and
+ * indexes (`Vals/Suite.Name/3` and `Suite/1.Name` are `Suite.Name`), a Unity function, an entry.
+ */
+export function caseName(id: string, entries: TestEntries): { entry: string; name: string } {
+  const { entry, name } = entries.of(id);
+  const dot = name.indexOf('.');
+  if (dot < 0) return { entry, name };
+  const suite = name
+    .slice(0, dot)
+    .split('/')
+    .filter((part) => !/^\d+$/.test(part))
+    .pop();
+  // a discovered typed case is displayed `Suite.Name<int>`
+  const test = name
+    .slice(dot + 1)
+    .replace(/\/\d+$/, '')
+    .replace(/<.*>$/, '');
+  return { entry, name: `${suite ?? name.slice(0, dot)}.${test}` };
 }
 
 /** Where a failing test is: its TEST body or test function, else the sources of its test program. */
@@ -43,8 +61,9 @@ async function testSeeds(
   id: string,
   project: CppProject,
   cmakeLists: readonly string[],
+  entries: TestEntries,
 ): Promise<CodeEdge[]> {
-  const { entry, name } = caseName(id);
+  const { entry, name } = caseName(id, entries);
   const symbol = name.includes('.') ? `TEST:${name}` : name;
   const short = name.includes('.') ? name.split('.').pop()! : name;
   const seeds: CodeEdge[] = [];
@@ -137,7 +156,8 @@ export async function scopeCtest(
     });
 
   const failing = failure.tests.slice(0, MAX_FAILING);
-  const seedsOf = async (id: string): Promise<CodeEdge[]> => testSeeds(id, project, files.cmakeLists);
+  const seedsOf = async (id: string): Promise<CodeEdge[]> =>
+    testSeeds(id, project, files.cmakeLists, ctx.entries);
   const testSeedList = (await Promise.all(failing.map(seedsOf))).flat();
   const frames: CodeNode[] = [];
   const loc = failure.location;
