@@ -28,7 +28,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateCpp, generateJs, generatePython } from './lib/localization-generated.mjs';
 import { baselineFailures, measureMutant, runOnce, TOKEN_BUDGET } from './lib/localization-measure.mjs';
@@ -152,7 +152,9 @@ const SETS = [
       );
       linkNodeModules(dir);
     },
-    runner: () => jest(),
+    // its whole suite takes minutes on 2 cores: each mutant runs the tests of its own folder
+    scoped: true,
+    runner: (mutant) => jest({ args: [dirname(mutant.file)] }),
     sources: (root) => files(root, 'src', /\.js$/).filter((f) => !f.includes('__test__')),
     mutants: 3,
   },
@@ -223,9 +225,9 @@ async function measureSet(set) {
   const started = performance.now();
   const root = materialise(set);
   try {
-    const runner = await set.runner();
-    const baselineRun = await runOnce(runner, root);
-    const baseline = baselineFailures(baselineRun);
+    // a set whose suite is long runs, for each mutant, the tests of the mutant's folder only
+    const runner = set.scoped ? undefined : await set.runner();
+    const baseline = runner && baselineFailures(await runOnce(runner, root));
     const want = MUTANTS ?? set.mutants;
     const random = rng(SEED + set.name.length);
     const tested = set.generatedTested ?? set.tested?.(root);
@@ -242,7 +244,9 @@ async function measureSet(set) {
     for (const mutant of candidates) {
       if (killed >= want || tried >= want * 5) break;
       tried++;
-      const m = await measureMutant({ runner, root, mutant, baseline });
+      const scoped = runner ?? (await set.runner(mutant));
+      const base = baseline ?? baselineFailures(await runOnce(scoped, root));
+      const m = await measureMutant({ runner: scoped, root, mutant, baseline: base });
       if (m.survived) continue;
       killed++;
       console.error(
