@@ -83,6 +83,7 @@ export function buildContract(
           test: c.test,
           ...(c.field ? { field: c.field } : {}),
           ...(c.breaks ? { breaks: c.breaks } : {}),
+          ...(c.source ? { source: c.source } : {}),
         },
       ]),
     ),

@@ -1,4 +1,5 @@
 import type { CaseContext, PlannedCase } from '../plan/cases.js';
+import type { DataSpec } from '../plan/data-cases.js';
 import type { Resource } from '../plan/resources.js';
 import type { Operation } from '../spec/model.js';
 import { itemArgs, pyCall } from './calls.js';
@@ -44,6 +45,44 @@ function readBack(r: Resource, ops: ReadonlyMap<string, Operation>, name: string
     `    assert_status(${name}, 200)`,
     `    assert_contract(${name}, ${pyString(read.id)})`,
   ];
+}
+
+function dataDriven(
+  c: PlannedCase & { data: DataSpec },
+  ops: ReadonlyMap<string, Operation>,
+  resources: readonly Resource[],
+): string {
+  const lines = head(c, ['cleanup']);
+  for (const { resource: r, call } of c.data.steps) {
+    const v = `${r.fixture}_item`;
+    const remove = r.remove ? ops.get(r.remove) : undefined;
+    lines.push(
+      `    made = ${pyCall(call)}`,
+      `    assert made.status_code < 300, f"could not create the ${r.name} of ${c.data.row}: {made.status_code} {made.text[:200]}"`,
+      `    ${v} = made.json()`,
+    );
+    if (remove && r.itemParam)
+      lines.push(
+        `    cleanup.add(${pyString('DELETE')}, ${pyString(remove.path)}, ${itemArgs(r.itemParam, v, r.idField)})`,
+      );
+  }
+  const status = c.expectation.kind === 'status' ? c.expectation.status : 200;
+  lines.push(
+    `    resp = ${pyCall(c.call)}`,
+    `    assert_status(resp, ${status})`,
+    `    assert_contract(resp, ${pyString(c.operation)})`,
+  );
+  // a row that creates something leaves nothing behind
+  const created = resources.find((r) => r.create === c.operation);
+  const remove = created?.remove ? ops.get(created.remove) : undefined;
+  if (created && remove && created.itemParam)
+    lines.splice(
+      lines.length - 2,
+      0,
+      '    if resp.status_code < 300:',
+      `        cleanup.add(${pyString('DELETE')}, ${pyString(remove.path)}, ${itemArgs(created.itemParam, 'resp.json()', created.idField)})`,
+    );
+  return lines.join('\n');
 }
 
 function chain(c: PlannedCase, ops: ReadonlyMap<string, Operation>): string {
@@ -102,7 +141,12 @@ export function testFiles(ctx: CaseContext, cases: readonly PlannedCase[]): Map<
   const ops = new Map(ctx.model.operations.map((o) => [o.id, o]));
   const files = new Map<string, string[]>();
   for (const c of cases) {
-    const body = c.chain ? chain(c, ops) : single(c, ops);
+    const data = (c as { data?: DataSpec }).data;
+    const body = data
+      ? dataDriven({ ...c, data }, ops, ctx.resources)
+      : c.chain
+        ? chain(c, ops)
+        : single(c, ops);
     files.set(c.file, [...(files.get(c.file) ?? []), body]);
   }
   return new Map([...files].map(([file, bodies]) => [file, `${HEADER}\n\n${bodies.join('\n\n\n')}\n`]));

@@ -104,6 +104,30 @@ export function judge(input: JudgeInput): Judgement {
         : 'the service fails on a request that keeps the document',
     );
   const response = responseProblems(op, opId, last, contract.responseTimeLimitS);
+  if (intent === 'data' && c && /^\d{3}$/.test(c.expect) && String(status) !== c.expect) {
+    const source = c.source ?? 'the test data';
+    if (status < 300 && request.length > 0)
+      return bug(
+        'medium',
+        `${api} accepts a request that breaks the document (${source})`,
+        `${c.expect}: ${request[0]}`,
+        `${status}: ${clip(last.response.body)}`,
+        `the service does not validate its input: ${request.join('; ')}`,
+      );
+    if (response.length === 0)
+      return bug(
+        'medium',
+        `${api} answers ${status} where ${source} expects ${c.expect}`,
+        `${c.expect} (${source})`,
+        `${status}: ${clip(last.response.body)}`,
+        `the service does not do what ${source} says: ${c.scenario}`,
+      );
+  }
+  if (intent === 'data' && /^4/.test(c?.expect ?? '') && status >= 400 && status < 500)
+    return {
+      verdict: 'unknown',
+      reason: `${api} answered ${status} to ${c?.source ?? 'a data row'}, which expects ${c?.expect}`,
+    };
   if (NEGATIVE.has(intent)) {
     if (request.length === 0 || (request.length === 1 && request[0]!.startsWith('no credential')))
       return {
@@ -201,14 +225,6 @@ export function judge(input: JudgeInput): Judgement {
       `an answer within ${contract.responseTimeLimitS} s`,
       slow.text,
       slow.text,
-    );
-  if (intent === 'data' && /^\d{3}$/.test(c?.expect ?? '') && String(status) !== c?.expect)
-    return bug(
-      'medium',
-      `${api} answers ${status} where the test data expects ${c!.expect}`,
-      `${c!.expect} (${c!.source ?? 'the data file'})`,
-      `${status}: ${clip(last.response.body)}`,
-      `the service does not do what ${c!.source ?? 'the data row'} says: ${c!.scenario}`,
     );
   // The answer keeps the document: the test misread it.
   const fix = scriptFix(input, { kind: 'expectation', exchange: last, opId });

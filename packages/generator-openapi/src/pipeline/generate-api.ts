@@ -2,8 +2,11 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { ConfigError, type GateReport } from '@suture/core';
 import { buildContract } from '../emit/contract.js';
-import openapi, { GeneratorOptionsSchema } from '../generator.js';
-import { buildPlan, planJson } from '../plan/plan.js';
+import { GeneratorOptionsSchema, planFiles } from '../generator.js';
+import { dataCases } from '../plan/data-cases.js';
+import type { DataMapping } from '../data/mapping.js';
+import { readData } from './read-data.js';
+import { buildPlan, caseCounter, planJson } from '../plan/plan.js';
 import { buildBugReport, type BugReportFile } from '../report/bug-report.js';
 import { testOutcomes } from '../report/outcomes.js';
 import { caseTotals, renderTestcases, type CaseTotals, type Mode } from '../report/testcases-md.js';
@@ -85,17 +88,19 @@ export async function generateApi(options: GenerateApiOptions): Promise<Generate
   const mode: Mode = options.rules ? (options.data ? 'complete' : 'business') : 'interface';
   await claimOutDir(out, relative(options.cwd, out) || out);
   const plan = buildPlan(model, settled.seed);
-  const generated = await openapi(settled).generate(
-    {
-      project: { name: 'api', root: out, language: 'python' },
-      goal: 'api',
-      inputs: [relative(out, spec.file)],
-      existingTests: [],
-      options: { ...settled },
-    },
-    { signal: options.signal ?? new AbortController().signal, logger: quiet, root: out },
-  );
-  await writeFiles(out, generated.files);
+  let mapping: DataMapping | undefined;
+  if (options.data) {
+    const data = await readData(options.data, options.cwd, model);
+    mapping = data.mapping;
+    const ctx = { model, resources: plan.resources, edges: plan.edges, seed: settled.seed };
+    plan.cases.push(...dataCases(ctx, data.rows, mapping, caseCounter(plan.cases.length + 1)));
+    await writeFile(join(out, 'data_mapping.json'), `${JSON.stringify(mapping, null, 2)}\n`);
+    if (mapping.ignored.length > 0)
+      options.stream.write(
+        `suture generate api: ${mapping.file}: column(s) ${mapping.ignored.map((c) => `"${c}"`).join(', ')} match no parameter or field; ignored (see data_mapping.json)\n`,
+      );
+  }
+  await writeFiles(out, planFiles(plan, settled));
   const cases = plan.cases;
   const contract = buildContract(model, cases, settled);
   options.stream.write(
@@ -154,7 +159,10 @@ export async function generateApi(options: GenerateApiOptions): Promise<Generate
     const bugs = await buildBugReport(report, contract, out);
     const durationMs = Date.now() - started;
     await writeFile(join(out, 'bug_report.json'), `${JSON.stringify(bugs, null, 2)}\n`);
-    await writeFile(join(out, 'plan.json'), `${JSON.stringify(planJson(plan, { mode }), null, 2)}\n`);
+    await writeFile(
+      join(out, 'plan.json'),
+      `${JSON.stringify(planJson(plan, { mode, ...(mapping ? { data: mapping.file } : {}) }), null, 2)}\n`,
+    );
     await writeFile(
       join(out, 'testcases.md'),
       renderTestcases({
@@ -197,6 +205,3 @@ export async function generateApi(options: GenerateApiOptions): Promise<Generate
     await server?.stop();
   }
 }
-
-const none = (): void => undefined;
-const quiet = { debug: none, info: none, warn: none, error: none };

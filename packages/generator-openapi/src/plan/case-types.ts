@@ -54,6 +54,8 @@ export interface TestCase {
   breaks?: string;
   /** What the answer must be, in words for the report: `201`, `4xx`, `401`. */
   expect: string;
+  /** Where the expectation comes from when not the document: a data row, a rule. */
+  source?: string;
   /** Fixtures the test takes (resources it needs). */
   fixtures: string[];
 }

@@ -38,6 +38,37 @@ describe('bad input to suture generate api', () => {
     expect(await readFile(join(result.outDir, 'conftest.py'), 'utf8')).toContain('def api(request)');
   });
 
+  it('CSV columns that match nothing: reported and ignored; the others are mapped to parameters in data_mapping.json', async () => {
+    const stream = captured();
+    const result = await generateApi({
+      spec: 'openapi.yaml',
+      data: 'cases.csv',
+      cwd: EXAMPLE,
+      baseUrl: `http://127.0.0.1:${await freePort()}`,
+      out: join(out.dir, 'data'),
+      stream,
+      env,
+    });
+    expect(stream.text()).toContain(
+      'cases.csv: column(s) "comment" match no parameter or field; ignored (see data_mapping.json)',
+    );
+    const mapping = JSON.parse(await readFile(join(result.outDir, 'data_mapping.json'), 'utf8')) as {
+      ignored: string[];
+      rows: number;
+      columns: Array<{ column: string; matches: Array<{ operation: string; name: string }> }>;
+    };
+    expect(mapping.ignored).toEqual(['comment']);
+    expect(mapping.rows).toBe(7);
+    expect(mapping.columns.find((c) => c.column === 'delivery_date')!.matches).toEqual([
+      expect.objectContaining({ operation: 'createOrder', name: 'deliveryDate' }),
+    ]);
+    const tests = await readFile(join(result.outDir, 'test_data_driven.py'), 'utf8');
+    // row C6 makes its product with the row's stock, and expects the row's status
+    expect(tests).toMatch(
+      /def test_tc\d+_data_c6_create_order\(api, cleanup\):[^]*?"stock": 1[^]*?"quantity": 3[^]*?assert_status\(resp, 409\)/,
+    );
+  });
+
   it('a server command that fails to start: a config error with the tail of its output', async () => {
     const port = await freePort();
     await expect(
