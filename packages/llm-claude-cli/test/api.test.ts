@@ -307,6 +307,40 @@ describe('api mode: each bad input is a failed attempt with a reason', () => {
     expect(mock.fixCalls().map(marks)).toEqual([2, 2]);
   });
 
+  it('on the last attempt reads the history from the cache and writes nothing no call would read', async () => {
+    const f = fixer();
+    const cached = { ...sampleFixRequest().failure, id: 'shop:last', evidence: 'E   assert 0 == 0.375' };
+    mock.enqueue({ kind: 'tool', input: editAnswer('shop/pricing.py', 'return 0.1', 'return 0.15') });
+    const first = (await f.propose(sampleFixRequest({ failure: cached, maxAttempts: 2 }), ctx()))
+      .usage as Usage;
+    mock.enqueue({ kind: 'tool', input: GOOD });
+    const last = (
+      await f.propose(
+        sampleFixRequest({
+          failure: cached,
+          attempt: 2,
+          maxAttempts: 2,
+          history: [failedAttempt(1, 'AssertionError: assert 0 == 0.1')],
+        }),
+        ctx(),
+      )
+    ).usage as Usage;
+    // the first prompt, written by the first call, is read; only the model's last answer is written
+    expect(last.cacheReadTokens).toBe(first.cacheReadTokens + first.cacheWriteTokens);
+    expect(last.cacheWriteTokens).toBeLessThan(100);
+    expect(last.inputTokens).toBeGreaterThan(0);
+    const [, request] = mock.fixCalls().slice(-2);
+    const messages = request!.body!.messages as Array<{ content: Array<Record<string, unknown>> }>;
+    expect(messages.map((m) => m.content.some((b) => 'cache_control' in b))).toEqual([false, true, false]);
+
+    // a single attempt: nothing to continue, so the prompt is input, not a cache write
+    const once = { ...cached, id: 'shop:once', evidence: 'E   assert 0 == 0.625' };
+    mock.enqueue({ kind: 'tool', input: GOOD });
+    const single = (await f.propose(sampleFixRequest({ failure: once, maxAttempts: 1 }), ctx()))
+      .usage as Usage;
+    expect(single.inputTokens).toBeGreaterThan(single.cacheWriteTokens);
+  });
+
   it('a refusal', async () => {
     mock.enqueue({ kind: 'text', text: 'I cannot help with that.', stopReason: 'refusal' });
     const error = await failure(fixer().propose(sampleFixRequest(), ctx()));

@@ -38,14 +38,23 @@ function textOf(message: Anthropic.Message): string {
   );
 }
 
-/** The messages with a cache mark on the last block of the last one (the next call reads up to it). */
-function withCacheMark(messages: readonly Anthropic.MessageParam[]): Anthropic.MessageParam[] {
-  const last = messages.at(-1);
-  if (!last || typeof last.content === 'string') return [...messages];
-  const blocks = last.content.map((b, i) =>
-    i === last.content.length - 1 ? { ...b, cache_control: { type: 'ephemeral' as const } } : b,
+/**
+ * The messages with one cache mark. While a later attempt may continue the conversation, the mark
+ * is on the newest turn, so that attempt reads this whole prompt from the cache. On the last
+ * attempt it is on the end of the history instead: the call still reads what earlier calls wrote,
+ * and does not pay a cache write (a quarter more than input) for a turn no call will read.
+ */
+function withCacheMark(
+  messages: readonly Anthropic.MessageParam[],
+  lastAttempt: boolean,
+): Anthropic.MessageParam[] {
+  const at = messages.length - (lastAttempt ? 2 : 1);
+  const target = messages[at];
+  if (!target || typeof target.content === 'string') return [...messages];
+  const blocks = target.content.map((b, i) =>
+    i === target.content.length - 1 ? { ...b, cache_control: { type: 'ephemeral' as const } } : b,
   );
-  return [...messages.slice(0, -1), { ...last, content: blocks } as Anthropic.MessageParam];
+  return messages.map((m, i) => (i === at ? ({ ...target, content: blocks } as Anthropic.MessageParam) : m));
 }
 
 /**
@@ -78,7 +87,7 @@ export function apiTransport(options: ResolvedOptions): LlmTransport<ApiConversa
 
   return {
     answer: API_ANSWER,
-    async send({ prompt, continues, fate, meter }, ctx) {
+    async send({ request, prompt, continues, fate, meter }, ctx) {
       if (!key) {
         throw new Error(
           `no Anthropic API key: set ${options.apiKeyEnv} (or ANTHROPIC_AUTH_TOKEN), or use mode "cli" with a logged-in claude`,
@@ -115,10 +124,10 @@ export function apiTransport(options: ResolvedOptions): LlmTransport<ApiConversa
           {
             model,
             max_tokens: options.maxOutputTokens,
-            // The system prompt and the tool are the same for every failure of the run, and a
-            // conversation only grows: both prefixes are marked for Anthropic's prompt cache.
+            // The system prompt and the tool are the same for every failure of the run (cached
+            // once they pass Anthropic's minimum length), and a conversation only grows.
             system: [{ type: 'text', text: prompt.system, cache_control: { type: 'ephemeral' } }],
-            messages: withCacheMark(messages),
+            messages: withCacheMark(messages, request.attempt >= request.maxAttempts),
             tools: [tool],
             tool_choice: { type: 'tool', name: ANSWER_TOOL_NAME },
           },
