@@ -69,6 +69,18 @@ export { configJsonSchema, configJsonSchemaText } from './host/json-schema.js';
 export { errorMessage, formatOrigin, usageOfError } from './api/errors.js';
 
 export { Journal, recover, hasJournal, type RestoreOutcome } from './safety/journal.js';
+export { openWorkspace, planIsolation } from './safety/workspace/open-workspace.js';
+export { isolationChecks } from './safety/workspace/doctor.js';
+export { isolationSupport, type IsolationSupport } from './safety/sandbox/support.js';
+export type {
+  Workspace,
+  WorkspaceChoice,
+  WorkspaceEdit,
+  WorkspaceMode,
+  WorkspaceOptions,
+  SandboxChoice,
+  IsolationInForce,
+} from './safety/workspace/types.js';
 export { journalDir, SUTURE_DIR } from './safety/suture-dir.js';
 export { acquireLock, LockError, type RepoLock } from './safety/lock.js';
 export { fileDiff, gitApplyCommand } from './safety/patch.js';

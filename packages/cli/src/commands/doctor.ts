@@ -1,4 +1,4 @@
-import { createGateOptions, loadConfig } from '@suture/core/internal';
+import { createGateOptions, isolationChecks, loadConfig } from '@suture/core/internal';
 import { type DoctorCheck } from '@suture/core';
 import { createLogger } from '../logger.js';
 
@@ -34,6 +34,8 @@ export async function doctorCommand(flags: { config?: string }): Promise<number>
         message: `${loaded.display}: ${loaded.config.projects.length} project(s), ${loaded.config.fixers.length} fixer(s)`,
       },
     ]);
+    for (const c of await isolationChecks(loaded.config.workspace, loaded.config.sandbox))
+      checks.push(['isolation', c]);
     const options = await createGateOptions(loaded, {
       mode: 'check',
       logger: createLogger(),

@@ -25,6 +25,8 @@ async function repo(): Promise<string> {
       fixers: ['hints'],
       reporters: ['json'],
       heal: { flakyReruns: 0 },
+      // the journaled in-place mode: the tree is written while a heal is validated
+      workspace: 'in-place',
     }),
   );
   return dir;

@@ -24,6 +24,8 @@ async function repo(slow = 0.15): Promise<string> {
       fixers: ['hints'],
       reporters: ['console', 'json'],
       heal: { flakyReruns: 0 },
+      // the journaled in-place mode: the tree is written while a heal is validated
+      workspace: 'in-place',
     }),
   );
   return dir;

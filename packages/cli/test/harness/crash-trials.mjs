@@ -34,8 +34,24 @@ export const REQUIRED_PHASES = [
   'during restore',
 ];
 
+/**
+ * The phases a series in a private workspace must hit: the tree is written only when the heals
+ * land at the end (through the journal), and no restore happens at all in a run that is not cut.
+ */
+export const WORKSPACE_REQUIRED_PHASES = [
+  'before the journal',
+  'during the re-run',
+  'during the regression run',
+  'mid-journal',
+  'mid-write',
+];
+
 /** Aimed kills go through the required phases first, so that a short series still hits each twice. */
-const AIMS = [...REQUIRED_PHASES, ...PHASES.filter((p) => !REQUIRED_PHASES.includes(p))];
+function aimsFor(workspace, sequence) {
+  const required = workspace === 'in-place' ? REQUIRED_PHASES : WORKSPACE_REQUIRED_PHASES;
+  const reached = new Set(sequence.map((_, i) => classify(sequence.slice(0, i + 1))));
+  return [...required, ...PHASES.filter((p) => !required.includes(p) && reached.has(p))];
+}
 
 /**
  * The phase a process was in when it died, from the points it logged (SUTURE_PHASE_LOG). Atomic
@@ -57,6 +73,7 @@ export function classify(lines) {
     case 'run:initial:start':
     case 'run:initial:end':
       return 'initial run';
+    case 'land:begin':
     case 'journal:backup':
     case 'journal:manifest':
       return 'mid-journal';
@@ -118,7 +135,7 @@ export default function crashFixer() {
  * include a CRLF file without a trailing newline and with the executable bit (the file the heal
  * edits), a binary file, an executable script and untracked files outside and inside the project.
  */
-export async function writeCrashFixture(root) {
+export async function writeCrashFixture(root, { workspace = 'in-place' } = {}) {
   const put = async (rel, content, mode) => {
     await mkdir(join(root, rel, '..'), { recursive: true });
     await writeFile(join(root, rel), content);
@@ -132,6 +149,7 @@ export async function writeCrashFixture(root) {
         fixers: ['./suture-plugins/fixer.mjs'],
         heal: { flakyReruns: 0, allowNewFiles: true, maxAttempts: 3 },
         reporters: ['json', 'junit', 'markdown', 'patch'],
+        workspace,
       },
       null,
       2,
@@ -234,10 +252,10 @@ const LONG_POINTS = new Set(['run:initial:start', 'run:retry:start', 'run:regres
  * Prepares a series: the fixture, a clean run to learn the healed state and the sequence of
  * points the run goes through, and the time it takes.
  */
-export async function prepareCrashTrials() {
+export async function prepareCrashTrials(workspace = 'in-place') {
   const base = await tempRepoDir('crash-');
   const template = join(base, 'template');
-  await writeCrashFixture(template);
+  await writeCrashFixture(template, { workspace });
   const start = await snapshot(template, skipSuture);
   const clean = join(base, 'clean');
   execFileSync('cp', ['-a', template, clean]);
@@ -258,7 +276,7 @@ export async function prepareCrashTrials() {
   }
   const sequence = await phaseLines(log);
   await removeDir(clean);
-  return { base, template, start, healed, sequence, fullMs };
+  return { base, template, start, healed, sequence, fullMs, workspace };
 }
 
 /** A kill plan: aimed at a point of the clean run's sequence that belongs to `phase`, or uniform. */
@@ -305,6 +323,18 @@ export async function runTrial(ctx, index, target, rng, plan = planFor(target, c
   };
   // A SIGKILLed suture cannot stop the test it was running (its own process group): recover does.
   result.orphans = (await processesIn(dir)).length;
+  // In a private workspace the user's tree is written only once the heals land: a run killed
+  // before that must have left it as it was, before any recover.
+  result.writtenBeforeEnd = 0;
+  if (ctx.workspace !== 'in-place' && !killed.lines.includes('land:begin')) {
+    const now = await snapshot(dir, skipSuture);
+    if (!sameSnapshot(now, ctx.start)) {
+      result.writtenBeforeEnd = diffSnapshots(ctx.start, now).length;
+      result.problems.push(
+        `the tree was written before the heals landed:\n${diffSnapshots(ctx.start, now).join('\n')}`,
+      );
+    }
+  }
 
   const hasManifest = await stat(join(dir, '.suture/journal/manifest.json')).then(
     () => true,
@@ -371,12 +401,13 @@ export async function runTrial(ctx, index, target, rng, plan = planFor(target, c
  * Runs `trials` trials: aimed ones cycle through the phases (the required ones first) and every fourth is a
  * uniformly random kill time. Returns per-trial results and the counts.
  */
-export async function runCrashTrials({ trials, seed, onTrial = () => undefined }) {
+export async function runCrashTrials({ trials, seed, workspace = 'in-place', onTrial = () => undefined }) {
   const rng = prng(seed);
-  const ctx = await prepareCrashTrials();
+  const ctx = await prepareCrashTrials(workspace);
+  const aims = aimsFor(workspace, ctx.sequence);
   const results = [];
   for (let i = 0; i < trials; i++) {
-    const target = i % 4 === 3 ? 'uniform' : AIMS[(i - Math.floor(i / 4)) % AIMS.length];
+    const target = i % 4 === 3 ? 'uniform' : aims[(i - Math.floor(i / 4)) % aims.length];
     const r = await runTrial(ctx, i, target, rng);
     results.push(r);
     onTrial(r);
@@ -398,6 +429,9 @@ export async function runCrashTrials({ trials, seed, onTrial = () => undefined }
     conflicts: results.reduce((n, r) => n + r.conflicts, 0),
     /** Trials whose killed run left a test process running, which `suture recover` then stopped. */
     orphans: results.filter((r) => r.orphans > 0).length,
+    /** Files of the user's tree a run in a private workspace changed before its heals landed (must be 0). */
+    writtenBeforeEnd: results.reduce((n, r) => n + (r.writtenBeforeEnd ?? 0), 0),
+    workspace,
     failedTrials: results.filter((r) => r.problems.length > 0),
     hits,
     /** Kills by the last point the run logged (atomic:renaming: a temp file written, not yet renamed). */

@@ -51,6 +51,9 @@ export async function runRunawayScenario({ timeoutMs = 3000 } = {}) {
       fixers: [],
       reporters: ['json'],
       heal: { flakyReruns: 0 },
+      // process groups alone, as where namespaces are refused: the pids the helpers write are ours
+      workspace: 'in-place',
+      sandbox: 'off',
     }),
   );
   await put(root, 'runner.mjs', "export { scriptRunner as default } from '@suture/core/testing';\n");
@@ -186,6 +189,8 @@ export async function runKilledDuringTestScenario() {
       fixers: [],
       reporters: ['json'],
       heal: { flakyReruns: 0 },
+      workspace: 'in-place',
+      sandbox: 'off',
     }),
   );
   await put(root, 'runner.mjs', "export { scriptRunner as default } from '@suture/core/testing';\n");

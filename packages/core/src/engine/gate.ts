@@ -6,7 +6,7 @@ import { ConfigError, errorMessage } from '../api/errors.js';
 import type { Logger } from '../api/plugin.js';
 import { redactDeep, type Redactor } from '../safety/redact.js';
 import { repositoryRedactor } from '../safety/repo-secrets.js';
-import { withProcessGroupRecord } from '../safety/process/process-groups.js';
+import { stopRecordedProcessGroups, withProcessGroupRecord } from '../safety/process/process-groups.js';
 import { hasJournal, Journal } from '../safety/journal.js';
 import { journalDir, makeRunDir, processGroupsDir } from '../safety/suture-dir.js';
 import { acquireLock, type RepoLock } from '../safety/lock.js';
@@ -90,6 +90,9 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
   const lock = await acquireLock(options.root, runId);
   phase('lock:acquired');
   try {
+    // Under the lock, a recorded process group can only be a dead run's: its tests still running
+    // would share the build folders with this run's.
+    await stopRecordedProcessGroups(processGroupsDir(options.root));
     return await withProcessGroupRecord(processGroupsDir(options.root), () =>
       gateLocked(options, runId, redact, logger, lock.staleFrom),
     );

@@ -6,6 +6,7 @@ import { acquireLock } from './lock.js';
 import { ensureSutureDir, journalDir, processGroupsDir } from './suture-dir.js';
 import { phase } from './phase.js';
 import { removeRunScratch } from './run-scratch.js';
+import { sweepStaleViews } from './workspace/stale.js';
 
 const MANIFEST = 'manifest.json';
 
@@ -395,26 +396,45 @@ export class Journal {
 /**
  * `suture recover`: restores every journaled file of an interrupted run and removes the journal.
  * It takes the repository lock, so it refuses (LockError) while a live run owns the journal, and
- * takes over the stale lock of the run that died; it kills the test processes that run left.
+ * takes over the stale lock of the run that died; it kills the test processes that run left, and
+ * removes its raw test output and its workspaces' layers. A run killed before it wrote the tree
+ * (heals in a workspace land only at its end) leaves no journal, but may leave all of those.
  */
-export async function recover(
-  root: string,
-): Promise<
-  RestoreOutcome & { runId?: string; found: boolean; stopped?: Array<{ pgid: number; command: string }> }
+export async function recover(root: string): Promise<
+  RestoreOutcome & {
+    runId?: string;
+    found: boolean;
+    stopped?: Array<{ pgid: number; command: string }>;
+    /** Scratch folders and workspace layers removed. */
+    removed?: string[];
+  }
 > {
-  if (!(await hasJournal(root))) return { found: false, restored: [], deleted: [], conflicts: [] };
+  const none = { found: false, restored: [], deleted: [], conflicts: [] };
+  if (!(await hasJournal(root)) && !(await leftBehind(root))) return none;
   const lock = await acquireLock(root, 'recover');
   try {
-    if (!(await hasJournal(root))) return { found: false, restored: [], deleted: [], conflicts: [] };
     // First the tests the dead run left running: one could still write to the tree.
     const stopped = await stopRecordedProcessGroups(processGroupsDir(root));
-    const journal = await Journal.load(root);
-    const outcome = await journal.restore();
-    await journal.close();
+    let outcome: RestoreOutcome & { runId?: string; found: boolean } = none;
+    if (await hasJournal(root)) {
+      const journal = await Journal.load(root);
+      outcome = { found: true, runId: journal['manifest'].runId, ...(await journal.restore()) };
+      await journal.close();
+    }
     // The dead run's raw test output may hold secrets in clear; its report was never written.
-    await removeRunScratch(root);
-    return { found: true, runId: journal['manifest'].runId, ...outcome, stopped };
+    const removed = [...(await removeRunScratch(root)), ...(await sweepStaleViews())];
+    return { ...outcome, stopped, removed };
   } finally {
     await lock.release();
   }
+}
+
+/** Whether a dead run left processes or raw output behind (without a journal). */
+async function leftBehind(root: string): Promise<boolean> {
+  const procs = await readdir(processGroupsDir(root)).catch(() => [] as string[]);
+  if (procs.length > 0) return true;
+  const runs = await readdir(join(root, '.suture', 'runs')).catch(() => [] as string[]);
+  for (const run of runs)
+    if (await stat(join(root, '.suture', 'runs', run, 'work')).catch(() => undefined)) return true;
+  return false;
 }

@@ -4,7 +4,8 @@ import { openCopy } from './copy.js';
 import { openInPlace } from './in-place.js';
 import type { ModeContext } from './mode-context.js';
 import { openOverlay } from './overlay.js';
-import { projectStateDir } from './state-dir.js';
+import { sweepStaleViews } from './stale.js';
+import { projectStateDir, stateBase } from './state-dir.js';
 import type { SandboxChoice, Workspace, WorkspaceChoice, WorkspaceMode, WorkspaceOptions } from './types.js';
 
 /** What `workspace` and `sandbox` come to on this machine, before anything is opened. */
@@ -86,6 +87,7 @@ export async function openWorkspace(root: string, options: WorkspaceOptions = {}
   const sandbox = options.sandbox ?? 'auto';
   const support = await supportFor(workspace, sandbox, options.env);
   const plan = planIsolation(workspace, sandbox, support);
+  if (plan.mode !== 'in-place' || plan.sandboxOn) await sweepStaleViews(stateBase(options.env));
   const ctx: ModeContext = {
     support,
     // A run in place without namespaces keeps no state outside the repository.
