@@ -169,4 +169,36 @@ describe('auto-run with real pytest and coverage.py', () => {
     expect(report.exitCode).toBe(0);
     expect(existsSync(join(root, 'tests/gen/test_gen_fails.py'))).toBe(false);
   }, 600_000);
+
+  it('takes back every file it wrote, kept ones too, when the run fails midway', async (t) => {
+    requirePythonModule(t, 'coverage', 'python3 -m pip install coverage');
+    const root = await workspace(join(FIXTURES, 'python'));
+    const before = await tree(root);
+    const { generator } = scriptedGenerator('python', (_request, attempt) => {
+      if (attempt === 2) throw new Error('the model went away');
+      return [
+        {
+          file: 'tests/gen/test_gen_low.py',
+          content: 'from calc.ops import clamp\n\n\ndef test_low():\n    assert clamp(-1, 0, 10) == 0\n',
+        },
+      ];
+    });
+    const report = await runAutoRun(
+      autoRunOptions(root, gateProject('py', root, pytest()), {
+        source: { kind: 'generator', generator },
+        target: ['calc/ops.py'],
+        fixers: [],
+        flakeRuns: 1,
+      }),
+    );
+    expect(report.exitCode).toBe(3);
+    expect(report.error).toContain('the model went away');
+    expect(report.tests.map((x) => [x.file, x.verdict])).toEqual([
+      ['tests/gen/test_gen_low.py', 'rolled-back'],
+    ]);
+    expect(report.rollback.restored).toEqual(['tests/gen/test_gen_low.py']);
+    expect(report.coverage.after).toEqual(report.coverage.before);
+    expect(await tree(root)).toEqual(before);
+    expect(existsSync(join(root, 'tests/gen'))).toBe(false);
+  }, 600_000);
 });
