@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { cac } from 'cac';
 import type { AutorunCommandFlags } from './commands/autorun.js';
+import type { HealFlags } from './commands/heal.js';
 import type { InitFlags } from './commands/init.js';
+import type { McpFlags } from './commands/mcp.js';
 import type { MergeFlags } from './commands/merge.js';
 import type { RunFlags } from './commands/run.js';
+import type { ToolsFlags } from './commands/tools.js';
 import type { UiCommandFlags } from './commands/ui.js';
 import { EXIT } from './exit-codes.js';
 
@@ -170,6 +173,49 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--config <file>', 'Config file: its folder and runs folder')
     .action(async (flags: UiCommandFlags) => {
       code = await (await import('./commands/ui.js')).uiCommand(flags);
+    });
+  cli
+    .command(
+      'heal [description]',
+      'Propose a verified fix without writing the tree: prints JSON (fixed, candidates or unfixable, with a session id)',
+    )
+    .option('--session <id>', 'Continue this session: the fixer sees its earlier attempts')
+    .option('--path <glob>', 'A path a patch may touch, relative to the repository root (repeatable)')
+    .option('--project <name>', 'Gate only this project (repeatable)')
+    .option('--test <id>', 'Run this test instead of the whole suite, as the runner names it (repeatable)')
+    .option('--fixer <name>', 'Use this fixer from the configured ladder (repeatable)')
+    .option('--max-attempts <n>', 'Attempts per failure group')
+    .option(
+      '--strategy <s>',
+      'ladder (default) or each-fixer: one gate per fixer, every passing patch a candidate',
+    )
+    .option('--input <json>', 'The suture_heal arguments as JSON (- reads stdin), instead of the flags')
+    .option('--quiet', 'No progress lines on stderr')
+    .option('--config <file>', 'Config file')
+    .example('suture heal "renamed total() to subtotal() in cart.py" --path "src/**"')
+    .action(async (description: string | undefined, flags: HealFlags) => {
+      code = await (await import('./commands/heal.js')).healCommand(description, flags);
+    });
+  cli
+    .command('mcp', 'Serve suture to coding agents over MCP on stdio (needs @suture/mcp)')
+    .option('--config <file>', 'Config file (default: suture.config.* found walking up)')
+    .example('claude mcp add suture -- npx suture mcp')
+    .action(async (flags: McpFlags) => {
+      code = await (await import('./commands/mcp.js')).mcpCommand(flags);
+    });
+  cli
+    .command(
+      'tools',
+      "Print suture's agent tools as OpenAI function definitions, or run one (needs @suture/mcp)",
+    )
+    .option('--format <format>', 'openai (strict JSON Schemas, the default) or mcp')
+    .option('--call <name>', 'Run this tool and print its JSON answer')
+    .option('--input <json>', 'With --call: the arguments as JSON, - for stdin, @file for a file')
+    .option('--config <file>', 'Config file')
+    .example('suture tools --format openai > tools.json')
+    .example('suture tools --call suture_apply --input \'{"session_id":"s-20260101-abcd1234"}\'')
+    .action(async (flags: ToolsFlags) => {
+      code = await (await import('./commands/tools.js')).toolsCommand(flags);
     });
   cli.help();
   cli.version(version);

@@ -11,8 +11,9 @@ export async function serveStdio(
   io: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {},
 ): Promise<string> {
   const stdin = io.stdin ?? process.stdin;
+  const stdout = io.stdout ?? process.stdout;
   const { server, shutdown } = createSutureServer(options);
-  const transport = new StdioServerTransport(stdin as never, (io.stdout ?? process.stdout) as never);
+  const transport = new StdioServerTransport(stdin as never, stdout as never);
   let finish!: (reason: string) => void;
   const ended = new Promise<string>((resolve) => (finish = resolve));
   let stopping: Promise<void> | undefined;
@@ -24,8 +25,12 @@ export async function serveStdio(
   };
   const onEnd = (): void => stop('the client closed the connection');
   const onSignal = (signal: NodeJS.Signals): void => stop(`${signal}`);
+  // A client that died leaves a broken pipe: writing a progress notification fails with EPIPE,
+  // which is the same news as the end of stdin, not a crash.
+  const onBrokenPipe = (): void => stop('the client went away (broken pipe)');
   stdin.once('end', onEnd);
   stdin.once('close', onEnd);
+  stdout.on('error', onBrokenPipe);
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
   transport.onclose = () => stop('the transport closed');

@@ -17,5 +17,7 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
     ...(flags.config ? { configFile: flags.config } : {}),
     logger: createLogger(process.stderr),
   });
+  // Stopped by a signal, stdin may still be open: it would keep the process alive.
+  process.stdin.destroy();
   return 0;
 }

@@ -15,6 +15,7 @@ const SKIPPED = new Set([
   '__pycache__',
   '.pytest_cache',
   'build',
+  'build-suture',
   'dist',
   'out',
   'target',

@@ -128,13 +128,15 @@ export async function proposeHeal(raw: unknown, options: AgentCallOptions): Prom
   const root = loaded.dir;
   checkAllowedPaths(input.allowed_paths ?? [], root);
   const projects = checkSelection(loaded.config, loaded.display, input.projects, input.tests);
-  let state = input.session_id ? await loadSession(root, input.session_id) : await createSession(root);
+  // An unknown session is refused before anything waits; a new one is made only under the lock,
+  // so a call refused as busy leaves nothing behind.
+  if (input.session_id) await loadSession(root, input.session_id);
   return withRepository(
     root,
-    `heal-${state.id}`,
+    `heal-${input.session_id ?? 'new'}`,
     async () => {
-      // Re-read under the lock: a queued call of the same session sees the calls before it.
-      state = await loadSession(root, state.id);
+      // Read under the lock: a queued call of the same session sees the calls before it.
+      const state = input.session_id ? await loadSession(root, input.session_id) : await createSession(root);
       const call = state.calls + 1;
       state.calls = call;
       state.running = { call, pid: process.pid, startedAt: new Date().toISOString() };
