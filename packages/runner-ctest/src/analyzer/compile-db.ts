@@ -11,6 +11,10 @@ export interface CompileDb {
   includeDirs: Map<string, string[]>;
   /** Every project include folder of any unit, for headers (they have no command of their own). */
   allIncludeDirs: string[];
+  /** Names each unit's command defines (`-DNAME`, `-D NAME=1`). */
+  defines: Map<string, string[]>;
+  /** Every name any unit's command defines, for headers. */
+  allDefines: string[];
   /** The build target each unit is compiled for (`CMakeFiles/<target>.dir/...`). */
   targets: Map<string, string[]>;
 }
@@ -70,16 +74,25 @@ function toDb(root: string, buildDir: string, commands: readonly Command[]): Com
     units: [],
     includeDirs: new Map(),
     allIncludeDirs: [],
+    defines: new Map(),
+    allDefines: [],
     targets: new Map(),
   };
   const all = new Set<string>();
+  const allDefines = new Set<string>();
   for (const c of commands) {
     const file = inProject(resolve(c.directory, c.file));
     if (!file) continue;
     const args = c.arguments ?? splitCommand(c.command ?? '');
     const dirs: string[] = [];
+    const defines: string[] = [];
     for (let i = 0; i < args.length; i++) {
       const a = args[i]!;
+      if (a.startsWith('-D')) {
+        const name = /^\w+/.exec(a.length > 2 ? a.slice(2) : (args[++i] ?? ''))?.[0];
+        if (name) defines.push(name);
+        continue;
+      }
       const flag = ['-I', '-iquote', '-isystem', '-idirafter'].find((f) => a.startsWith(f));
       if (!flag) continue;
       const value = a.length > flag.length ? a.slice(flag.length) : args[++i];
@@ -89,10 +102,13 @@ function toDb(root: string, buildDir: string, commands: readonly Command[]): Com
     if (!db.includeDirs.has(file)) db.units.push(file);
     db.includeDirs.set(file, [...new Set([...(db.includeDirs.get(file) ?? []), ...dirs])]);
     for (const d of dirs) all.add(d);
+    db.defines.set(file, [...new Set([...(db.defines.get(file) ?? []), ...defines])]);
+    for (const d of defines) allDefines.add(d);
     const target = /CMakeFiles\/([^/]+)\.dir\//.exec(c.output ?? args.join(' '))?.[1];
     if (target) db.targets.set(target, [...(db.targets.get(target) ?? []), file]);
   }
   db.allIncludeDirs = [...all];
+  db.allDefines = [...allDefines];
   return db;
 }
 

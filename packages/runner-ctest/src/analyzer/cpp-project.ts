@@ -120,15 +120,23 @@ export class CppProject {
     return { file, summary: s.summary, defs };
   }
 
-  /** Function-like macros a file sees: its own and those of the files it includes. */
+  /**
+   * Function-like macros a file sees: its own and those of the files it includes; of several
+   * definitions of one name, the first whose `#ifdef` the build's defines for the file meet.
+   */
   macros(file: string): Promise<Map<string, CppMacro>> {
     let found = this.macroMaps.get(file);
     if (!found) {
       found = (async () => {
-        const out = new Map<string, CppMacro>();
+        const defined = new Set(this.db?.defines.get(file) ?? this.db?.allDefines ?? []);
+        const all: CppMacro[] = [];
         for (const v of await this.visible(file))
-          for (const m of (await this.read(v.file))?.summary?.macros ?? [])
-            if (!out.has(m.name)) out.set(m.name, m);
+          all.push(...((await this.read(v.file))?.summary?.macros ?? []));
+        const out = new Map<string, CppMacro>();
+        for (const m of all)
+          if (!out.has(m.name) && (!m.when || defined.has(m.when.name) === m.when.defined))
+            out.set(m.name, m);
+        for (const m of all) if (!out.has(m.name)) out.set(m.name, m);
         return out;
       })();
       this.macroMaps.set(file, found);

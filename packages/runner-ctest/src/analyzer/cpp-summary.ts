@@ -25,6 +25,8 @@ export interface CppMacro {
   name: string;
   params: string[];
   body: string;
+  /** The nearest preprocessor condition it is defined under: `#ifdef NAME` or its `#else`. */
+  when?: { name: string; defined: boolean };
 }
 
 /** What the analyzer keeps of a C or C++ file: plain data, cached by content across runs. */
@@ -73,6 +75,31 @@ function calleeOf(call: SyntaxNode): string | undefined {
   if (fn.type === 'call_expression') return fn.childForFieldName('arguments')?.namedChildren[0]?.text;
   const name = fn.text.split('::').pop();
   return name && /^~?\w+$/.test(name) ? name : undefined;
+}
+
+const CONDITIONALS = new Set(['preproc_ifdef', 'preproc_if', 'preproc_elif', 'preproc_else']);
+
+/**
+ * The condition of the nearest `#ifdef X`, `#ifndef X`, `#if defined(X)`, `#if !defined X` or
+ * `#if X` around a node, negated in its `#else`; undefined for any other condition or none.
+ */
+function conditionOf(node: SyntaxNode): CppMacro['when'] {
+  let at = node.parent;
+  while (at && !CONDITIONALS.has(at.type)) at = at.parent;
+  if (!at) return undefined;
+  const negate = at.type === 'preproc_else';
+  const cond = negate ? at.parent : at;
+  let when: CppMacro['when'];
+  if (cond?.type === 'preproc_ifdef') {
+    const name = cond.childForFieldName('name')?.text;
+    if (name) when = { name, defined: cond.child(0)?.type === '#ifdef' };
+  } else if (cond?.type === 'preproc_if' || cond?.type === 'preproc_elif') {
+    const text = cond.childForFieldName('condition')?.text.trim() ?? '';
+    const m = /^(!?)\s*(?:defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+)|(\w+))$/.exec(text);
+    const name = m?.[2] ?? m?.[3] ?? m?.[4];
+    if (m && name && !/^\d/.test(name)) when = { name, defined: m[1] !== '!' };
+  }
+  return when && negate ? { name: when.name, defined: !when.defined } : when;
 }
 
 /** Reads a parsed C or C++ file into a `CppFile`, in time linear in its size. */
@@ -124,7 +151,8 @@ export function summarizeCpp(tree: SyntaxTree): CppFile {
     const name = m.childForFieldName('name')?.text;
     const params = (m.childForFieldName('parameters')?.namedChildren ?? []).map((p) => p.text);
     const body = m.childForFieldName('value')?.text.trim() ?? '';
-    return name ? [{ name, params, body }] : [];
+    const when = conditionOf(m);
+    return name ? [{ name, params, body, ...(when ? { when } : {}) }] : [];
   });
   const decls = new Set<string>();
   for (const decl of tree.rootNode.descendantsOfType(['declaration', 'field_declaration'])) {

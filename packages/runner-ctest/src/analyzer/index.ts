@@ -17,7 +17,7 @@ export function cppAnalyzer(): Analyzer {
   const parser = createCppCache(1);
   const summaries = new SummaryCache<CppFile>({
     name: 'cpp',
-    version: 1,
+    version: 2,
     summarize: (source) => summarizeCpp(parser.parseText(source).tree),
   });
   const definitions = new DefinitionIndex();

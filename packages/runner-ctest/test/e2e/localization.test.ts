@@ -46,6 +46,13 @@ const BUGS: Record<string, Bug> = {
     right: 'return 2 * (width + height);',
     wrong: 'return 2 * width + height;',
   },
+  "a function named through a macro the build's compile definitions select (GEOM_LONG_NAMES)": {
+    test: 'geom_test::Diagonal.Rectangle',
+    file: 'src/api_funcs.cpp',
+    symbol: 'diagonal_squared',
+    right: 'return width * width + height * height;',
+    wrong: 'return width * width + height * width;',
+  },
   'a source file included by a header the test includes (a static helper)': {
     test: 'geom_test::Halve.Even',
     file: 'src/internal.cpp',

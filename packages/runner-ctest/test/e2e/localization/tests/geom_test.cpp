@@ -8,6 +8,10 @@ TEST(Perimeter, Rectangle) {
   EXPECT_EQ(geom_perimeter(2, 3), 10);
 }
 
+TEST(Diagonal, Rectangle) {
+  EXPECT_EQ(geom_api_diagonal_squared(3, 4), 25);
+}
+
 TEST(Clamp, High) {
   EXPECT_EQ(clamp(15, 0, 10), 10);
 }
