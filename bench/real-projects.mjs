@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // suture on real open-source projects at pinned commits, against each project's own runner run
 // natively. Prints, per project: test counts natively and under suture (they must be equal), the
-// warm wall time of a gate against the native command, a targeted re-run of one test against the
-// full run; and suture's start-up time. Prints figures; it is not a test.
+// warm wall time of a gate against the native command (and of the same gate run in the tree without
+// the sandbox, which shows what the isolation costs), a targeted re-run of one test against the full
+// run; and suture's start-up time. Prints figures; it is not a test.
 //
 //   node bench/real-projects.mjs [name...] [--repeats N]
 //
@@ -20,7 +21,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,10 +42,11 @@ const PROJECTS = [
     repo: 'grantjenks/python-sortedcontainers',
     commit: '3ac358631f58c1347f1d6d2d92784117db0f38ed',
     runner: ['pytest', { env: { PYTHONPATH: 'src' } }],
+    // as its tox.ini runs it: `pytest` with the project's testpaths (docs, src, tests) and doctests
     native: {
       env: { ...PY_ENV, PYTHONPATH: 'src' },
-      warm: [['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests']],
-      counts: (dir) => pytestCounts(dir, ['tests'], { PYTHONPATH: 'src' }),
+      warm: [['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider']],
+      counts: (dir) => pytestCounts(dir, [], { PYTHONPATH: 'src' }),
     },
   },
   {
@@ -84,7 +86,9 @@ const PROJECTS = [
     repo: 'trekhleb/javascript-algorithms',
     commit: '85293e3e2b88f4d2ce330d956b139cf628aa1e82',
     runner: ['jest', {}],
-    setup: (dir) => run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], dir),
+    // its .npmrc sets engine-strict and its package.json asks for node 22; the suite runs on 20
+    setup: (dir) =>
+      run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--engine-strict=false'], dir),
     native: {
       warm: [['npx', 'jest', '--ci', '--silent']],
       counts: (dir) => jestCounts(dir),
@@ -208,24 +212,34 @@ function materialise(project) {
   run('git', ['add', '-A'], dir);
   run('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'pinned'], dir);
   const [runner, options] = project.runner;
+  const config = {
+    projects: [{ name: project.name, root: '.', runner: [runner, options] }],
+    reporters: ['json'],
+    // a cold build of a large project on a loaded machine may take longer than the default
+    timeoutMs: 3_600_000,
+  };
+  writeFileSync(join(dir, 'suture.config.json'), JSON.stringify(config, null, 2));
+  // the same gate run in the tree itself, without the sandbox: what the isolation costs
   writeFileSync(
-    join(dir, 'suture.config.json'),
-    JSON.stringify(
-      {
-        projects: [{ name: project.name, root: '.', runner: [runner, options] }],
-        reporters: ['json'],
-        // a cold build of a large project on a loaded machine may take longer than the default
-        timeoutMs: 3_600_000,
-      },
-      null,
-      2,
-    ),
+    join(dir, IN_PLACE),
+    JSON.stringify({ ...config, workspace: 'in-place', sandbox: 'off' }, null, 2),
   );
   return dir;
 }
 
-function sutureGate(dir) {
-  const r = run('node', [SUTURE, 'run', '--no-heal', '--json', '--reporter', 'json'], dir, {}, true);
+const IN_PLACE = 'suture.in-place.json';
+
+function sutureGate(dir, config) {
+  const argv = [
+    SUTURE,
+    'run',
+    '--no-heal',
+    '--json',
+    '--reporter',
+    'json',
+    ...(config ? ['--config', config] : []),
+  ];
+  const r = run('node', argv, dir, {}, true);
   if (r.status !== 0 && r.status !== 1)
     throw new Error(`suture exited ${r.status}:\n${r.stderr.slice(-3000)}`);
   return JSON.parse(r.stdout);
@@ -269,6 +283,10 @@ function fmt(c) {
   return c ? `${c.tests} (${c.passed}/${c.failed}/${c.skipped})` : 'n/a';
 }
 
+// figures from a machine other work shares are only comparable at a similar load
+const loadBefore = loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ');
 const rows = [];
 for (const project of PROJECTS) {
   if (only.length > 0 && !only.some((o) => project.name.includes(o))) continue;
@@ -291,12 +309,14 @@ for (const project of PROJECTS) {
       console.error(`   the cold gate ended ${coldState}: ${finalRound(coldReport).error ?? ''}`);
     const nativeTimes = [];
     const sutureTimes = [];
+    const inPlaceTimes = [];
     let report = coldReport;
     for (let i = 0; i < REPEATS; i++) {
       nativeTimes.push(
         timedMs(() => project.native.warm.forEach(([cmd, ...argv]) => run(cmd, argv, dir, env, true))),
       );
       sutureTimes.push(timedMs(() => (report = sutureGate(dir))));
+      inPlaceTimes.push(timedMs(() => sutureGate(dir, IN_PLACE)));
     }
     // counted on a warm gate: a cold one may have been cut by the run's limit while it built
     const round = finalRound(report);
@@ -311,6 +331,7 @@ for (const project of PROJECTS) {
       equal: JSON.stringify(native) === JSON.stringify(suture) ? 'yes' : 'NO',
       nativeMs: median(nativeTimes),
       sutureMs: median(sutureTimes),
+      inPlaceMs: median(inPlaceTimes),
       coldMs,
       rerun,
     });
@@ -327,19 +348,26 @@ const startup = (argv) => median(Array.from({ length: 7 }, () => timedMs(() => r
 const nodeMs = startup(['-e', '0']);
 const versionMs = startup([SUTURE, '--version']);
 
-console.log(`\nreal projects, ${REPEATS} repeats (medians); counts are tests (passed/failed/skipped)\n`);
+console.log(`\nreal projects, ${REPEATS} repeats (medians); counts are tests (passed/failed/skipped)`);
 console.log(
-  '| project | native counts | suture counts | equal | warm native | warm suture | ratio | re-run 1 test vs full (runner) |',
+  `load average ${loadBefore} before, ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} after\n`,
 );
-console.log('|---|---|---|---|---|---|---|---|');
+console.log(
+  '| project | native counts | suture counts | equal | warm native | warm suture | ratio | in place, no sandbox | ratio | re-run 1 test vs full (runner) |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   if (r.error) {
-    console.log(`| ${r.project} | error: ${r.error} | | | | | | |`);
+    console.log(`| ${r.project} | error: ${r.error} | | | | | | | | |`);
     continue;
   }
   const rerun = r.rerun ? `${r.rerun.one.toFixed(0)} ms vs ${r.rerun.full.toFixed(0)} ms` : 'n/a';
+  const ms = (x) => `${x.toFixed(0)} ms`;
+  const ratio = (x) => `${(x / r.nativeMs).toFixed(2)}x`;
   console.log(
-    `| ${r.project} | ${r.native} | ${r.suture} | ${r.equal} | ${r.nativeMs.toFixed(0)} ms | ${r.sutureMs.toFixed(0)} ms | ${(r.sutureMs / r.nativeMs).toFixed(2)}x | ${rerun} |`,
+    `| ${r.project} | ${r.native} | ${r.suture} | ${r.equal} | ${ms(r.nativeMs)} | ${ms(r.sutureMs)} | ${ratio(r.sutureMs)} | ${ms(r.inPlaceMs)} | ${ratio(r.inPlaceMs)} | ${rerun} |`,
   );
 }
 console.log(
