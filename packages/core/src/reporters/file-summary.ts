@@ -34,6 +34,15 @@ function stateOf(
   return errors.every((e) => e.outcome === 'healed' || e.outcome === 'flaky') ? 'healed' : 'failing';
 }
 
+/**
+ * Files in code-unit order, the tests located nowhere last. Not localeCompare: its first call
+ * loads ICU's collator, tens of milliseconds of every run.
+ */
+function byFileName([a]: [string, unknown], [b]: [string, unknown]): number {
+  if (a === NO_FILE || b === NO_FILE) return a === b ? 0 : a === NO_FILE ? 1 : -1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 function projectFiles(project: ProjectReport): FileSummary[] {
   const known = new Map<string, string>();
   for (const round of project.rounds) for (const t of round.tests) if (t.file) known.set(t.id, t.file);
@@ -58,31 +67,29 @@ function projectFiles(project: ProjectReport): FileSummary[] {
   for (const f of project.failures) for (const file of failureFiles(f, known)) entry(file).failures.push(f);
 
   const explained = new Set(project.failures.flatMap((f) => f.failure.tests));
-  return [...byFile]
-    .sort(([a], [b]) => (a === NO_FILE ? 1 : b === NO_FILE ? -1 : a.localeCompare(b)))
-    .map(([file, e]) => {
-      const tests = [...e.tests.values()];
-      const failing = tests.filter(didNotPass);
-      return {
-        project: project.name,
-        file,
-        tests: tests.length,
-        failed: failing.length,
-        errors: e.failures.map((f) => ({
-          kind: f.failure.kind,
-          message: f.failure.title,
-          outcome: f.outcome,
-        })),
-        rounds: e.rounds,
-        attempts: e.failures.reduce((n, f) => n + f.attempts.length, 0),
-        state: stateOf(
-          failing.length,
-          failing.filter((t) => !explained.has(t.id)).length,
-          e.failures,
-          tests.length > 0 && tests.every((t) => t.status === 'skipped'),
-        ),
-      };
-    });
+  return [...byFile].sort(byFileName).map(([file, e]) => {
+    const tests = [...e.tests.values()];
+    const failing = tests.filter(didNotPass);
+    return {
+      project: project.name,
+      file,
+      tests: tests.length,
+      failed: failing.length,
+      errors: e.failures.map((f) => ({
+        kind: f.failure.kind,
+        message: f.failure.title,
+        outcome: f.outcome,
+      })),
+      rounds: e.rounds,
+      attempts: e.failures.reduce((n, f) => n + f.attempts.length, 0),
+      state: stateOf(
+        failing.length,
+        failing.filter((t) => !explained.has(t.id)).length,
+        e.failures,
+        tests.length > 0 && tests.every((t) => t.status === 'skipped'),
+      ),
+    };
+  });
 }
 
 /**
