@@ -156,7 +156,12 @@ for (const t of targets(counterDir)) {
           .map((x) => x.file.split('/').pop())
           .join(', ') || '-',
       right: `${right}/${t.files.length}`,
-      coverage: `${report.coverage.before.lines.covered}/${report.coverage.before.lines.total} -> ${report.coverage.after.lines.covered}/${report.coverage.after.lines.total}`,
+      coverage: ['lines', 'branches']
+        .map(
+          (k) =>
+            `${report.coverage.before[k].covered}/${report.coverage.before[k].total} -> ${report.coverage.after[k].covered}/${report.coverage.after[k].total}`,
+        )
+        .join(', '),
       seconds: seconds.toFixed(1),
       error: report.error ?? '',
       wrong: t.files
@@ -170,7 +175,7 @@ for (const t of targets(counterDir)) {
 }
 rmSync(counterDir, { recursive: true, force: true });
 
-console.log('| target | generated | kept | verdicts right | line coverage | time (s) |');
+console.log('| target | generated | kept | verdicts right | coverage (lines, branches) | time (s) |');
 console.log('| --- | --- | --- | --- | --- | --- |');
 for (const r of rows)
   console.log(`| ${r.target} | ${r.generated} | ${r.kept} | ${r.right} | ${r.coverage} | ${r.seconds} |`);

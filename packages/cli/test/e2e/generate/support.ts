@@ -105,7 +105,8 @@ export async function tree(dir: string, skip: readonly string[] = []): Promise<R
     for (const e of await readdir(d, { withFileTypes: true })) {
       const path = join(d, e.name);
       const rel = relative(dir, path);
-      if (['.suture', '.git', '__pycache__', ...skip].includes(e.name) || e.name.startsWith('build')) continue;
+      if (['.suture', '.git', '__pycache__', ...skip].includes(e.name) || e.name.startsWith('build'))
+        continue;
       if (e.isDirectory()) await walk(path);
       else out[rel] = await readFile(path, 'utf8');
     }
