@@ -34,24 +34,29 @@ export class CppGraph {
 
   /** The definitions the calls on one line of a function lead to (an EXPECT line, an assert). */
   async onLine(node: CodeNode, line: number): Promise<CodeNode[]> {
-    const def = await this.defOf(node);
-    if (!def) return [];
+    const calls = (await this.defsOf(node)).flatMap((d) => d.calls);
+    if (calls.length === 0) return [];
     const edges = await this.resolveCalls(
       node,
-      def.calls.filter((c) => c.lines.includes(line)),
+      calls.filter((c) => c.lines.includes(line)),
     );
     return edges.map((e) => e.to);
   }
 
-  /** Where a symbol is defined, for the ranking and the budget. */
-  async lines(node: CodeNode): Promise<{ line: number; endLine: number } | undefined> {
-    const def = await this.defOf(node);
+  /**
+   * Where a symbol is defined, for the ranking and the budget: of several definitions of its name
+   * in the file (`XMLNode::DeleteNode`, `XMLDocument::DeleteNode`), the one holding `line`.
+   */
+  async lines(node: CodeNode, line?: number): Promise<{ line: number; endLine: number } | undefined> {
+    const defs = await this.defsOf(node);
+    const def = (line ? defs.find((d) => d.line <= line && line <= d.endLine) : undefined) ?? defs[0];
     return def ? { line: def.line, endLine: def.endLine } : undefined;
   }
 
-  private async defOf(node: CodeNode): Promise<CppDef | undefined> {
-    if (!node.symbol) return undefined;
-    return (await this.project.index(node.file))?.defs.get(node.symbol)?.[0];
+  /** Every definition of a symbol's name in its file: overloads, and methods of several classes. */
+  private async defsOf(node: CodeNode): Promise<CppDef[]> {
+    if (!node.symbol) return [];
+    return (await this.project.index(node.file))?.defs.get(node.symbol) ?? [];
   }
 
   private async compute(node: CodeNode): Promise<CodeEdge[]> {
@@ -59,7 +64,7 @@ export class CppGraph {
     if (!index) return [];
     // a whole file (a test program whose case is unknown): every function it defines runs
     const calls: CppCall[] = node.symbol
-      ? ((await this.defOf(node))?.calls ?? [])
+      ? (await this.defsOf(node)).flatMap((d) => d.calls)
       : index.summary.defs.map((d) => ({ name: d.name, lines: [d.line] }));
     return this.resolveCalls(node, calls);
   }

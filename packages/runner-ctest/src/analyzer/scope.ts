@@ -160,13 +160,19 @@ export async function scopeCtest(
     testSeeds(id, project, files.cmakeLists, ctx.entries);
   const testSeedList = (await Promise.all(failing.map(seedsOf))).flat();
   const frames: CodeNode[] = [];
+  // the line of each frame: of two functions of one name in a file, the one it stopped in
+  const frameLines = new Map<string, number>();
+  const addFrame = (node: CodeNode, line: number | undefined, at: CodeNode[] = frames): void => {
+    at.push(node);
+    if (line && !frameLines.has(nodeKey(node))) frameLines.set(nodeKey(node), line);
+  };
   const loc = failure.location;
   if (loc && project.has(loc.file)) {
     const symbol = loc.symbol ? (loc.symbol.includes('.') ? `TEST:${loc.symbol}` : loc.symbol) : undefined;
-    frames.push({ file: loc.file, ...(symbol ? { symbol } : {}) });
+    addFrame({ file: loc.file, ...(symbol ? { symbol } : {}) }, loc.line);
   }
   for (const f of failure.frames)
-    if (project.has(f.file)) frames.push({ file: f.file, ...(f.symbol ? { symbol: f.symbol } : {}) });
+    if (project.has(f.file)) addFrame({ file: f.file, ...(f.symbol ? { symbol: f.symbol } : {}) }, f.line);
   // a crash that named no place in the code under test: where the debugger sees it stop
   const backtrace: CodeNode[] = [];
   if (failure.kind === 'crash' && db && !frames.some((f) => !isCppTestFile(f.file)) && failure.tests[0]) {
@@ -177,7 +183,8 @@ export async function scopeCtest(
         .filter((d) => d.line <= b.line && b.line <= d.endLine)
         .sort((a, c) => c.line - a.line)[0];
       const node = { file: b.file, symbol: def?.name ?? b.fn };
-      if (![...frames, ...backtrace].some((f) => nodeKey(f) === nodeKey(node))) backtrace.push(node);
+      if (![...frames, ...backtrace].some((f) => nodeKey(f) === nodeKey(node)))
+        addFrame(node, b.line, backtrace);
     }
     frames.unshift(...backtrace);
   }
@@ -206,7 +213,7 @@ export async function scopeCtest(
 
   const lines = new Map<string, { line: number; endLine: number }>();
   for (const n of [...main.reached.map((r) => r.node), ...frames]) {
-    const where = await graph.lines(n);
+    const where = await graph.lines(n, frameLines.get(nodeKey(n)));
     if (where) lines.set(nodeKey(n), where);
   }
   const diagnostics: ScopeEntry[] = [];
