@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from './exit.js';
+import { planShardParts } from './shard-files.js';
 
 export interface Shard {
   /** 1-based. */
@@ -29,23 +30,14 @@ export function planShards(
   durations: ReadonlyMap<string, number>,
   count: number,
 ): string[][] {
-  const known = names.map((n) => durations.get(n)).filter((d): d is number => d !== undefined);
-  const fallback = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 1;
-  const weighted = names
-    .map((name) => ({ name, weight: Math.max(1, durations.get(name) ?? fallback) }))
-    .sort((a, b) => b.weight - a.weight || a.name.localeCompare(b.name));
-  const shards = Array.from({ length: count }, () => ({ load: 0, names: [] as string[] }));
-  for (const p of weighted) {
-    let best = shards[0]!;
-    for (const s of shards) if (s.load < best.load) best = s;
-    best.load += p.weight;
-    best.names.push(p.name);
-  }
-  return shards.map((s) => s.names);
+  const whole = names.map((name) => ({ name, splittable: false }));
+  return planShardParts(whole, durations, new Map(), count).map((parts) => parts.map((p) => p.project));
 }
 
 export interface ShardHistory {
   durations: Map<string, number>;
+  /** Per project, what each of its test files took (the sum of its tests), from the same run. */
+  files: Map<string, Map<string, number>>;
   /** The report.json the durations came from, when there was one. */
   source?: string;
 }
@@ -58,9 +50,32 @@ export function shardRunId(base: string, shard: Shard): string {
   return `${base}-shard${shard.index}of${shard.count}`;
 }
 
+interface ReportedProject {
+  name?: unknown;
+  durationMs?: unknown;
+  rounds?: Array<{ kind?: unknown; tests?: Array<{ id?: unknown; durationMs?: unknown }> }>;
+}
+
+/** A test id's file: `tests/test_cart.py::test_total` and `__tests__/cart.test.js::cart adds` name theirs first. */
+export function testFileOf(id: string): string | undefined {
+  const at = id.indexOf('::');
+  return at > 0 ? id.slice(0, at) : undefined;
+}
+
+function fileDurations(project: ReportedProject): Map<string, number> {
+  const out = new Map<string, number>();
+  const initial = project.rounds?.find((r) => r.kind === 'initial');
+  for (const t of initial?.tests ?? []) {
+    const file = typeof t.id === 'string' ? testFileOf(t.id) : undefined;
+    if (file) out.set(file, (out.get(file) ?? 0) + (typeof t.durationMs === 'number' ? t.durationMs : 0));
+  }
+  return out;
+}
+
 /**
  * Project durations of the latest earlier run (not a shard's) that has a report.json in the runs
- * folder. CI jobs that restore the same runs folder (or none) therefore split alike.
+ * folder, and the durations of each project's test files in it. CI jobs that restore the same
+ * runs folder (or none) therefore split alike.
  */
 export async function shardHistory(runsDir: string): Promise<ShardHistory> {
   const names = (await readdir(runsDir).catch(() => [] as string[])).filter((n) => !SHARD_RUN.test(n));
@@ -76,15 +91,18 @@ export async function shardHistory(runsDir: string): Promise<ShardHistory> {
     const text = await readFile(file, 'utf8').catch(() => undefined);
     if (!text) continue;
     try {
-      const report = JSON.parse(text) as { projects?: Array<{ name?: unknown; durationMs?: unknown }> };
+      const report = JSON.parse(text) as { projects?: ReportedProject[] };
       const durations = new Map<string, number>();
+      const files = new Map<string, Map<string, number>>();
       for (const p of report.projects ?? [])
-        if (typeof p.name === 'string' && typeof p.durationMs === 'number')
+        if (typeof p.name === 'string' && typeof p.durationMs === 'number') {
           durations.set(p.name, p.durationMs);
-      if (durations.size) return { durations, source: file };
+          files.set(p.name, fileDurations(p));
+        }
+      if (durations.size) return { durations, files, source: file };
     } catch {
       // an unreadable old report is no history; the next older one may be
     }
   }
-  return { durations: new Map() };
+  return { durations: new Map(), files: new Map() };
 }

@@ -31,7 +31,11 @@ export function displayCommand(
       ? [
           '--runTestsByPath',
           ...new Set(selection.map((s) => s.file)),
-          `--testNamePattern=${namePattern(selection.map((s) => s.fullName))}`,
+          ...(selection.some((s) => s.fullName !== '')
+            ? [
+                `--testNamePattern=${namePattern(selection.filter((s) => s.fullName !== '').map((s) => s.fullName))}`,
+              ]
+            : []),
         ]
       : []),
   ];

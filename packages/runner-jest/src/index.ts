@@ -18,6 +18,8 @@ export default function jest(options: JestOptions = {}): Runner {
     apiVersion: API_VERSION,
     language: 'javascript',
     supportsSelection: true,
+    // a selected test file (`__tests__/cart.test.js`) runs every test in it
+    supportsFileSelection: true,
     run: (ctx) => runJest(resolved, ctx, durations),
     detect: detectJest,
     analyzer: javascriptAnalyzer,

@@ -24,7 +24,10 @@ export interface JestPlan {
 }
 
 export interface PassSpec {
-  /** The tests asked for (files relative to the root), or undefined for the whole suite. */
+  /**
+   * The tests asked for (files relative to the root), or undefined for the whole suite. An entry
+   * whose `fullName` is empty asks for its whole file.
+   */
   selection?: Array<{ file: string; fullName: string }>;
   /** Absolute paths of test files that need no further run: ended, or hung outside any test. */
   skipFiles: ReadonlySet<string>;
@@ -66,7 +69,9 @@ export function planPass(
   if (spec.selection) {
     const left = spec.selection.filter((s) => !spec.skipNames.has(s.fullName));
     plan.files = [...new Set(left.map((s) => resolve(root, s.file)))].filter((f) => !spec.skipFiles.has(f));
-    plan.names = namePattern(spec.selection.map((s) => s.fullName));
+    // an entry without a test name is a whole file: every test in it runs
+    const named = spec.selection.filter((s) => s.fullName !== '');
+    if (named.length > 0) plan.names = namePattern(named.map((s) => s.fullName));
   } else if (spec.skipFiles.size > 0) {
     const forms = [...spec.skipFiles].flatMap(pathForms).map(escapeRegex);
     plan.excludePaths = `^(?!(?:${forms.join('|')})$)`;

@@ -116,14 +116,20 @@ export async function runJest(
       fileGapLimit({ option: options.testTimeoutMs, jestTimeout, declared: facts.now(file)?.timeout }),
   };
   const wanted = (t: TestResult): boolean =>
-    !ctx.selection || ctx.selection.includes(t.id) || t.status !== 'skipped';
+    !ctx.selection ||
+    ctx.selection.includes(t.id) ||
+    ctx.selection.includes(parseId(t.id).file) ||
+    t.status !== 'skipped';
   const live = liveResults(ctx.root, facts, wanted, ctx.onTestResult);
 
   // Each pass runs what is left: a test that hangs stops its pass, and the next runs the test
   // files that did not end, without the tests that hung.
   const suites = new Map<string, SuiteResult>();
   const stopped: Array<{ overdue: Overdue; output: string }> = [];
-  const skipFiles = new Set<string>();
+  // the files another shard runs are settled before the first pass
+  const skipFiles = new Set<string>(
+    ctx.selection ? [] : (ctx.exclude ?? []).map((f) => resolve(ctx.root, f)),
+  );
   const skipNames = new Set<string>();
   const outputs: string[] = [];
   let last: PassResult | undefined;

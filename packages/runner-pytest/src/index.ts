@@ -19,6 +19,8 @@ export default function pytest(options: PytestOptions = {}): Runner {
     apiVersion: API_VERSION,
     language: 'python',
     supportsSelection: true,
+    // a selected test file is a node id pytest runs whole
+    supportsFileSelection: true,
     run: (ctx) => runPytest(resolved, ctx, memory),
     detect: detectPytest,
     // the analyzer traces tests with the runner's own interpreter and environment

@@ -67,7 +67,11 @@ export async function runPytest(
         root: ctx.root,
         workDir: ctx.workDir,
         index,
-        args: [...options.args, ...(ctx.selection ?? [])],
+        args: [
+          ...options.args,
+          ...(ctx.selection ?? []),
+          ...(ctx.exclude ?? []).map((file) => `--ignore=${file}`),
+        ],
         env: pythonEnv(process.env, options.env),
         limits,
         deselect: [...fold.tests.keys()],

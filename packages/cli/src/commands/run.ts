@@ -4,7 +4,8 @@ import { createGateOptions, loadConfig, newRunId, runGate } from '@suture/core/i
 import { type GateMode } from '@suture/core';
 import { createLogger } from '../logger.js';
 import { UsageError } from '../exit.js';
-import { parseShard, planShards, shardHistory, shardRunId } from '../shard.js';
+import { parseShard, shardHistory, shardRunId } from '../shard.js';
+import { partLabel, partRunner, planShardParts } from '../shard-files.js';
 import { attachRunUi, type RunUi, type UiFlags } from './ui-run.js';
 
 export interface RunFlags extends UiFlags {
@@ -97,16 +98,20 @@ export async function runCommand(projects: string[], flags: RunFlags): Promise<n
     if (flags.shard !== undefined) {
       const shard = parseShard(String(flags.shard));
       const history = await shardHistory(options.outputDir);
-      const plan = planShards(
-        options.projects.map((p) => p.name),
+      const plan = planShardParts(
+        options.projects.map((p) => ({ name: p.name, splittable: p.runner.supportsFileSelection === true })),
         history.durations,
+        history.files,
         shard.count,
       );
-      const mine = new Set(plan[shard.index - 1]);
-      options.projects = options.projects.filter((p) => mine.has(p.name));
+      const mine = plan[shard.index - 1]!;
+      options.projects = options.projects.flatMap((p) => {
+        const part = mine.find((x) => x.project === p.name);
+        return part ? [{ ...p, runner: partRunner(p.runner, part) }] : [];
+      });
       options.runId = shardRunId(newRunId(), shard);
       logger.info(
-        `shard ${shard.index}/${shard.count}: ${[...mine].join(', ') || 'no project'} (durations from ${history.source ?? 'no earlier run'})`,
+        `shard ${shard.index}/${shard.count}: ${mine.map(partLabel).join(', ') || 'no project'} (durations from ${history.source ?? 'no earlier run'})`,
       );
     }
     if (flags.out !== undefined) {

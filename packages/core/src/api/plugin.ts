@@ -74,6 +74,12 @@ export interface RunContext {
    * suite. Undefined means the whole suite. Only passed when `supportsSelection` is true.
    */
   selection?: string[];
+  /**
+   * Project-relative test files a run of the whole suite leaves out (the files other shards of a
+   * split project run). Only passed, and only without a selection, to a runner with
+   * `supportsFileSelection`.
+   */
+  exclude?: string[];
   /** Wall-clock limit for the whole run; the runner kills its process group when it is reached. */
   timeoutMs: number;
   /** Aborted when the gate is cancelled; the runner must kill its processes and return promptly. */
@@ -110,6 +116,12 @@ export interface Runner extends PluginBase {
   readonly language: string;
   /** True when `run` honours `ctx.selection`. */
   readonly supportsSelection: boolean;
+  /**
+   * True when a selection entry may also be a project-relative test file (as test ids name it),
+   * which runs every test in that file: what `suture run --shard` uses to split a large project
+   * by test file. Absent means test ids only.
+   */
+  readonly supportsFileSelection?: boolean;
   run(ctx: RunContext): Promise<RunResultInput>;
   /** Does `dir` hold a project of this runner? Used by `suture init`. */
   detect?(dir: string): Promise<DetectedProject | null>;

@@ -49,6 +49,7 @@ export function wrapRunner(runner: Runner, origin: PluginOrigin | undefined, log
     ...identity(runner),
     language: runner.language,
     supportsSelection: runner.supportsSelection,
+    ...(runner.supportsFileSelection ? { supportsFileSelection: true } : {}),
     run: g('run', runner.run.bind(runner)),
     ...(runner.detect ? { detect: g('detect', runner.detect.bind(runner)) } : {}),
     ...(runner.analyzer ? { analyzer: () => wrapAnalyzer(runner.analyzer!(), origin, logger) } : {}),

@@ -1,6 +1,7 @@
 import type { GateReport, ProjectReport } from '../api/contracts/report.js';
 import { finishReport } from '../engine/finish-report.js';
 import { emptyTotals, sumTotals } from '../engine/totals.js';
+import { joinFileDiffs, projectParts, projectsOf } from './merge-parts.js';
 
 /** One report to merge and where it came from (a run folder), for error messages. */
 export interface MergeInput {
@@ -46,13 +47,15 @@ function blocks(project: ProjectReport, mode: GateReport['mode']): boolean {
 /**
  * Combines the reports of runs that gated disjoint sets of projects (shards, Nx tasks) into the
  * report one run over all of them would have written: projects in config order, totals summed,
- * one patch sorted by file, the per-file summary and `blocking` derived again. Throws a MergeError
- * when two reports gated the same project or ran in different modes.
+ * one patch sorted by file, the per-file summary and `blocking` derived again. The parts of a
+ * project that shards of one split gated by test file are folded into one project. Throws a
+ * MergeError when two reports gated the same project otherwise, or ran in different modes.
  */
 export function mergeReports(inputs: readonly MergeInput[], options: MergeOptions = {}): GateReport {
   if (inputs.length === 0) throw new MergeError('nothing to merge: give at least one run folder');
   const mode = inputs[0]!.report.mode;
   const seen = new Map<string, string>();
+  const parts = projectParts(inputs);
   for (const { source, report } of inputs) {
     if (report.mode !== mode)
       throw new MergeError(
@@ -60,7 +63,7 @@ export function mergeReports(inputs: readonly MergeInput[], options: MergeOption
       );
     for (const p of report.projects) {
       const other = seen.get(p.name);
-      if (other)
+      if (other && !parts.has(p.name))
         throw new MergeError(
           `project "${p.name}" is in both ${other} and ${source}; merge the runs of disjoint shards or tasks only`,
         );
@@ -69,11 +72,20 @@ export function mergeReports(inputs: readonly MergeInput[], options: MergeOption
   }
   const reports = inputs.map((i) => i.report);
   const projects = ordered(
-    reports.flatMap((r) => r.projects),
+    projectsOf(inputs, parts, (message) => new MergeError(message)),
     options.order,
   );
   const patches = new Map<string, string>();
-  for (const r of reports) for (const [file, diff] of filePatches(r.patch)) patches.set(file, diff);
+  for (const r of reports)
+    for (const [file, diff] of filePatches(r.patch)) {
+      const earlier = patches.get(file);
+      const joined = earlier === undefined ? diff : joinFileDiffs(earlier, diff);
+      if (joined === undefined)
+        throw new MergeError(
+          `two runs patch the same lines of ${file} differently; merge them one at a time`,
+        );
+      patches.set(file, joined);
+    }
   const patch = [...patches.keys()]
     .sort()
     .map((f) => patches.get(f)!)

@@ -22,6 +22,8 @@ export async function run(
   root: string,
   extra: {
     selection?: string[];
+    /** Test files a run of the whole suite leaves out. */
+    exclude?: string[];
     timeoutMs?: number;
     options?: JestOptions;
     /** A runner made once, for runs that build on what an earlier run measured. */
@@ -39,6 +41,7 @@ export async function run(
       signal: new AbortController().signal,
       logger: silentLogger,
       ...(extra.selection ? { selection: extra.selection } : {}),
+      ...(extra.exclude ? { exclude: extra.exclude } : {}),
       ...(extra.onTestResult ? { onTestResult: extra.onTestResult } : {}),
     }),
   );
