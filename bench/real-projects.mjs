@@ -155,30 +155,48 @@ function pytestCounts(dir, paths, env) {
   return counts;
 }
 
-/** CTest entries, each GoogleTest binary counted by its cases (GTEST_OUTPUT writes one XML per binary). */
+/**
+ * CTest entries, each GoogleTest binary counted by its cases (GTEST_OUTPUT writes one XML per
+ * binary) and each Unity program by its tests (its `file:line:test:PASS` lines in CTest's verbose
+ * output), as suture counts them.
+ */
 function ctestCounts(dir) {
   const gtestDir = join(dir, 'build-native', 'gtest-xml');
   rmSync(gtestDir, { recursive: true, force: true });
   mkdirSync(gtestDir, { recursive: true });
   const junit = join(dir, 'build-native', 'ctest.xml');
-  run(
+  const verbose = run(
     'ctest',
-    ['--test-dir', 'build-native', '-j2', '--output-junit', junit],
+    ['--test-dir', 'build-native', '-j2', '-V', '--output-junit', junit],
     dir,
     { GTEST_OUTPUT: `xml:${gtestDir}/` },
     true,
-  );
-  const entries = xmlCounts(readFileSync(junit, 'utf8'));
-  const gtest = readdirSync(gtestDir).map((f) => xmlCounts(readFileSync(join(gtestDir, f), 'utf8')));
-  if (gtest.length === 0) return entries;
+  ).stdout;
+  const counts = xmlCounts(readFileSync(junit, 'utf8'));
   // each gtest binary replaces its one entry by its cases
-  const sum = (k) => entries[k] + gtest.reduce((n, g) => n + g[k], 0);
-  return {
-    tests: sum('tests') - gtest.length,
-    passed: sum('passed') - gtest.filter((g) => g.failed === 0).length,
-    failed: sum('failed') - gtest.filter((g) => g.failed > 0).length,
-    skipped: sum('skipped'),
-  };
+  for (const f of readdirSync(gtestDir)) {
+    const g = xmlCounts(readFileSync(join(gtestDir, f), 'utf8'));
+    replaceEntry(counts, g.failed > 0 ? 'failed' : 'passed', g);
+  }
+  // each Unity program (one that printed Unity's summary) replaces its entry by its tests
+  const unity = new Map();
+  for (const m of verbose.matchAll(/^(\d+): .+?:\d+:\w+:(PASS|FAIL|IGNORE)\b/gm)) {
+    const c = unity.get(m[1]) ?? { tests: 0, passed: 0, failed: 0, skipped: 0 };
+    c.tests++;
+    c[m[2] === 'PASS' ? 'passed' : m[2] === 'FAIL' ? 'failed' : 'skipped']++;
+    unity.set(m[1], c);
+  }
+  for (const m of verbose.matchAll(/^(\d+): \d+ Tests (\d+) Failures \d+ Ignored/gm)) {
+    const c = unity.get(m[1]);
+    if (c) replaceEntry(counts, Number(m[2]) > 0 ? 'failed' : 'passed', c);
+  }
+  return counts;
+}
+
+function replaceEntry(counts, entryStatus, cases) {
+  counts.tests += cases.tests - 1;
+  counts[entryStatus] -= 1;
+  for (const k of ['passed', 'failed', 'skipped']) counts[k] += cases[k];
 }
 
 function jestCounts(dir) {
