@@ -1,5 +1,6 @@
 import type { CaseContext, PlannedCase } from '../plan/cases.js';
 import type { DataSpec } from '../plan/data-cases.js';
+import { businessStub } from '../plan/business-cases.js';
 import type { Resource } from '../plan/resources.js';
 import type { Operation } from '../spec/model.js';
 import { itemArgs, pyCall } from './calls.js';
@@ -142,11 +143,14 @@ export function testFiles(ctx: CaseContext, cases: readonly PlannedCase[]): Map<
   const files = new Map<string, string[]>();
   for (const c of cases) {
     const data = (c as { data?: DataSpec }).data;
-    const body = data
-      ? dataDriven({ ...c, data }, ops, ctx.resources)
-      : c.chain
-        ? chain(c, ops)
-        : single(c, ops);
+    const body =
+      c.kind === 'business'
+        ? businessStub(c)
+        : data
+          ? dataDriven({ ...c, data }, ops, ctx.resources)
+          : c.chain
+            ? chain(c, ops)
+            : single(c, ops);
     files.set(c.file, [...(files.get(c.file) ?? []), body]);
   }
   return new Map([...files].map(([file, bodies]) => [file, `${HEADER}\n\n${bodies.join('\n\n\n')}\n`]));

@@ -18,6 +18,16 @@ export type FixNeed =
 
 const template = (path: string): string => path.replace(/\{[^}]+\}/g, '{}');
 
+/** `qty` for `quantity`: the same first letter, and the rest in order (an abbreviation). */
+function abbreviates(short: string, long: string): boolean {
+  const a = short.toLowerCase();
+  const b = long.toLowerCase();
+  if (!a || a[0] !== b[0] || a.length >= b.length) return false;
+  let j = 0;
+  for (const ch of b) if (ch === a[j]) j++;
+  return j === a.length;
+}
+
 function best<T>(items: readonly T[], score: (t: T) => number, floor: number): T | undefined {
   let top: T | undefined;
   let topScore = floor;
@@ -49,7 +59,11 @@ function renamedKeys(input: JudgeInput, e: Exchange, opId: string): Array<[strin
   for (const m of missing) {
     const from = best(
       unknown,
-      (u) => Math.max(similarity(u, m), m.toLowerCase().startsWith(u.toLowerCase()) ? 0.6 : 0),
+      (u) =>
+        Math.max(
+          similarity(u, m),
+          m.toLowerCase().startsWith(u.toLowerCase()) || abbreviates(u, m) ? 0.6 : 0,
+        ),
       0.4,
     );
     if (from) pairs.push([from, m]);

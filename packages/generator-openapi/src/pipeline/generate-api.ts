@@ -1,11 +1,13 @@
-import { copyFile, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { ConfigError, type GateReport } from '@suture/core';
 import { buildContract } from '../emit/contract.js';
 import { GeneratorOptionsSchema, planFiles } from '../generator.js';
 import { dataCases } from '../plan/data-cases.js';
 import type { DataMapping } from '../data/mapping.js';
-import { readData } from './read-data.js';
+import { readData, readRules } from './read-data.js';
+import { authorScenarios } from './author.js';
+import { businessCases } from '../plan/business-cases.js';
 import { buildPlan, caseCounter, planJson } from '../plan/plan.js';
 import { buildBugReport, type BugReportFile } from '../report/bug-report.js';
 import { testOutcomes } from '../report/outcomes.js';
@@ -100,7 +102,41 @@ export async function generateApi(options: GenerateApiOptions): Promise<Generate
         `suture generate api: ${mapping.file}: column(s) ${mapping.ignored.map((c) => `"${c}"`).join(', ')} match no parameter or field; ignored (see data_mapping.json)\n`,
       );
   }
+  if (options.rules) {
+    if ((options.fixers ?? []).length === 0 && !options.config)
+      throw new ConfigError(
+        `--rules ${options.rules}: business mode writes its scenarios with an LLM fixer; name one with --fixer claude or --fixer openai, or --config with a suture config whose fixers include one`,
+      );
+    const rules = await readRules(options.rules, options.cwd);
+    plan.cases.push(...businessCases(rules.rules, rules.shown, caseCounter(plan.cases.length + 1)));
+  }
   await writeFiles(out, planFiles(plan, settled));
+  const business = plan.cases.filter((c) => c.kind === 'business');
+  if (business.length > 0) {
+    const file = join(out, 'test_business.py');
+    options.stream.write(
+      `suture generate api: writing ${business.length} business scenario(s) with the LLM fixer\n`,
+    );
+    const authored = await authorScenarios({
+      cases: business,
+      plan,
+      root: out,
+      file: 'test_business.py',
+      content: await readFile(file, 'utf8'),
+      cwd: options.cwd,
+      fixers: options.fixers ?? [],
+      ...(options.config ? { configFile: options.config } : {}),
+      logger: {
+        debug: () => undefined,
+        info: () => undefined,
+        warn: (m) => void options.stream.write(`${m}\n`),
+        error: (m) => void options.stream.write(`${m}\n`),
+      },
+      signal: options.signal ?? new AbortController().signal,
+      stream: options.stream,
+    });
+    await writeFile(file, authored.content);
+  }
   const cases = plan.cases;
   const contract = buildContract(model, cases, settled);
   options.stream.write(

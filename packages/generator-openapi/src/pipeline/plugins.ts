@@ -32,12 +32,24 @@ export async function fixerEntry(name: string, cwd: string): Promise<string> {
   }
 }
 
-/** A config's plugin spec with its package resolved from the config's folder, so it loads from any folder. */
-export async function absoluteSpec(spec: PluginSpec, fromDir: string): Promise<PluginSpec> {
+/**
+ * A config's plugin spec with its package resolved to an entry file, so it loads from any folder:
+ * from the config's folder, else the working directory, else this package.
+ */
+export async function absoluteSpec(
+  spec: PluginSpec,
+  fromDir: string,
+  cwd: string = fromDir,
+): Promise<PluginSpec> {
   const [name, options] = typeof spec === 'string' ? [spec, undefined] : spec;
   const id = PLUGIN_ALIASES[name] ?? name;
   if (isPathSpec(id)) return spec;
-  const entry = await resolvePackageEntry(id, fromDir);
-  if (!entry) return spec;
+  let entry = (await resolvePackageEntry(id, fromDir)) ?? (await resolvePackageEntry(id, cwd));
+  if (!entry)
+    try {
+      entry = ownEntry(id);
+    } catch {
+      return spec;
+    }
   return options ? [entry, options] : entry;
 }

@@ -31,16 +31,24 @@ export interface GateRun {
  * or script error first, fix-it hints and the configured LLM fixers come after, and heals are
  * kept in the generated files only (the engine writes them, through its journal).
  */
-export async function gateSuite(run: GateRun): Promise<GateReport> {
+/** The fixers after the judge and the hints: the config's (hints aside), then those named on the command line, as loadable specs. */
+export async function extraFixers(
+  run: Pick<GateRun, 'cwd' | 'fixers' | 'configFile'>,
+): Promise<{ specs: PluginSpec[]; fromDir: string; user?: LoadedConfig }> {
   const user = run.configFile ? await loadConfig({ cwd: run.cwd, file: run.configFile }) : undefined;
   const fromDir = user?.dir ?? run.cwd;
-  const extra: PluginSpec[] = [];
+  const specs: PluginSpec[] = [];
   for (const spec of user?.config.fixers ?? []) {
     const name = typeof spec === 'string' ? spec : spec[0];
     if (name === 'hints' || name === '@suture/fixer-hints') continue;
-    extra.push(await absoluteSpec(spec, fromDir));
+    specs.push(await absoluteSpec(spec, fromDir, run.cwd));
   }
-  for (const name of run.fixers) extra.push(await fixerEntry(name, run.cwd));
+  for (const name of run.fixers) specs.push(await fixerEntry(name, run.cwd));
+  return { specs, fromDir, ...(user ? { user } : {}) };
+}
+
+export async function gateSuite(run: GateRun): Promise<GateReport> {
+  const { specs: extra, fromDir, user } = await extraFixers(run);
   const raw = {
     projects: [
       {
