@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import type { ParsedFunctionToolCall } from 'openai/resources/chat/completions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startMockOpenAI, text, type MockOpenAI } from '../../../../llm-openai/test/mock-openai.js';
 import { cleanup, suture } from '../cli-support.js';
@@ -44,7 +45,7 @@ describe('suture tools --format openai', () => {
     ];
     // parse() refuses any tool not marked strict, and parses strict arguments itself.
     const first = await client.chat.completions.parse({ model: 'gpt-5-mini', messages, tools });
-    const toolCall = first.choices[0]!.message.tool_calls![0]! as OpenAI.Chat.ParsedFunctionToolCall;
+    const toolCall = first.choices[0]!.message.tool_calls![0]! as ParsedFunctionToolCall;
     expect(toolCall.function.name).toBe('suture_heal');
     expect(toolCall.function.parsed_arguments).toEqual(args);
     expect(mock.completions()[0]!.body.tools).toEqual(tools);
