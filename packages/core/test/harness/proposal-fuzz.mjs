@@ -4,7 +4,9 @@
 // the real gate (runGate, the journal, check and fix mode) over a repository that sits next to a
 // sibling folder its symlinks point into. Everything outside the allowed scope, inside and
 // outside the repository, is compared byte for byte at each re-run (right after a patch is
-// applied) and after each gate. Shared by the vitest suite and bench/proposal-fuzz.mjs.
+// applied) and after each gate. With a workspace mode (overlay, copy) the patches are validated in a
+// private view: the repository must then be untouched at every re-run, and written only by the
+// heals a fix-mode gate lands at its end. Shared by the vitest suite and bench/proposal-fuzz.mjs.
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -300,7 +302,7 @@ const REFUSING = new Set(['refused', 'fixer-error']);
  * Runs proposals through gates until `proposals` have been asked for. Returns the counts and
  * the first violations (each with the seed and the case that caused it).
  */
-export async function runProposalFuzz({ proposals, seed, onGate = () => undefined }) {
+export async function runProposalFuzz({ proposals, seed, workspace = 'in-place', onGate = () => undefined }) {
   const rng = prng(seed);
   const base = await mkdtemp(join(tmpdir(), 'suture-fuzz-'));
   const pristine = join(base, 'pristine');
@@ -318,7 +320,10 @@ export async function runProposalFuzz({ proposals, seed, onGate = () => undefine
     refusalsWithoutReason: 0,
     writesOutsideScope: 0,
     treeNotRestored: 0,
+    /** Files of the repository changed while a patch was under validation in a private view (must be 0). */
+    writtenBeforeEnd: 0,
     internalErrors: 0,
+    workspace,
     reasons: new Map(),
     violations: [],
   };
@@ -387,6 +392,20 @@ export async function runProposalFuzz({ proposals, seed, onGate = () => undefine
           const ids = Array.from({ length: failures }, (_, i) => `tests/test_app.py::test_${i}`);
           if (ctx.selection) {
             await checkNow('after a patch was applied');
+            if (workspace !== 'in-place') {
+              const now = changes(before, await world(work));
+              if (now.length > 0) {
+                summary.writtenBeforeEnd += now.length;
+                violation(
+                  `the repository was written while a patch was validated in the workspace: ${now.map((c) => c.path).join(', ')}`,
+                  {
+                    heal,
+                    mode,
+                    asked: asked.slice(-3),
+                  },
+                );
+              }
+            }
             const pass = rng.chance(0.25);
             return {
               status: pass ? 'passed' : 'failed',
@@ -465,8 +484,19 @@ export async function runProposalFuzz({ proposals, seed, onGate = () => undefine
         reporters: [],
         concurrency: 1,
         logger: silent,
+        workspace,
+        sandbox: workspace === 'in-place' ? 'off' : 'auto',
       });
       summary.gates++;
+      const broken = report.projects.find((p) => p.error?.startsWith('suture could not gate'));
+      if (broken) {
+        summary.internalErrors++;
+        violation(`a project failed inside the engine: ${broken.error}`, {
+          heal,
+          mode,
+          asked: asked.slice(-3),
+        });
+      }
       if (report.error) {
         summary.internalErrors++;
         violation(`internal error: ${report.error}`, { heal, mode, asked: asked.slice(-3) });

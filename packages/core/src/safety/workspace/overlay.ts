@@ -94,7 +94,10 @@ export async function openOverlay(root: string, ctx: ModeContext): Promise<Works
       for (const file of files) {
         if (pinned.has(file)) continue;
         pinned.add(file);
-        await fs.pin(join(root, file));
+        // Only a plain file of the project: a scope may name paths through links or out of it.
+        const where = await resolveRealPath(root, file, fs).catch(() => undefined);
+        if (!where?.ok || where.path !== file) continue;
+        await fs.pin(join(root, file)).catch(() => undefined);
       }
     },
     run: (fn) => withSpawnWrapper(wrapper, fn),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateProposal, runProposalFuzz } from '../../harness/proposal-fuzz.mjs';
 import { prng } from '../../harness/tree.mjs';
+import { requireIsolation } from '../../../src/safety/workspace/isolation.test-support.js';
 
 // A reduced run of bench/proposal-fuzz.mjs (10,000 proposals and more). The harness imports the
 // built engine (dist), which the test target builds first. SUTURE_FUZZ_SEED replays a run.
@@ -29,4 +30,18 @@ describe('hostile proposals fed to the gate', () => {
     expect(s.applied).toBeGreaterThan(0);
     expect(s.healed).toBeGreaterThan(0);
   }, 600_000);
+
+  // bench/proposal-fuzz.mjs [n] [seed] overlay runs thousands; each gate here opens a workspace.
+  const IN_VIEW = Number(process.env.SUTURE_FUZZ_PROPOSALS_WORKSPACE ?? 150);
+  it(`validates in the overlay without writing the repository before the end (${IN_VIEW} proposals, seed ${SEED})`, async (t) => {
+    await requireIsolation(t, { overlay: true });
+    const s = await runProposalFuzz({ proposals: IN_VIEW, seed: SEED, workspace: 'overlay' });
+    expect(s.violations, `seed ${SEED}`).toEqual([]);
+    expect(s.writtenBeforeEnd).toBe(0);
+    expect(s.writesOutsideScope).toBe(0);
+    expect(s.refusalsWithoutReason).toBe(0);
+    expect(s.treeNotRestored).toBe(0);
+    expect(s.internalErrors).toBe(0);
+    expect(s.applied).toBeGreaterThan(0);
+  }, 900_000);
 });
