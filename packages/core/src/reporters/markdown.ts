@@ -15,6 +15,7 @@ import { fileSummarySection } from './markdown-files.js';
 import { usageLine } from './usage-line.js';
 import { gateVerdict } from './verdict.js';
 import { outputPath, writeOutput } from './write-file.js';
+import { isolationLine } from './isolation-line.js';
 
 const MarkdownOptionsSchema = z
   .object({ file: z.string().default('summary.md'), githubStepSummary: z.boolean().default(true) })
@@ -117,6 +118,8 @@ export function renderMarkdown(report: GateReport): string {
     `Totals: ${t.tests} tests, ${t.failures} failure group(s), ${t.healed} healed, ${t.stillFailing} still failing, ${t.bugs} product bug(s), ${t.flaky} flaky${broken > 0 ? `, ${broken} plugin error(s)` : ''}; LLM: ${usageLine(t)}.`,
     '',
   ];
+  const isolation = isolationLine(report);
+  if (isolation) lines.push(isolation, '');
   for (const p of report.projects) {
     if (!p.error && p.failures.length === 0 && p.pluginErrors.length === 0) continue;
     lines.push(`### ${p.name}`, '');
