@@ -33,7 +33,6 @@ export function parseRules(text: string): Rule[] {
           .filter((p) => p && !p.startsWith('#'));
   return source.map((raw, i) => {
     const id = /^\*\*\s*(R\d+)\b/i.exec(raw)?.[1]?.toUpperCase() ?? `R${i + 1}`;
-    const text = raw.replace(/\*\*/g, '').replace(/`/g, '').replace(/\s+/g, ' ').trim();
-    return { id, text };
+    return { id, text: raw.replace(/\*\*/g, '').replace(/`/g, '').replace(/\s+/g, ' ').trim() };
   });
 }
