@@ -9,7 +9,10 @@ import { join } from 'node:path';
  * runs, each group it starts is recorded as a file in a folder under `.suture/`, removed once the
  * group is gone; `suture recover` kills the groups a dead run left behind.
  */
-const folder = new AsyncLocalStorage<string>();
+const FOLDER = Symbol.for('@suture/core/process-group-record');
+// one store per process, shared by every copy of @suture/core a plugin may load
+const folder = ((globalThis as Record<symbol, unknown>)[FOLDER] ??=
+  new AsyncLocalStorage<string>()) as AsyncLocalStorage<string>;
 
 /** Runs `fn` with the process groups it starts (through runProcess) recorded in `dir`. */
 export async function withProcessGroupRecord<T>(dir: string, fn: () => Promise<T>): Promise<T> {

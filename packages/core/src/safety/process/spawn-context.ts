@@ -20,7 +20,13 @@ export type SpawnWrapper = (
   options: { cwd: string; env: Record<string, string> },
 ) => Promise<SpawnPlan | { error: string }>;
 
-const wrappers = new AsyncLocalStorage<SpawnWrapper>();
+/**
+ * One store per process, whatever copy of @suture/core reads it: a plugin may import runProcess
+ * from its own copy (a nested node_modules, a bundled build) and must still run in the workspace.
+ */
+const WRAPPERS = Symbol.for('@suture/core/spawn-wrapper');
+const wrappers = ((globalThis as Record<symbol, unknown>)[WRAPPERS] ??=
+  new AsyncLocalStorage<SpawnWrapper>()) as AsyncLocalStorage<SpawnWrapper>;
 
 /**
  * Runs `fn` with every process it starts through runProcess planned by `wrapper`: the engine
