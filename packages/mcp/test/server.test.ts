@@ -42,8 +42,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const json = (result: Awaited<ReturnType<Client['callTool']>>): unknown =>
-  JSON.parse((result.content as Array<{ text: string }>)[0]!.text);
+function json(result: Awaited<ReturnType<Client['callTool']>>): unknown {
+  const text = (result.content as Array<{ text: string }>)[0]!.text;
+  expect(result.isError, text).toBeFalsy();
+  return JSON.parse(text);
+}
 
 describe('the MCP server over an in-memory transport', () => {
   it('lists the four tools with input and output schemas and read-only hints', async () => {
@@ -87,7 +90,7 @@ describe('the MCP server over an in-memory transport', () => {
     };
     expect(heal.isError).toBeFalsy();
     expect(json(heal)).toEqual(answer);
-    expect(answer.status).toBe('fixed');
+    expect(answer.status, JSON.stringify(answer.patches.map((p) => p.validation))).toBe('fixed');
     expect(answer.patches[0]!.diff).toContain('+    return total');
     expect(answer.patches[0]!.validation.passed).toBe(true);
     expect(answer.phases.map((p) => `${p.name}:${p.status}`)).toEqual([
