@@ -97,7 +97,7 @@ describe('Jest runner edge cases', () => {
 
   it('kills a synchronous infinite loop at the wall-clock limit and names the test', async () => {
     const root = await copy('loop');
-    const r = await run(root, { timeoutMs: 6000 });
+    const r = await run(root, { timeoutMs: 20_000 });
     expect(r.status).toBe('timeout');
     expect(r.error).toMatch(/while running __tests__\/loop\.test\.js::spins forever/);
     const spinning = r.tests.find((t) => t.id === '__tests__/loop.test.js::spins forever');
