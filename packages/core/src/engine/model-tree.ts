@@ -48,12 +48,13 @@ export function cleanText(node: Node, d: Dialect): string {
 /** Every node under `node` (itself included) for which `keep` holds, not entering `skip` subtrees. */
 export function collect(node: Node, keep: (n: Node) => boolean, skip?: (n: Node) => boolean): Node[] {
   const out: Node[] = [];
-  const visit = (n: Node): void => {
+  const stack = [node];
+  for (let n = stack.pop(); n; n = stack.pop()) {
     if (keep(n)) out.push(n);
-    if (skip?.(n)) return;
-    for (const c of n.namedChildren) visit(c);
-  };
-  visit(node);
+    if (skip?.(n)) continue;
+    const children = n.namedChildren;
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
   return out;
 }
 

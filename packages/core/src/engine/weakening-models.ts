@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Analyzer } from '../api/plugin.js';
 import { braceTestModel } from './model-braces.js';
 import { parseTestFile, treeLanguageOf } from './model-grammar.js';
@@ -16,14 +17,29 @@ export function textTestModel(file: string, content: string): TestFileModel | un
   return undefined;
 }
 
+// The version before a proposal is read again by every attempt on the same failure: models are
+// kept by language and content (a few, as a proposal touches few test files).
+const models = new Map<string, FileModelDetail | null>();
+const KEEP = 32;
+
 /** The file's tests and assertions read from its syntax tree; undefined without a grammar or a clean parse. */
 export function treeTestModel(file: string, content: string): FileModelDetail | undefined {
-  const root = parseTestFile(file, content);
-  if (!root) return undefined;
   const lang = treeLanguageOf(file);
-  if (lang === 'python') return pythonTreeModel(root);
-  if (lang === 'cpp') return cppTreeModel(root);
-  return jsTreeModel(root);
+  if (!lang) return undefined;
+  const key = `${lang}\0${createHash('sha1').update(content).digest('hex')}`;
+  if (!models.has(key)) {
+    const root = parseTestFile(file, content);
+    const model = !root
+      ? null
+      : lang === 'python'
+        ? pythonTreeModel(root)
+        : lang === 'cpp'
+          ? cppTreeModel(root)
+          : jsTreeModel(root);
+    if (models.size >= KEEP) models.delete(models.keys().next().value!);
+    models.set(key, model);
+  }
+  return models.get(key) ?? undefined;
 }
 
 export type ModelSource = 'analyzer' | 'tree' | 'text';
