@@ -48,11 +48,14 @@ export async function generateCommand(flags: Record<string, unknown>): Promise<n
     'base-url',
     'where the service answers, e.g. http://127.0.0.1:8000',
   );
+  let protocol = '';
   try {
-    new URL(baseUrl);
+    protocol = new URL(baseUrl).protocol;
   } catch {
-    throw new UsageError(`--base-url expects a URL such as http://127.0.0.1:8000, got "${baseUrl}"`);
+    // not a URL at all: said below
   }
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new UsageError(`--base-url expects a URL such as http://127.0.0.1:8000, got "${baseUrl}"`);
   const fixers = [flags.fixer ?? []]
     .flat()
     .flatMap((f) => String(f).split(','))
