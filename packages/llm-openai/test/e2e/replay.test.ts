@@ -1,6 +1,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FailureReport, GateReport } from '@suture/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bugAnswer, call, editsAnswer, startMockOpenAI, type MockOpenAI } from '../mock-openai.js';
 import { cleanup, FAILING_TEST, gate, RIGHT_FIX, WRONG_FIX } from './support.js';
@@ -73,6 +74,17 @@ async function tape(scenario: string): Promise<TapeRecord[]> {
 }
 const lines = (record: TapeRecord | undefined): string => record!.request.user.join('\n');
 
+/** The only failure, after checking the cassette still matches the prompts suture renders. */
+function only(report: GateReport): FailureReport {
+  const [failure] = report.projects[0]!.failures;
+  const miss = failure!.attempts.find((a) => a.reason?.includes('has no answer for this request'));
+  if (miss && !RECORD)
+    throw new Error(
+      `the cassettes under test/e2e/cassettes no longer match the prompt suture renders (its prompts, evidence or scope reasons changed): record them again with \`SUTURE_RECORD_CASSETTES=1 npx vitest run test/e2e/replay.test.ts\` in packages/llm-openai and commit them\n${miss.reason}`,
+    );
+  return failure!;
+}
+
 describe('the OpenAI fixer on a cassette', () => {
   it('heals on the second attempt over Chat Completions, replayed without a key or a request', async () => {
     const fixer = await onTape('chat-heal', {
@@ -85,7 +97,7 @@ describe('the OpenAI fixer on a cassette', () => {
     );
     const run = await gate({ fixer, heal: { maxAttempts: 3 } });
 
-    const [failure] = run.report.projects[0]!.failures;
+    const failure = only(run.report);
     expect(failure!.failure.tests).toEqual([FAILING_TEST]);
     expect(failure!.attempts.map((a) => [a.fixer, a.verdict])).toEqual([
       ['@suture/llm-openai', 'failed-validation'],
@@ -123,7 +135,7 @@ describe('the OpenAI fixer on a cassette', () => {
     mock.script(call(bugAnswer(bug)));
     const run = await gate({ fixer, heal: { editable: 'tests' } });
 
-    expect(run.report.projects[0]!.failures.map((f) => f.outcome)).toEqual(['product-bug']);
+    expect(only(run.report).outcome).toBe('product-bug');
     const bugs = JSON.parse(run.runFiles.get('bug_report.json')!) as { bugs: unknown[] };
     expect(bugs.bugs).toEqual([expect.objectContaining({ tests: [FAILING_TEST], ...bug })]);
     expect(run.written.totals).toMatchObject({ bugs: 1, llmCalls: 1 });

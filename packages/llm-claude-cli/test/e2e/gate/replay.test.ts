@@ -57,8 +57,16 @@ function config(fixers: ConfigInput['fixers']): ConfigInput {
     reporters: ['json', 'patch'],
   };
 }
-const failureOf = (report: GateReport): FailureReport =>
-  report.projects[0]!.failures.find((f) => f.failure.tests.includes(TEST))!;
+/** The failure, after checking the cassette still matches the prompts suture renders. */
+function failureOf(report: GateReport): FailureReport {
+  const failure = report.projects[0]!.failures.find((f) => f.failure.tests.includes(TEST))!;
+  const miss = failure.attempts.find((a) => a.reason?.includes('has no answer for this request'));
+  if (miss && !RECORD)
+    throw new Error(
+      `the cassettes under test/e2e/gate/cassettes no longer match the prompt suture renders (its prompts, evidence or scope reasons changed): record them again with \`SUTURE_RECORD_CASSETTES=1 npx vitest run test/e2e/gate/replay.test.ts\` in packages/llm-claude-cli and commit them\n${miss.reason}`,
+    );
+  return failure;
+}
 
 /** A cassette file as the tests read it. */
 interface TapeRecord {
@@ -180,7 +188,7 @@ describe('the claude fixer on a cassette', () => {
     mock.requests.length = 0;
     const { report } = await gate(box);
 
-    const f = failureOf(report);
+    const f = report.projects[0]!.failures.find((x) => x.failure.tests.includes(TEST))!;
     expect(f.outcome).toBe('exhausted');
     expect(f.attempts[0]).toMatchObject({ verdict: 'fixer-error' });
     expect(f.attempts[0]!.reason).toMatch(
