@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // each end-to-end file runs a service and a whole pytest suite several times: one at a time
+    fileParallelism: false,
   },
 });

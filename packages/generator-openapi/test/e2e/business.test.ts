@@ -87,6 +87,7 @@ describe('business mode: scenarios from the rules written by the LLM, replayed f
   });
 
   it('writes a scenario per rule, heals their script mistakes in the tests, and reports the two rules the service breaks', async () => {
+    expect(result.report?.projects[0]?.error ?? result.report?.error).toBeUndefined();
     expect(result.mode).toBe('business');
     const tests = await readFile(join(result.outDir, 'test_business.py'), 'utf8');
     expect(tests).not.toContain('is not written yet');

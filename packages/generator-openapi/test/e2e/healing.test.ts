@@ -91,6 +91,7 @@ describe('two layers of healing on seeded script mistakes (real pytest, the judg
     )?.outcome;
 
   it('repairs each script mistake in the test, with the judge, and validates it by a re-run', async () => {
+    expect(report.projects[0]!.error ?? report.error).toBeUndefined();
     for (const test of [
       'create_user_positive',
       'create_product_positive',
