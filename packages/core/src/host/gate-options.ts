@@ -95,7 +95,9 @@ export async function createGateOptions(loaded: LoadedConfig, request: GateReque
 
   const fixers: Fixer[] = [];
   const refs: PluginRef[] = [];
-  for (const [i, spec] of config.fixers.entries()) {
+  // --no-heal asks no fixer: none is loaded, unless --fixer names one to check against the config
+  const asked = request.mode !== 'no-heal' || (request.fixers?.length ?? 0) > 0;
+  for (const [i, spec] of asked ? config.fixers.entries() : []) {
     const ref = splitSpec(spec, { configFile: loaded.display, keyPath: `fixers[${i}]` });
     fixers.push(wrapFixer(await loadPlugin('fixer', ref, loaded.dir), ref.origin, request.logger));
     refs.push(ref);

@@ -196,4 +196,28 @@ describe('plugin loading', () => {
       createGateOptions(loaded, { mode: 'check', logger: silentLogger, output, fixers: ['claude'] }),
     ).rejects.toThrow(/--fixer claude: not in suture\.config\.json#fixers/);
   });
+
+  it('loads no fixer for --no-heal, which asks none, and every fixer otherwise', async () => {
+    await plugin(
+      "export default () => ({ name: 'r', apiVersion: 1, language: 'x', supportsSelection: true, run() {}, analyzer: () => ({ name: 'a', apiVersion: 1, analyze() {}, scope() {} }) });",
+    );
+    await write(
+      'fixer.mjs',
+      "globalThis.sutureFixerLoads = (globalThis.sutureFixerLoads ?? 0) + 1; export default () => ({ name: 'f', apiVersion: 1, propose() {} });",
+    );
+    await config('./plugin.mjs', { fixers: ['./fixer.mjs', './missing-fixer.mjs'] });
+    const loaded = await loadConfig({ cwd: dir });
+    const noHeal = await createGateOptions(loaded, { mode: 'no-heal', logger: silentLogger, output });
+    expect(noHeal.fixers).toEqual([]);
+    expect((globalThis as { sutureFixerLoads?: number }).sutureFixerLoads).toBeUndefined();
+    // the same config in check mode loads the ladder, and the missing fixer is an error naming its entry
+    await expect(createGateOptions(loaded, { mode: 'check', logger: silentLogger, output })).rejects.toThrow(
+      /^\.\/missing-fixer\.mjs \(suture\.config\.json#fixers\[1\]\): file .*missing-fixer\.mjs does not exist/,
+    );
+    expect((globalThis as { sutureFixerLoads?: number }).sutureFixerLoads).toBe(1);
+    // --fixer with --no-heal still loads the ladder to check the name against it
+    await expect(
+      createGateOptions(loaded, { mode: 'no-heal', logger: silentLogger, output, fixers: ['f'] }),
+    ).rejects.toThrow(/^\.\/missing-fixer\.mjs \(suture\.config\.json#fixers\[1\]\)/);
+  });
 });
