@@ -137,7 +137,9 @@ async function gateOnce(p, workspace) {
   const ms = performance.now() - t;
   const outcome = report.projects[0].failures.map((f) => f.outcome).join(',');
   if (outcome !== 'healed')
-    throw new Error(`the gate should heal add (${workspace}): ${outcome} ${report.error ?? ''}`);
+    throw new Error(
+      `the gate should heal add (${workspace}): ${outcome} ${report.error ?? ''} ${report.projects[0].error ?? ''} ${JSON.stringify(report.projects[0].rounds.map((r) => [r.kind, r.status, r.error, r.diagnostics?.slice(0, 2)]))}`,
+    );
   return { ms, tests: report.totals.tests, isolation: report.isolation };
 }
 
@@ -145,13 +147,13 @@ async function compare(label, p, modes) {
   // Warm-up: builds, pyc and the views' caches settle in each mode before anything is timed.
   for (const m of modes) await gateOnce(p, m);
   const times = Object.fromEntries(modes.map((m) => [m, []]));
-  let info;
+  const info = {};
   for (let i = 0; i < REPEATS; i++) {
     const order = i % 2 === 0 ? modes : [...modes].reverse();
     for (const m of order) {
       const r = await gateOnce(p, m);
       times[m].push(r.ms);
-      if (m !== 'in-place') info = r;
+      info[m] = r;
     }
   }
   console.log(
@@ -162,10 +164,12 @@ async function compare(label, p, modes) {
     console.log(
       `  ${m.padEnd(10)} median ${median(times[m]).toFixed(0).padStart(6)} ms  (${range(times[m])})  ${(median(times[m]) / base).toFixed(2)}x in-place`,
     );
-  const iso = info.isolation;
-  console.log(
-    `  isolation: ${iso.workspace}, sandbox ${iso.sandbox} (network ${iso.network ? 'own loopback' : 'host'}, ${iso.readOnly ? 'read-only outside' : 'writable'}, ${iso.processes})${iso.notes.length ? `; ${iso.notes.join('; ')}` : ''}`,
-  );
+  for (const m of modes) {
+    const iso = info[m].isolation;
+    console.log(
+      `  ${m.padEnd(10)} ran as: ${iso.workspace}, sandbox ${iso.sandbox} (network ${iso.network ? 'own loopback' : 'host'}, ${iso.readOnly ? 'read-only outside' : 'writable outside'}, ${iso.processes})${iso.notes.length ? `; ${iso.notes.join('; ')}` : ''}`,
+    );
+  }
 }
 
 async function journalCost(files, batched) {
@@ -189,9 +193,12 @@ async function journalCost(files, batched) {
   return { ms, restoreMs };
 }
 
-const py = await pythonProject();
-await compare(`pytest suite (${py.root})`, py, ['in-place', 'overlay', 'copy']);
-await rm(py.root, { recursive: true, force: true });
+const only = process.env.SUTURE_BENCH_ONLY;
+if (!only || only === 'pytest') {
+  const py = await pythonProject();
+  await compare(`pytest suite, ${PY_TESTS} tests`, py, ['in-place', 'overlay', 'copy']);
+  await rm(py.root, { recursive: true, force: true });
+}
 
 const cpp = await cppProject();
 await compare(`warm CMake + GoogleTest project, ${CPP_SOURCES + 1} library units`, cpp, [
@@ -200,12 +207,14 @@ await compare(`warm CMake + GoogleTest project, ${CPP_SOURCES + 1} library units
 ]);
 await rm(cpp.root, { recursive: true, force: true });
 
-console.log('\njournal: a proposal of N files written through the journal, then restored');
+if (!only || only === 'journal')
+  console.log('\njournal: a proposal of N files written through the journal, then restored');
 for (const [n, batched] of [
   [1000, false],
   [1000, true],
   [10000, true],
 ]) {
+  if (only && only !== 'journal') break;
   const r = await journalCost(n, batched);
   console.log(
     `  ${String(n).padStart(6)} files, ${batched ? 'one manifest write per batch' : 'manifest written per file   '}: ${(r.ms / 1000).toFixed(1).padStart(6)} s (${(r.ms / n).toFixed(2)} ms/file), restore ${(r.restoreMs / 1000).toFixed(1)} s`,

@@ -106,12 +106,6 @@ const handlers = {
   },
   write: async (r) => write(r.path, Buffer.from(r.data, 'base64'), r.mode),
   remove: async (r) => rm(r.path, { force: true }),
-  /** Rewrites a file with its own bytes: a fresh mtime, so a build recompiles what depends on it. */
-  refresh: async (r) => {
-    const b = await readOptional(r.path);
-    if (b !== undefined) await write(r.path, b);
-    return b !== undefined;
-  },
   /**
    * Copies a file into the view as it is now, times included: the user's later edits no longer
    * reach it, so the bytes a fixer was shown stay the bytes its patch applies to, and a build

@@ -15,7 +15,7 @@ import {
 import { ownedDirs } from './owned-dirs.js';
 import { sandboxRuns } from './sandbox-runs.js';
 import { freshDir, removeTree } from './state-dir.js';
-import { readTouched, stillTouched, writeTouched } from './touched.js';
+import { ageOutputs } from './aged-outputs.js';
 import type { Workspace } from './types.js';
 import { agentFs } from './view-fs.js';
 
@@ -28,6 +28,8 @@ import { agentFs } from './view-fs.js';
  */
 export async function openOverlay(root: string, ctx: ModeContext): Promise<Workspace> {
   const tools = ctx.support.tools!;
+  // A second of slack: a file's mtime may be rounded below the clock read here.
+  const openedAt = Date.now() - 1000;
   const layers = await freshDir(ctx.stateDir, 'view');
   const lower = join(layers, 'lower');
   // The writable layers sit apart from the stash: binding a folder over itself drops the mounts below it.
@@ -59,9 +61,6 @@ export async function openOverlay(root: string, ctx: ModeContext): Promise<Works
   }
   const fs = agentFs(holder);
   const changes = new ViewChanges();
-  const touched = await stillTouched(root, await readTouched(ctx.stateDir));
-  // A file an earlier view patched may have build outputs newer than the user's own bytes.
-  for (const t of touched) await fs.refresh(join(root, t.file));
 
   const bindNewOwned = async (): Promise<void> => {
     for (const d of await ownedDirs(root)) {
@@ -117,8 +116,8 @@ export async function openOverlay(root: string, ctx: ModeContext): Promise<Works
       if (disposed) return;
       disposed = true;
       await holder.close();
-      const now = Date.now();
-      await writeTouched(ctx.stateDir, [...touched, ...changes.written().map((file) => ({ file, at: now }))]);
+      // What the runs built from a patch must not pass for up to date with the user's sources.
+      if (changes.written().length > 0) for (const d of owned) await ageOutputs(join(root, d), openedAt);
       await removeTree(layers);
     },
   };

@@ -1,24 +1,34 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { processAlive } from '../process/process-groups.js';
-import { removeTree, stateBase } from './state-dir.js';
+import { removeTree, ROOT_FILE, stateBase } from './state-dir.js';
 
 /** `view-<pid>-<id>` or `probe-<pid>-<id>`: a workspace's throwaway folder and the process that made it. */
 const THROWAWAY = /^(?:view|probe)-(\d+)-[0-9a-f]+$/;
 
+/** Whether the project a state folder belongs to is gone (its root removed, as a temp repository is). */
+async function orphaned(dir: string): Promise<boolean> {
+  const root = await readFile(join(dir, ROOT_FILE), 'utf8').catch(() => undefined);
+  return root !== undefined && !(await stat(root).catch(() => undefined));
+}
+
 /**
  * Removes the throwaway layers of workspaces whose process is gone (a killed run): what the
- * tests wrote in the view, secrets as printed, would otherwise stay in the state folder.
+ * tests wrote in the view, secrets as printed, would otherwise stay in the state folder. The
+ * state of a project whose folder no longer exists goes whole, its copy and temp folder with it.
  * Returns the folders removed.
  */
 export async function sweepStaleViews(base: string = stateBase()): Promise<string[]> {
   const removed: string[] = [];
-  const parents = [
-    base,
-    ...(await readdir(base).catch(() => [] as string[]))
-      .filter((n) => n.startsWith('ws-'))
-      .map((n) => join(base, n)),
-  ];
+  const parents = [base];
+  for (const name of await readdir(base).catch(() => [] as string[])) {
+    if (!name.startsWith('ws-')) continue;
+    const dir = join(base, name);
+    if (await orphaned(dir)) {
+      await removeTree(dir);
+      removed.push(dir);
+    } else parents.push(dir);
+  }
   for (const parent of parents) {
     for (const name of await readdir(parent).catch(() => [] as string[])) {
       const pid = THROWAWAY.exec(name)?.[1];

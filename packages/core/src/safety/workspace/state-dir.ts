@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, readdir, rm } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
@@ -29,6 +29,9 @@ export async function privateDir(dir: string): Promise<string> {
   return dir;
 }
 
+/** The file in a project's state folder that names the project, so a folder whose project is gone can go too. */
+export const ROOT_FILE = 'root';
+
 /** The persistent state folder of one project (by its absolute root). */
 export async function projectStateDir(
   projectRoot: string,
@@ -36,7 +39,9 @@ export async function projectStateDir(
 ): Promise<string> {
   const base = await privateDir(stateBase(env));
   const id = createHash('sha256').update(projectRoot).digest('hex').slice(0, 16);
-  return privateDir(join(base, `ws-${id}`));
+  const dir = await privateDir(join(base, `ws-${id}`));
+  await writeFile(join(dir, ROOT_FILE), projectRoot);
+  return dir;
 }
 
 /** A fresh folder for one workspace's throwaway layers, inside the project's state folder. */

@@ -10,8 +10,6 @@ export interface AgentFs extends PathFs {
   read(path: string): Promise<Buffer | undefined>;
   write(path: string, data: Buffer): Promise<void>;
   remove(path: string): Promise<void>;
-  /** Rewrites a file with its own bytes (a fresh mtime); false when it does not exist. */
-  refresh(path: string): Promise<boolean>;
   /** Freezes a file's current bytes and times in the view; false when it is not a file. */
   pin(path: string): Promise<boolean>;
   bind(src: string, dst: string): Promise<void>;
@@ -25,7 +23,6 @@ export function agentFs(holder: Holder): AgentFs {
     },
     write: (path, data) => holder.request<void>('write', { path, data: data.toString('base64') }),
     remove: (path) => holder.request<void>('remove', { path }),
-    refresh: (path) => holder.request<boolean>('refresh', { path }),
     pin: (path) => holder.request<boolean>('pin', { path }),
     bind: (src, dst) => holder.request<void>('bind', { src, dst }),
     async lstat(path) {
