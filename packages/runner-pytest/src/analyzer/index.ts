@@ -1,11 +1,13 @@
 import { API_VERSION, type Analyzer } from '@suture/core';
-import { PassingTests, SummaryCache } from '@suture/core/analysis';
-import { analyzePytest, testSymbol } from './analyze.js';
+import { SummaryCache } from '@suture/core/analysis';
+import { analyzePytest } from './analyze.js';
 import { createPythonCache } from './python-model.js';
 import { PythonProject } from './python-project.js';
 import { summarizePython, type PyModule } from './python-summary.js';
-import { scopePytest, TraceMemo } from './scope.js';
+import { scopePytest } from './scope.js';
 import { syntaxErrorLine } from './syntax.js';
+import { TraceMemo } from './trace-memo.js';
+import { SeenTests } from './trace-plan.js';
 import { isPythonTestFile } from './test-files.js';
 import type { TraceOptions } from './trace.js';
 
@@ -27,7 +29,7 @@ export function pythonAnalyzer(options: PythonAnalyzerOptions = {}): Analyzer {
     version: 1,
     summarize: (source) => summarizePython(parser.parseText(source).tree),
   });
-  const passing = new PassingTests();
+  const seen = new SeenTests();
   const traces = new TraceMemo();
   const { trace = true, ...run } = options;
   // PYTHONPATH entries inside the project (a src layout) are where its imports resolve from
@@ -39,15 +41,17 @@ export function pythonAnalyzer(options: PythonAnalyzerOptions = {}): Analyzer {
     name: '@suture/runner-pytest/analyzer',
     apiVersion: API_VERSION,
     analyze(result, project) {
-      passing.record(project.root, result, (t) => testSymbol(t.id).file);
+      seen.record(project.root, result);
       return analyzePytest(result, project, new PythonProject(project.root, summaries, paths));
     },
     scope: (failure, project) =>
       scopePytest(failure, project, {
         summaries,
         paths,
-        passing: (root, file) => passing.of(root, file),
-        allPassing: (root) => passing.all(root),
+        passing: (root, file) => seen.passing(root, file),
+        allPassing: (root) => seen.allPassing(root),
+        allFailing: (root) => seen.allFailing(root),
+        duration: (root, id) => seen.duration(root, id),
         traces,
         ...(trace ? { trace: run } : {}),
       }),

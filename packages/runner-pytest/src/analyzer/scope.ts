@@ -13,7 +13,9 @@ import { DOCTEST, PythonGraph } from './python-graph.js';
 import { PythonProject } from './python-project.js';
 import type { PyModule } from './python-summary.js';
 import { isPythonTestFile } from './test-files.js';
-import { traceTests, type Trace, type TraceOptions, type TracedRun } from './trace.js';
+import type { Trace, TraceOptions, TracedRun } from './trace.js';
+import type { TraceMemo } from './trace-memo.js';
+import { traceRequest, type TestsSeen } from './trace-plan.js';
 
 /** How long one failure's scope may take before it is returned as incomplete. */
 export const SCOPE_TIME_LIMIT_MS = 10_000;
@@ -22,52 +24,15 @@ export const TRACE_TIME_LIMIT_MS = 30_000;
 /** Failing tests walked one by one for the spectrum, and passing tests of the same files. */
 const MAX_FAILING = 8;
 const MAX_PASSING = 16;
-/** Passing tests traced with the failing ones: the more, the sharper the spectrum. */
-const MAX_PASSING_TRACED = 48;
-const MIN_NEAR_PASSING = 8;
 
-export interface ScopeContext {
+export interface ScopeContext extends TestsSeen {
   summaries: SummaryCache<PyModule>;
   /** Folders besides the root that imports resolve from. */
   paths: readonly string[];
-  /** Passing tests of each test file in the latest run the analyzer read. */
-  passing: (root: string, file: string) => readonly string[];
-  /** Every passing test of the latest run. */
-  allPassing: (root: string) => readonly string[];
   /** How to run the tests under a tracer; undefined: no tracing. */
   trace?: TraceOptions;
   /** Traces already taken, reused while the files they ran are unchanged. */
   traces: TraceMemo;
-}
-
-/** Traces by the tests they ran, with the hashes of the project files they entered. */
-export class TraceMemo {
-  private readonly memo = new Map<string, { trace: Trace; hashes: Map<string, string> }>();
-
-  async get(project: PythonProject, ids: readonly string[]): Promise<Trace | undefined> {
-    const hit = this.memo.get(ids.join('\n'));
-    if (!hit) return undefined;
-    for (const [file, hash] of hit.hashes) if (((await project.hash(file)) ?? '') !== hash) return undefined;
-    return hit.trace;
-  }
-
-  async set(project: PythonProject, ids: readonly string[], trace: Trace): Promise<void> {
-    const hashes = new Map<string, string>();
-    const files = new Set([...trace.values()].flatMap((t) => t.entered.map(([file]) => file)));
-    for (const id of ids) files.add(testSymbol(id).file);
-    for (const file of files) hashes.set(file, (await project.hash(file)) ?? '');
-    this.memo.set(ids.join('\n'), { trace, hashes });
-  }
-}
-
-/** Passing tests to trace: the other cases of the failing tests' own functions first. */
-function passingToTrace(failing: readonly string[], passing: readonly string[]): string[] {
-  const base = (id: string): string => id.replace(/\[.*$/, '');
-  const own = new Set(failing.map(base));
-  return [...passing.filter((id) => own.has(base(id))), ...passing.filter((id) => !own.has(base(id)))].slice(
-    0,
-    MAX_PASSING_TRACED,
-  );
 }
 
 /**
@@ -218,17 +183,9 @@ export async function scopePytest(
 
   let executed: { failing: Array<Set<string>>; passing: Array<Set<string>> } | undefined;
   if (ctx.trace) {
-    const near = files.flatMap((f) => ctx.passing(info.root, f));
-    // a test file with few passing tests (one test looping over cases) borrows from the others
-    const far =
-      near.length < MIN_NEAR_PASSING ? ctx.allPassing(info.root).filter((id) => !near.includes(id)) : [];
-    const ids = [...failing, ...passingToTrace(failing, [...near, ...far])];
-    let trace = await ctx.traces.get(project, ids);
-    if (!trace) {
-      trace = await traceTests(info.root, ids, ctx.trace, TRACE_TIME_LIMIT_MS);
-      if (trace) await ctx.traces.set(project, ids, trace);
-    }
-    if (trace) executed = await executedSets(project, trace);
+    const request = traceRequest(failing, info.root, ctx, TRACE_TIME_LIMIT_MS);
+    const trace = await ctx.traces.take(project, request, ctx.trace, TRACE_TIME_LIMIT_MS);
+    if (trace && failing.some((id) => trace.has(id))) executed = await executedSets(project, trace);
   }
 
   const lines = new Map<string, { line: number; endLine: number }>();

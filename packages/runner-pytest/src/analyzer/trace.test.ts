@@ -9,7 +9,7 @@ import { pythonAnalyzer } from './index.js';
 import { createPythonCache } from './python-model.js';
 import { PythonProject } from './python-project.js';
 import { summarizePython, type PyModule } from './python-summary.js';
-import { TraceMemo } from './scope.js';
+import { TraceMemo } from './trace-memo.js';
 import { traceTests, type Trace } from './trace.js';
 
 let root: string;
@@ -122,34 +122,71 @@ describe('the tracer', () => {
 });
 
 describe('TraceMemo', () => {
-  it('reuses a trace that entered a file too large to read, while the files it ran are unchanged', async () => {
-    await writeFile(join(root, 'big.py'), `# ${'x'.repeat(3 * 1024 * 1024)}\ndef f():\n    pass\n`);
-    await writeFile(join(root, 'small.py'), 'def g():\n    pass\n');
+  const projectOf = (): PythonProject => {
     const parser = createPythonCache(1);
     const summaries = new SummaryCache<PyModule>({
       name: 'python',
       version: 1,
       summarize: (source) => summarizePython(parser.parseText(source).tree),
     });
-    const project = new PythonProject(root, summaries, []);
-    const trace: Trace = new Map([
-      [
-        'test_x.py::test_x',
-        {
-          passed: false,
-          entered: [
-            ['big.py', 2],
-            ['small.py', 1],
-          ],
-          subtests: [],
-        },
-      ],
-    ]);
+    return new PythonProject(root, summaries, []);
+  };
+
+  it('reuses a trace that entered a file too large to read, while the files it ran are unchanged', async () => {
+    await writeFile(join(root, 'big.py'), `# ${'x'.repeat(3 * 1024 * 1024)}\ndef f():\n    pass\n`);
+    await writeFile(join(root, 'small.py'), 'def g():\n    pass\n');
+    const run = {
+      passed: false,
+      entered: [
+        ['big.py', 2],
+        ['small.py', 1],
+      ] as Array<[string, number]>,
+      subtests: [],
+    };
+    const trace: Trace = new Map([['test_x.py::test_x', run]]);
     const memo = new TraceMemo();
-    await memo.set(project, ['test_x.py::test_x'], trace);
-    expect(await memo.get(project, ['test_x.py::test_x'])).toBe(trace);
+    await memo.set(projectOf(), ['test_x.py::test_x', 'test_x.py::test_gone'], trace);
+    expect(await memo.known(projectOf(), ['test_x.py::test_x', 'test_x.py::test_gone'])).toEqual({
+      trace: new Map([['test_x.py::test_x', run]]),
+      missing: [],
+    });
     await writeFile(join(root, 'small.py'), 'def g():\n    return 1\n');
-    const changed = new PythonProject(root, summaries, []);
-    expect(await memo.get(changed, ['test_x.py::test_x'])).toBeUndefined();
+    expect((await memo.known(projectOf(), ['test_x.py::test_x'])).missing).toEqual(['test_x.py::test_x']);
+  });
+
+  it("traces another group's tests along with the first group's, so its scope needs no run of its own", async () => {
+    await mkdir(join(root, 'tests'));
+    await writeFile(
+      join(root, 'calc.py'),
+      'def add(a, b):\n    return a - b\n\n\ndef neg(a):\n    return a\n',
+    );
+    await writeFile(
+      join(root, 'tests/test_add.py'),
+      'from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\ndef test_add_zero():\n    assert add(0, 0) == 0\n',
+    );
+    await writeFile(
+      join(root, 'tests/test_neg.py'),
+      'from calc import neg\n\n\ndef test_neg():\n    assert neg(1) == -1\n\n\ndef test_neg_zero():\n    assert neg(0) == 0\n',
+    );
+    const memo = new TraceMemo();
+    const project = projectOf();
+    const first = await memo.take(
+      project,
+      {
+        failing: ['tests/test_add.py::test_add'],
+        passing: ['tests/test_add.py::test_add_zero'],
+        prefetch: ['tests/test_neg.py::test_neg', 'tests/test_neg.py::test_neg_zero'],
+      },
+      {},
+      60_000,
+    );
+    expect([...first!.keys()]).toEqual(['tests/test_add.py::test_add', 'tests/test_add.py::test_add_zero']);
+    const second = await memo.known(project, [
+      'tests/test_neg.py::test_neg',
+      'tests/test_neg.py::test_neg_zero',
+    ]);
+    expect(second.missing).toEqual([]);
+    expect(second.trace.get('tests/test_neg.py::test_neg')).toMatchObject({ passed: false });
+    expect(second.trace.get('tests/test_neg.py::test_neg_zero')).toMatchObject({ passed: true });
   });
 });

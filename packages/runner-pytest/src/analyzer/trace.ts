@@ -21,7 +21,10 @@ export interface TracedRun {
  * `subtests.test` or unittest's `subTest`) also has each subtest's own run, whose outcomes tell
  * apart the code of the cases that failed far better than the one test that ran them all.
  */
-export type Trace = Map<string, TracedRun & { subtests: TracedRun[] }>;
+export type Trace = Map<string, TracedTest>;
+
+/** A test's run and, when it is made of subtests, each subtest's. */
+export type TracedTest = TracedRun & { subtests: TracedRun[] };
 
 /** Subtests kept per test, by outcome: the first ones, enough for a spectrum and a bounded trace. */
 const MAX_SUBTESTS = { passed: 200, failed: 50 };
