@@ -127,7 +127,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--load-rate <n>', 'api: requests per second per connection (default: as fast as it goes)')
     .option('--load-max-p99 <ms>', 'api: fail when an endpoint p99 latency exceeds this')
     .option('--load-max-error-rate <r>', 'api: fail when errors and non-2xx exceed this share (0..1)')
-    .option('--generator <plugin>', 'tests: the generator plugin (package, alias or path)')
+    .option(
+      '--generator <plugin>',
+      'tests: claude or openai (that LLM fixer of the config writes the tests, through @suture/generator-llm), llm (the first LLM fixer of the config), or a generator plugin (package or path)',
+    )
     .option('--generator-options <json>', "tests: the generator's options as a JSON object")
     .option('--project <name>', 'tests: the project of the targets (default: the one holding the first)')
     .option('--no-auto-run', 'tests: write the generated files without building, running or filtering them')
@@ -137,7 +140,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--rollback <strategy>', 'tests: restoreSnapshot (default), gitCheckout or manual')
     .option('--json', 'tests: print the auto-run report on stdout')
     .example('suture generate api --spec openapi.yaml --base-url http://127.0.0.1:8000')
-    .example('suture generate tests src/ops.py::clamp --generator @suture/llm-claude-cli')
+    .example('suture generate tests src/ops.py::clamp --generator claude')
     .example(
       'suture generate api --spec openapi.yaml --rules prd.md --data cases.csv --fixer claude --server "python app.py" --base-url http://127.0.0.1:8000 --load',
     )

@@ -5,6 +5,7 @@ import { loadPlugin, projectFiles, splitSpec, type GateProject } from '@suture/c
 import { UsageError } from '../exit.js';
 import { createLogger } from '../logger.js';
 import { autoRunAndReport, list, prepare, projectRelative, type AutoRunFlags } from './autorun.js';
+import { generatorSpec } from './generator-spec.js';
 
 export interface GenerateTestsFlags extends AutoRunFlags {
   /** Positional targets after `generate tests`: files, `file::function`, or none for the project. */
@@ -76,7 +77,7 @@ function parseOptions(text: string | undefined): Record<string, unknown> {
 export async function generateCommand(flags: GenerateTestsFlags): Promise<number> {
   if (!flags.generator)
     throw new UsageError(
-      'suture generate tests needs --generator <plugin>: @suture/llm-claude-cli, @suture/llm-openai, or the path of a local generator plugin',
+      "suture generate tests needs --generator <plugin>: claude or openai (an LLM fixer writes the tests, with @suture/generator-llm), llm (the config's first LLM fixer), or a generator plugin (a package or a path)",
     );
   const given = list(flags.targets);
   const prepared = await prepare(
@@ -84,7 +85,8 @@ export async function generateCommand(flags: GenerateTestsFlags): Promise<number
     given.map((t) => t.split('::')[0]!),
   );
   const { project, loaded } = prepared;
-  const ref = splitSpec([flags.generator, parseOptions(flags.generatorOptions)], {
+  const spec = generatorSpec(flags.generator, parseOptions(flags.generatorOptions), loaded.config.fixers);
+  const ref = splitSpec(spec, {
     configFile: loaded.display,
     keyPath: '--generator',
   });
