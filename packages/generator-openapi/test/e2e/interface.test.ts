@@ -105,9 +105,11 @@ describe('interface mode against the example service (real pytest, no LLM, no ke
   });
 
   it('is a pytest project that runs without suture, with the same verdicts', async () => {
+    // as a user's shell runs it: not with the colours an enclosing task runner (nx) forces
+    const { FORCE_COLOR: _colour, ...env } = process.env;
     const pytest = await run('python3', ['-m', 'pytest', '-q', '-p', 'no:randomly'], {
       cwd: result.outDir,
-      env: { ...process.env, API_BASE_URL: service.url, API_TOKEN: TOKEN },
+      env: { ...env, API_BASE_URL: service.url, API_TOKEN: TOKEN },
     }).catch((error: { stdout: string; code: number }) => error);
     expect((pytest as { code?: number }).code).toBe(1);
     expect(pytest.stdout).toMatch(new RegExp(`2 failed, ${result.totals.cases - 2} passed`));
