@@ -99,7 +99,8 @@ export async function generateCommand(flags: GenerateTestsFlags): Promise<number
         project: { name: project.name, root: project.root, language: project.runner.language },
         goal: 'tests',
         inputs: target.files,
-        existingTests: [],
+        // so a generator adds to them and takes them as examples; only the auto-run looks up callers
+        existingTests: (await projectFiles(project.root)).filter((f) => project.analyzer.isTestFile?.(f)),
         options,
       },
       { signal: new AbortController().signal, logger: createLogger(), root: project.root },

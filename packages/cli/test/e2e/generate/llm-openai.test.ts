@@ -230,6 +230,7 @@ describe('suture generate tests --generator openai', () => {
     expect(r.stdout).toContain('wrote tests/gen/test_gen_stock.py (not run: --no-auto-run)');
     expect(await read(root, 'tests/gen/test_gen_stock.py')).toBe(PY_KEPT);
     expect((mock.completions()[0]!.body as { model: string }).model).toBe('gpt-4.1-mini');
+    expect(prompt(0)).toContain('### tests/test_stock.py');
 
     const hints = await suture(['generate', 'tests', 'shop/stock.py', '--generator', 'hints'], root);
     expect(hints.code).toBe(2);
