@@ -3,6 +3,7 @@ import {
   defineGenerator,
   UsageSchema,
   type Fixer,
+  type FixProposalInput,
   type GeneratedFile,
   type GeneratedTest,
   type Generator as TestGenerator,
@@ -71,7 +72,7 @@ export default function llm(options: LlmGeneratorOptions, context?: PluginFactor
         ctx.logger.info(
           `${NAME}: asking ${fixer.name} for ${FRAMEWORK[family]} tests of ${target} in ${brief.file}`,
         );
-        let answer;
+        let answer: FixProposalInput;
         try {
           answer = await fixer.propose(fixRequestFor(brief), {
             signal: ctx.signal,
