@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { AutoRunReportSchema } from '@suture/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMockOpenAI, type Reply } from '../../../../llm-openai/test/mock-openai.js';
-import { cleanup, REPO, suture, workspace } from '../cli-support.js';
-import { createAnswer } from './llm-support.js';
+import { cleanup, REPO, workspace } from '../cli-support.js';
+import { createAnswer, generate } from './llm-support.js';
 import { requirePythonModule } from './support.js';
 
 // examples/generate-python: `suture generate tests` with the LLM generator replays the example's
@@ -95,7 +95,7 @@ async function record(): Promise<void> {
       cassette: { path: CASSETTE, mode: 'record' },
     });
     await writeFile(join(copy, 'suture.config.json'), JSON.stringify(config));
-    const r = await suture(COMMAND, copy, { ...OFFLINE, OPENAI_API_KEY: 'sk-record-0123456789abcdef' });
+    const r = await generate(COMMAND, copy, { ...OFFLINE, OPENAI_API_KEY: 'sk-record-0123456789abcdef' });
     if (r.code !== 0) throw new Error(`recording failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
   } finally {
     await mock.close();
@@ -110,7 +110,7 @@ describe('examples/generate-python on its cassette', () => {
     if (RECORD) await record();
     expect((await readdir(CASSETTE)).filter((f) => f.endsWith('.json'))).toHaveLength(2);
     const copy = await workspace(EXAMPLE);
-    const r = await suture(COMMAND, copy, OFFLINE);
+    const r = await generate(COMMAND, copy, OFFLINE);
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
     expect(r.stdout).toContain('kept    tests/gen/test_gen_stock.py');
     expect(r.stdout).toContain('kept    tests/gen/test_gen_stock_2.py');

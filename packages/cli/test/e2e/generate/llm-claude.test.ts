@@ -11,8 +11,8 @@ import {
   textOf,
   type MockAnthropic,
 } from '../../../../llm-claude-cli/test/support/mock-anthropic.js';
-import { cleanup, suture } from '../cli-support.js';
-import { createAnswer, llmProject, read, reportOf, verdicts } from './llm-support.js';
+import { cleanup } from '../cli-support.js';
+import { createAnswer, generate, llmProject, read, reportOf, verdicts } from './llm-support.js';
 import { requirePythonModule } from './support.js';
 
 // `suture generate tests --generator claude`: the LLM generator asks the config's claude fixer,
@@ -63,7 +63,7 @@ describe('suture generate tests --generator claude', () => {
       '',
     ].join('\n');
     mock.enqueue({ kind: 'tool', input: createAnswer('tests/gen/test_gen_stock_reserve.py', content) });
-    const r = await suture(
+    const r = await generate(
       [
         'generate',
         'tests',
@@ -112,7 +112,7 @@ describe('suture generate tests --generator claude', () => {
       '',
     ].join('\n');
     mock.enqueue({ kind: 'tool', input: createAnswer('tests/gen/ops_sign_test.cpp', content) });
-    const r = await suture(
+    const r = await generate(
       [
         'generate',
         'tests',

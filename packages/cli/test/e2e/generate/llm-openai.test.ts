@@ -6,8 +6,8 @@ import {
   startMockOpenAI,
   type MockOpenAI,
 } from '../../../../llm-openai/test/mock-openai.js';
-import { cleanup, suture } from '../cli-support.js';
-import { createAnswer, llmProject, read, reportOf, verdicts } from './llm-support.js';
+import { cleanup } from '../cli-support.js';
+import { createAnswer, generate, llmProject, read, reportOf, verdicts } from './llm-support.js';
 import { requirePythonModule, tree } from './support.js';
 
 // `suture generate tests --generator openai`: the LLM generator asks the config's OpenAI fixer,
@@ -77,7 +77,7 @@ describe('suture generate tests --generator openai', () => {
       call(createAnswer('tests/gen/test_gen_stock.py', PY_KEPT), { tokens: { input: 2400, output: 350 } }),
       call(createAnswer('tests/gen/test_gen_stock_2.py', PY_FAILS), { tokens: { input: 2600, output: 120 } }),
     );
-    const r = await suture(
+    const r = await generate(
       [
         'generate',
         'tests',
@@ -148,7 +148,7 @@ describe('suture generate tests --generator openai', () => {
       call(createAnswer('tests/gen/test_gen_stock.py', PY_KEPT)),
       call(editsAnswer([{ file: 'shop/stock.py', search: 'qty <= 0', replace: 'qty < 0' }])),
     );
-    const r = await suture(
+    const r = await generate(
       ['generate', 'tests', 'shop/stock.py', '--generator', 'openai', '--flake-runs', '1', '--json'],
       root,
       { OPENAI_API_KEY: KEY },
@@ -182,7 +182,7 @@ describe('suture generate tests --generator openai', () => {
       '',
     ].join('\n');
     mock.script(call(createAnswer('__tests__/gen/stock.gen.test.js', content)));
-    const r = await suture(
+    const r = await generate(
       [
         'generate',
         'tests',
@@ -219,7 +219,7 @@ describe('suture generate tests --generator openai', () => {
       fixers: ['hints', ['openai', { model: 'gpt-4.1-mini', baseURL: mock.baseURL }]],
     });
     mock.script(call(createAnswer('tests/gen/test_gen_stock.py', PY_KEPT)));
-    const r = await suture(
+    const r = await generate(
       ['generate', 'tests', 'shop/stock.py', '--generator', 'llm', '--no-auto-run'],
       root,
       {
@@ -232,13 +232,13 @@ describe('suture generate tests --generator openai', () => {
     expect((mock.completions()[0]!.body as { model: string }).model).toBe('gpt-4.1-mini');
     expect(prompt(0)).toContain('### tests/test_stock.py');
 
-    const hints = await suture(['generate', 'tests', 'shop/stock.py', '--generator', 'hints'], root);
+    const hints = await generate(['generate', 'tests', 'shop/stock.py', '--generator', 'hints'], root);
     expect(hints.code).toBe(2);
     expect(hints.stderr).toContain(
       '--generator hints: the hints fixer applies compiler fix-its and writes no tests',
     );
     const none = await llmProject('llm-python', { ...config('pytest'), fixers: ['hints'] });
-    const r2 = await suture(['generate', 'tests', 'shop/stock.py', '--generator', 'llm'], none);
+    const r2 = await generate(['generate', 'tests', 'shop/stock.py', '--generator', 'llm'], none);
     expect(r2.code).toBe(2);
     expect(r2.stderr).toContain('--generator llm asks an LLM fixer for the tests, and the config lists none');
     expect(mock.completions()).toHaveLength(1);

@@ -1,9 +1,26 @@
+import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AutoRunReportSchema, type AutoRunReport } from '@suture/core';
-import type { CliResult } from '../cli-support.js';
-import { workspace } from '../cli-support.js';
+import { BIN, cliEnv, workspace, type CliResult } from '../cli-support.js';
 import { FIXTURES } from './support.js';
+
+/**
+ * Runs the built `suture` as a user would, with room for a whole auto-run (builds, coverage runs,
+ * flake runs, the claude binary's start) on a loaded machine.
+ */
+export function generate(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd, env: cliEnv(env), timeout: 540_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
+      },
+    );
+  });
+}
 
 /** A model's answer that creates `file` with `content`, with every field the answer schema requires. */
 export function createAnswer(file: string, content: string): Record<string, unknown> {
