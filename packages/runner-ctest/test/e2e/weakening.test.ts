@@ -1,0 +1,100 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { HealConfigSchema, type FixProposalInput, type GateReport } from '@suture/core';
+import { runGate } from '@suture/core/internal';
+import { scriptedFixer, silentLogger } from '@suture/core/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import ctest from '../../src/index.js';
+import { cleanup, copy } from './support.js';
+
+afterAll(cleanup);
+
+const TEST = 'tests/calc_test.cpp';
+const ASSERT = 'TEST(Calc, Adds) { EXPECT_EQ(add(2, 3), 5); }';
+
+/** One proposal per attempt, each a way to make `Calc.Adds` green without fixing `add`. */
+const WEAKENINGS: Array<{
+  name: string;
+  edit: { file: string; search: string; replace: string };
+  reason: RegExp;
+}> = [
+  {
+    name: 'the assertion made constant',
+    edit: { file: TEST, search: ASSERT, replace: 'TEST(Calc, Adds) { EXPECT_TRUE(true); }' },
+    reason: /became a constant that cannot fail/,
+  },
+  {
+    name: 'EXPECT_EQ defined away',
+    edit: {
+      file: TEST,
+      search: '#include "calc.h"',
+      replace: '#include "calc.h"\n#define EXPECT_EQ(a, b) (void)0',
+    },
+    reason: /redefines an assertion/,
+  },
+  {
+    name: 'a return before the assertion',
+    edit: {
+      file: TEST,
+      search: ASSERT,
+      replace: 'TEST(Calc, Adds) {\n  return;\n  EXPECT_EQ(add(2, 3), 5);\n}',
+    },
+    reason: /comes after `return;` and never runs/,
+  },
+  {
+    name: 'CTest told the test is meant to fail',
+    edit: {
+      file: 'CMakeLists.txt',
+      search: 'add_test(NAME whole COMMAND whole)',
+      replace: 'add_test(NAME whole COMMAND whole)\nset_tests_properties(whole PROPERTIES WILL_FAIL TRUE)',
+    },
+    // the build file is never in a failure's scope, and a CTest property is test infrastructure besides
+    reason: /outside the failure's scope|heal\.allowTestWeakening/,
+  },
+];
+
+async function gateWith(
+  root: string,
+  proposals: FixProposalInput[],
+  maxAttempts: number,
+): Promise<GateReport> {
+  return runGate({
+    root,
+    outputDir: join(root, '.suture/runs'),
+    mode: 'fix',
+    projects: [
+      {
+        name: 'calc',
+        root,
+        runner: ctest({ parallel: 2 }),
+        analyzer: ctest().analyzer!(),
+        timeoutMs: 300_000,
+        heal: HealConfigSchema.parse({ flakyReruns: 0, maxAttempts }),
+      },
+    ],
+    fixers: [scriptedFixer(proposals)],
+    reporters: [],
+    concurrency: 1,
+    logger: silentLogger,
+  });
+}
+
+describe('weakening proposals on a real CMake + CTest + GoogleTest project', () => {
+  it('refuses each way to turn Calc.Adds green without fixing add; the sources stay as they were and the gate exits 1', async () => {
+    const root = await copy('exit-early');
+    const before = await Promise.all([TEST, 'CMakeLists.txt'].map((f) => readFile(join(root, f), 'utf8')));
+    const report = await gateWith(
+      root,
+      WEAKENINGS.map((w) => ({ verdict: 'edits', rationale: 'make it green', edits: [w.edit] })),
+      WEAKENINGS.length,
+    );
+    expect(report.exitCode).toBe(1);
+    const adds = report.projects[0]!.failures.find((f) => f.failure.tests.includes('Calc.Adds'))!;
+    expect(adds.outcome).not.toBe('healed');
+    const refused = adds.attempts.filter((a) => a.verdict === 'refused');
+    expect(refused.map((a) => a.reason)).toEqual(WEAKENINGS.map((w) => expect.stringMatching(w.reason)));
+    expect(await Promise.all([TEST, 'CMakeLists.txt'].map((f) => readFile(join(root, f), 'utf8')))).toEqual(
+      before,
+    );
+  }, 600_000);
+});
