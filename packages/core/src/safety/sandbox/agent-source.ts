@@ -142,7 +142,7 @@ rl.on('line', (line) => {
     .then(() => (handler ? handler(req) : Promise.reject(new Error('unknown request ' + req.op))))
     .then(
       (result) => process.stdout.write(JSON.stringify({ id: req.id, result: result ?? null }) + '\n'),
-      (e) => process.stdout.write(JSON.stringify({ id: req.id, error: { message: String(e && e.message), code: e && e.code } }) + '\n'),
+      (e) => process.stdout.write(JSON.stringify({ id: req.id, error: { message: String(e && e.message), code: e && e.code, path: e && e.path } }) + '\n'),
     );
 });
 rl.on('close', () => process.exit(0));

@@ -95,10 +95,11 @@ export async function startHolder(
   const ready = new Promise<{ pid: number; facts: HolderFacts; notes: string[] }>((resolve, reject) => {
     let first = true;
     lines.on('line', (line) => {
-      let msg: { id?: number; result?: unknown; error?: { message: string; code?: string } } & Record<
-        string,
-        unknown
-      >;
+      let msg: {
+        id?: number;
+        result?: unknown;
+        error?: { message: string; code?: string; path?: string };
+      } & Record<string, unknown>;
       try {
         msg = JSON.parse(line) as typeof msg;
       } catch {
@@ -115,7 +116,12 @@ export async function startHolder(
       pending.delete(msg.id!);
       if (msg.error)
         waiting.reject(
-          Object.assign(new Error(msg.error.message), msg.error.code ? { code: msg.error.code } : {}),
+          // The path lets a refusal name the file (the view sits at the project's own path).
+          Object.assign(
+            new Error(msg.error.message),
+            msg.error.code ? { code: msg.error.code } : {},
+            msg.error.path ? { path: msg.error.path } : {},
+          ),
         );
       else waiting.resolve(msg.result);
     });
