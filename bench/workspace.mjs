@@ -5,6 +5,7 @@
 // (one manifest write per batch) against writing its manifest per file. Prints figures; it is not
 // a test. The goal: the isolated workspace at most 1.1x the in-place gate.
 //   node bench/workspace.mjs [repeats=5] [pytestTests=300] [cppSources=24]
+// SUTURE_BENCH_ONLY=pytest|cpp|journal runs one part.
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -200,12 +201,14 @@ if (!only || only === 'pytest') {
   await rm(py.root, { recursive: true, force: true });
 }
 
-const cpp = await cppProject();
-await compare(`warm CMake + GoogleTest project, ${CPP_SOURCES + 1} library units`, cpp, [
-  'in-place',
-  'overlay',
-]);
-await rm(cpp.root, { recursive: true, force: true });
+if (!only || only === 'cpp') {
+  const cpp = await cppProject();
+  await compare(`warm CMake + GoogleTest project, ${CPP_SOURCES + 1} library units`, cpp, [
+    'in-place',
+    'overlay',
+  ]);
+  await rm(cpp.root, { recursive: true, force: true });
+}
 
 if (!only || only === 'journal')
   console.log('\njournal: a proposal of N files written through the journal, then restored');
