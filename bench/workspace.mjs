@@ -158,7 +158,7 @@ async function compare(label, p, modes) {
     }
   }
   console.log(
-    `\n${label}: ${info.tests} tests, ${REPEATS} gates per mode (check mode: initial run, one fix validated, regression run)`,
+    `\n${label}: ${info[modes[0]].tests} tests, ${REPEATS} gates per mode (check mode: initial run, one fix validated, regression run)`,
   );
   const base = median(times['in-place']);
   for (const m of modes)
