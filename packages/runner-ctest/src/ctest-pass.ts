@@ -6,6 +6,7 @@ import { CtestStream, type EntryEnd } from './ctest-stream.js';
 import type { Listing, ListingCache } from './gtest-listing.js';
 import { GtestStream, type CaseEnd } from './gtest-stream.js';
 import { killTestProcess } from './kill-test.js';
+import { killLeftoverHelpers } from './leftover-helpers.js';
 import { runLimitHint, timeoutMessage, type TestLimit } from './limits.js';
 import type { ResolvedCtestOptions } from './options.js';
 import { binaryCommand, type Registered, type Registry } from './registry.js';
@@ -203,7 +204,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
       if (e.killed || e.declared || e.stopping) continue;
       const unit = unitOf(e, registry?.get(e.name), input);
       if (unit.limit.ms === null || now - unit.since <= unit.limit.ms) continue;
-      void stopEntry(e, unit, registryReady, ctx);
+      void stopEntry(e, unit, registryReady, ctx, options.ctest);
     }
   }, 250);
   watchdog.unref();
@@ -267,6 +268,7 @@ async function stopEntry(
   unit: { limit: TestLimit },
   registry: Promise<Registry>,
   ctx: RunContext,
+  ctest: string,
 ): Promise<void> {
   e.stopping = true;
   e.attempts++;
@@ -276,6 +278,15 @@ async function stopEntry(
   const command = reg?.command;
   if (command && (await killTestProcess(command))) {
     e.killed = { limit: unit.limit, ...(running ? { running } : {}) };
+    return;
+  }
+  // its process has ended, but CTest still waits for its output: a helper it left holds the pipe
+  const helpers = await killLeftoverHelpers(ctest);
+  if (helpers.length > 0) {
+    ctx.logger.warn(
+      `CTest entry ${e.name} ended but left ${helpers.length === 1 ? 'a process' : 'processes'} running that held its output open, which CTest waits for; suture stopped ${helpers.join('; ')}`,
+    );
+    // its pipe is closed now; CTest reports the end it was waiting for, so nothing is tried again
     return;
   }
   // not found yet (just started, or gone): the next ticks try again, then the run's limit is left

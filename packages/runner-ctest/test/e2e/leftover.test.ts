@@ -1,0 +1,55 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RunResultSchema } from '@suture/core';
+import { silentLogger } from '@suture/core/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import ctest from '../../src/index.js';
+import { cleanup, copy, tempDir } from './support.js';
+
+afterAll(cleanup);
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function gone(pid: number, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (alive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  return !alive(pid);
+}
+
+describe('a helper process left running by a passing CTest test', () => {
+  it('is stopped at the per-test limit, so CTest ends the test as passed instead of waiting out the run', async () => {
+    const root = await copy('leftover');
+    const warnings: string[] = [];
+    const result = RunResultSchema.parse(
+      await ctest({ parallel: 2, testTimeoutMs: 2000 }).run({
+        root,
+        workDir: await tempDir('leftover-work'),
+        // the helper sleeps 600 s: a run that waited for it would end at this limit, as a timeout
+        timeoutMs: 240_000,
+        signal: new AbortController().signal,
+        logger: { ...silentLogger, warn: (m: string) => void warnings.push(m) },
+      }),
+    );
+    const [pid, stdout] = (await readFile(join(root, 'build-suture', 'helper.pid'), 'utf8'))
+      .trim()
+      .split(' ');
+    // the scenario is real: the helper's stdout is the pipe CTest reads the test's output from
+    expect(stdout).toMatch(/^(pipe|socket):/);
+    expect(result.status).toBe('passed');
+    expect(Object.fromEntries(result.tests.map((t) => [t.id, t.status]))).toEqual({
+      serves: 'passed',
+      after: 'passed',
+    });
+    expect(warnings).toEqual([
+      'CTest entry serves ended but left a process running that held its output open, which CTest waits for; suture stopped sleep 600',
+    ]);
+    expect(await gone(Number(pid), 10_000)).toBe(true);
+  }, 300_000);
+});
