@@ -260,7 +260,12 @@ function sutureGate(dir, config) {
   const r = run('node', argv, dir, {}, true);
   if (r.status !== 0 && r.status !== 1)
     throw new Error(`suture exited ${r.status}:\n${r.stderr.slice(-3000)}`);
-  return JSON.parse(r.stdout);
+  try {
+    return JSON.parse(r.stdout);
+  } catch {
+    // exit 1 is also how Node ends on a module it cannot load (a dist folder being rebuilt)
+    throw new Error(`suture exited ${r.status} without a JSON report:\n${r.stderr.slice(-3000)}`);
+  }
 }
 
 function finalRound(report) {
