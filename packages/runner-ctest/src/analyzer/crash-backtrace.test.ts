@@ -1,5 +1,15 @@
-import { describe, expect, it } from 'vitest';
-import { parseBacktrace } from './crash-backtrace.js';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runProcess } from '@suture/core';
+import { requireToolchain } from '@suture/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { debuggerFrames, parseBacktrace } from './crash-backtrace.js';
+
+const temps: string[] = [];
+afterEach(async () => {
+  await Promise.all(temps.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
 
 describe('parseBacktrace', () => {
   it("reads gdb's frames inside the project, innermost first, paths made project-relative", () => {
@@ -19,4 +29,41 @@ describe('parseBacktrace', () => {
       { file: 'src/ruler.cpp', line: 9, fn: 'measure' },
     ]);
   });
+});
+
+describe('debuggerFrames', () => {
+  it('finds where a stack overflow of some hundred thousand frames stopped, from its innermost frames', async (ctx) => {
+    requireToolchain(ctx, { command: 'gdb', install: 'apt-get install gdb' });
+    requireToolchain(ctx, { command: 'cc', install: 'apt-get install gcc' });
+    const root = await mkdtemp(join(tmpdir(), 'suture-cpp-overflow-'));
+    temps.push(root);
+    await mkdir(join(root, 'src'));
+    await mkdir(join(root, 'build-suture'));
+    await writeFile(
+      join(root, 'src/depth.c'),
+      [
+        '#include <stdio.h>',
+        'int depth(int n) {',
+        '  if (n == -1) return 0;',
+        '  return depth(n + 1) + 1;',
+        '}',
+        'int main(void) {',
+        '  printf("%d\\n", depth(0));',
+        '  return 0;',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const program = join(root, 'build-suture', 'depth');
+    const built = await runProcess('cc', ['-g', '-O0', '-o', program, join(root, 'src/depth.c')], {
+      cwd: root,
+      timeoutMs: 60_000,
+    });
+    expect(built.exitCode, built.output).toBe(0);
+    const frames = await debuggerFrames(root, 'build-suture', [program], root);
+    expect(frames?.[0]).toMatchObject({ file: 'src/depth.c', fn: 'depth' });
+    // the innermost frames only: every one of them in the recursion, none of main's
+    expect(frames).toHaveLength(64);
+    expect(new Set(frames!.map((f) => f.fn))).toEqual(new Set(['depth']));
+  }, 120_000);
 });

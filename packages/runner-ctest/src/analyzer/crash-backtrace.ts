@@ -11,6 +11,11 @@ export interface BacktraceFrame {
 
 /** How long the crashing program may run under the debugger. */
 const DEBUG_TIME_LIMIT_MS = 30_000;
+/**
+ * The innermost frames asked of gdb. A stack overflow has some hundred thousand frames: a whole
+ * `bt` printed megabytes for minutes, and the output's tail kept only the outermost ones.
+ */
+const BACKTRACE_FRAMES = 64;
 
 interface ListedTest {
   name: string;
@@ -88,7 +93,7 @@ export async function crashBacktrace(
   const key = program && [root, command.join('\0'), program.mtimeMs, program.size].join('\0');
   const known = key ? memo?.frames.get(key) : undefined;
   if (known) return known;
-  const found = debug(root, buildDir, command, test.cwd);
+  const found = debuggerFrames(root, buildDir, command, test.cwd);
   if (key) memo?.frames.set(key, found);
   return found;
 }
@@ -102,13 +107,15 @@ export class CrashBacktraces {
   readonly frames = new Map<string, Promise<BacktraceFrame[] | undefined>>();
 }
 
-async function debug(
+/** Runs a command under gdb and returns the project frames where it stopped on a signal, innermost first. */
+export async function debuggerFrames(
   root: string,
   buildDir: string,
   command: readonly string[],
   cwd: string,
 ): Promise<BacktraceFrame[] | undefined> {
-  const r = await runProcess('gdb', ['-batch', '-nx', '-ex', 'run', '-ex', 'bt', '--args', ...command], {
+  const bt = `bt ${BACKTRACE_FRAMES}`;
+  const r = await runProcess('gdb', ['-batch', '-nx', '-ex', 'run', '-ex', bt, '--args', ...command], {
     cwd,
     timeoutMs: DEBUG_TIME_LIMIT_MS,
     tailBytes: 256 * 1024,
