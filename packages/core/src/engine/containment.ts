@@ -5,7 +5,13 @@ import type { Logger } from '../api/plugin.js';
 import { toPosix } from '../safety/paths.js';
 import type { Emitter } from './events.js';
 import type { ProjectOutcome } from './project-gate.js';
-import { validateEdits, type PlannedWrite, type ProposalCheck, type ValidateInput } from './validate.js';
+import {
+  INTERRUPTED,
+  validateEdits,
+  type PlannedWrite,
+  type ProposalCheck,
+  type ValidateInput,
+} from './validate.js';
 import { repoPath, undoWrites, type AppliedWrite, type Conflict, type TreeWriter } from './writes.js';
 import { emptyTotals } from './totals.js';
 import type { GateProject } from './types.js';
@@ -68,6 +74,7 @@ export async function applyContained(
   repoRoot: string,
   projectRoot: string,
   writes: readonly PlannedWrite[],
+  signal?: AbortSignal,
 ): Promise<{ ok: true; applied: AppliedWrite[] } | { ok: false; reason: string; conflicts: Conflict[] }> {
   const applied: AppliedWrite[] = [];
   const batch = writes.map((w) => ({ file: repoPath(repoRoot, projectRoot, w.file), content: w.after }));
@@ -75,6 +82,10 @@ export async function applyContained(
   if (!prepared.ok)
     return { ok: false, reason: `the proposal could not be journaled: ${prepared.reason}`, conflicts: [] };
   for (const w of writes) {
+    // Each write of a big proposal takes a while in a view: Ctrl-C must not wait for all of them.
+    // What was written is not undone here: a stopped gate restores its whole journal, and a view
+    // is thrown away.
+    if (signal?.aborted) return { ok: false, reason: INTERRUPTED, conflicts: [] };
     const file = repoPath(repoRoot, projectRoot, w.file);
     const written = await containFs(repoRoot, () => journal.write(file, w.after));
     if (!written.ok) {

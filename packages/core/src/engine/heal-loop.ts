@@ -168,6 +168,7 @@ async function runAttempt(
     scope,
     policy: policyOf(project),
     analyzer: project.analyzer,
+    signal: ctx.signal,
   });
   if (!check.ok) {
     record.verdict = 'refused';
@@ -184,7 +185,7 @@ async function runAttempt(
     record.reason = `the same patch as attempt ${repeat.attempt}, which did not heal`;
     return done();
   }
-  const written = await applyContained(ctx.journal, ctx.repoRoot, project.root, check.writes);
+  const written = await applyContained(ctx.journal, ctx.repoRoot, project.root, check.writes, ctx.signal);
   if (!written.ok) {
     record.verdict = 'refused';
     record.reason = written.reason;

@@ -62,6 +62,8 @@ export async function landHeals(
     if (signal?.aborted) break;
     const reasons: Conflict[] = [];
     for (const w of heal.writes) {
+      // Stopped: the gate restores whatever landed, so a big heal need not be read to its end.
+      if (signal?.aborted) return { landed, conflicts };
       const why = await changedUnder(root, w.file, w.before, written);
       if (why) reasons.push({ file: w.file, reason: `${why}; the heal of "${heal.title}" was not written` });
     }
@@ -72,8 +74,14 @@ export async function landHeals(
     const batch = heal.writes.map((w) => ({ file: w.file, content: w.after }));
     const done = await containFs(root, async () => {
       await journal.prepare(batch);
-      for (const w of batch) await journal.write(w.file, w.content);
+      for (const w of batch) {
+        if (signal?.aborted) return false;
+        await journal.write(w.file, w.content);
+      }
+      return true;
     });
+    // Stopped part way: the gate restores the whole journal, this heal's files with it.
+    if (done.ok && !done.value) return { landed, conflicts };
     if (!done.ok) {
       // What part of it was written goes back: a heal lands whole or not at all.
       await journal.restore(batch.map((w) => w.file)).catch(() => undefined);

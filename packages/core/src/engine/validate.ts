@@ -38,6 +38,8 @@ export interface ValidateInput {
   scope: Scope;
   policy: EditPolicy;
   analyzer?: Analyzer;
+  /** The run's signal: a proposal of many files is left unchecked once the run is interrupted. */
+  signal?: AbortSignal;
 }
 
 async function readText(path: string): Promise<string | undefined> {
@@ -71,6 +73,9 @@ function underTest(scope: Scope): string[] {
  * contents. Nothing is written here: the engine applies `writes` through the journal only when
  * this returns ok. Every refusal says why.
  */
+/** Why a proposal was left unchecked or unwritten: the run was stopped (Ctrl-C, SIGTERM, SIGHUP). */
+export const INTERRUPTED = 'the run was interrupted before the proposal was checked and written';
+
 export async function validateEdits(input: ValidateInput): Promise<ProposalCheck> {
   const { policy, scope } = input;
   const view = input.view;
@@ -89,6 +94,7 @@ export async function validateEdits(input: ValidateInput): Promise<ProposalCheck
   const contents = new Map<string, { before: string | undefined; after: string }>();
 
   for (const [i, edit] of input.edits.entries()) {
+    if (input.signal?.aborted) return { ok: false, reason: INTERRUPTED };
     const label = `edit ${i + 1}`;
     const norm = normalizeEditPath(edit.file);
     if (!norm.ok) return { ok: false, reason: `${label}: ${norm.reason}` };
