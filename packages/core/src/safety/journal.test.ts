@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -76,6 +76,24 @@ describe('Journal', () => {
     });
     expect(await snapshot(root, skipSuture)).toEqual(before);
     expect(await recover(root)).toMatchObject({ found: false });
+  });
+
+  it('removes the temp files interrupted writes left beside every file of a folder, and no other file', async () => {
+    const root = await tree();
+    const journal = await Journal.create(root, 'r-tmp');
+    await journal.write('src/crlf.py', 'a = 9\r\n');
+    await journal.write('src/no-eol.py', 'x = 2\n');
+    // As a crash between an atomic write's temp file and its rename leaves them.
+    await writeFile(join(root, 'src/.crlf.py.suture-tmp-123-a'), 'half');
+    await writeFile(join(root, 'src/.no-eol.py.suture-tmp-123-b'), 'half');
+    await writeFile(join(root, 'src/.other.py.suture-tmp-123-c'), "not suture's file to remove");
+    await journal.restore();
+    await journal.close();
+    expect((await readdir(join(root, 'src'))).sort()).toEqual([
+      '.other.py.suture-tmp-123-c',
+      'crlf.py',
+      'no-eol.py',
+    ]);
   });
 
   it('restores only the files asked for', async () => {

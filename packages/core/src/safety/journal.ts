@@ -114,16 +114,20 @@ async function removeCreatedDirs(root: string, entry: JournalEntry): Promise<voi
   for (const dir of entry.createdDirs ?? []) await rmdir(join(root, dir)).catch(() => undefined);
 }
 
+/** A folder's names, read once per restore: a proposal of many files in one folder would read it per file. */
+type Listings = Map<string, Promise<string[] | undefined>>;
+
 /** Temp files of an atomic write that a crash interrupted before its rename. */
-async function removeTempFiles(abs: string): Promise<void> {
+async function removeTempFiles(abs: string, listings: Listings): Promise<void> {
   const prefix = `.${basename(abs)}.suture-tmp-`;
-  let names: string[];
-  try {
-    names = await readdir(dirname(abs));
-  } catch {
-    return;
+  const dir = dirname(abs);
+  let listing = listings.get(dir);
+  if (!listing) {
+    listing = readdir(dir).catch(() => undefined);
+    listings.set(dir, listing);
   }
-  for (const name of names) if (name.startsWith(prefix)) await rm(join(dirname(abs), name), { force: true });
+  for (const name of (await listing) ?? [])
+    if (name.startsWith(prefix)) await rm(join(dir, name), { force: true });
 }
 
 /**
@@ -315,11 +319,15 @@ export class Journal {
 
   private async restoreEntries(files?: readonly string[]): Promise<RestoreOutcome> {
     const outcome: RestoreOutcome = { restored: [], deleted: [], conflicts: [] };
+    const only = files ? new Set(files) : undefined;
+    // The temp files of interrupted writes are there before the restore starts; its own writes
+    // leave none, so a listing taken once per folder sees them all.
+    const listings: Listings = new Map();
     for (const entry of this.manifest.entries) {
-      if (files && !files.includes(entry.file)) continue;
+      if (only && !only.has(entry.file)) continue;
       phase('restore:file');
       const abs = join(this.root, entry.file);
-      await removeTempFiles(abs);
+      await removeTempFiles(abs, listings);
       const current = await readOptional(abs);
       const currentHash = current ? sha256(current) : undefined;
       if (currentHash === entry.originalHash) {
