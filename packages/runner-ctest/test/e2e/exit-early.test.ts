@@ -1,10 +1,6 @@
-import { join } from 'node:path';
-import { HealConfigSchema } from '@suture/core';
-import { runGate } from '@suture/core/internal';
-import { scriptedFixer, silentLogger } from '@suture/core/testing';
+import { scriptedFixer } from '@suture/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import ctest from '../../src/index.js';
-import { cleanup, copy, edit, run } from './support.js';
+import { cleanup, copy, edit, run, gate } from './support.js';
 
 afterAll(cleanup);
 
@@ -41,25 +37,7 @@ describe('a GoogleTest program that exits 0 in the code under test', () => {
         edits: [{ file: 'src/calc.cpp', ...EXIT }],
       }),
     );
-    const report = await runGate({
-      root,
-      outputDir: join(root, '.suture/runs'),
-      mode: 'fix',
-      projects: [
-        {
-          name: 'calc',
-          root,
-          runner: ctest({ parallel: 2 }),
-          analyzer: ctest().analyzer!(),
-          timeoutMs: 300_000,
-          heal: HealConfigSchema.parse({ flakyReruns: 0, maxAttempts: 1 }),
-        },
-      ],
-      fixers: [fixer],
-      reporters: [],
-      concurrency: 1,
-      logger: silentLogger,
-    });
+    const report = await gate(root, { fixers: [fixer], heal: { maxAttempts: 1 } });
     expect(report.exitCode).toBe(1);
     const project = report.projects[0]!;
     expect(project.status).not.toBe('completed');

@@ -1,11 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HealConfigSchema, type GateReport } from '@suture/core';
-import { createBuiltinReporter, runGate } from '@suture/core/internal';
-import { silentLogger } from '@suture/core/testing';
+import type { GateReport } from '@suture/core';
+import { createBuiltinReporter } from '@suture/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import ctest from '../../src/index.js';
-import { cleanup, copy } from './support.js';
+import { cleanup, copy, gate } from './support.js';
 
 afterAll(cleanup);
 
@@ -30,24 +28,9 @@ describe('a whole GoogleTest binary under an entry whose name holds ::, through 
   let xml: string;
   beforeAll(async () => {
     root = await copy('entry-names');
-    report = await runGate({
-      root,
-      outputDir: join(root, '.suture/runs'),
+    report = await gate(root, {
       mode: 'no-heal',
-      projects: [
-        {
-          name: 'calc',
-          root,
-          runner: ctest({ parallel: 2 }),
-          analyzer: ctest().analyzer!(),
-          timeoutMs: 300_000,
-          heal: HealConfigSchema.parse({ flakyReruns: 0 }),
-        },
-      ],
-      fixers: [],
       reporters: [createBuiltinReporter('junit', {}, { stream: process.stderr, env: {} })!],
-      concurrency: 1,
-      logger: silentLogger,
     });
     xml = await readFile(join(root, '.suture/runs', report.runId, 'results.xml'), 'utf8');
   }, 600_000);

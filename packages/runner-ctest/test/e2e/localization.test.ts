@@ -1,19 +1,11 @@
 import { stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  FailureSchema,
-  HealConfigSchema,
-  ScopeSchema,
-  type Failure,
-  type FixRequest,
-  type Scope,
-} from '@suture/core';
-import { runGate } from '@suture/core/internal';
-import { requireToolchain, scriptedFixer, silentLogger } from '@suture/core/testing';
+import { FailureSchema, ScopeSchema, type Failure, type FixRequest, type Scope } from '@suture/core';
+import { requireToolchain, scriptedFixer } from '@suture/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crashBacktrace, CrashBacktraces } from '../../src/analyzer/crash-backtrace.js';
 import ctest from '../../src/index.js';
-import { cleanup, copy, edit, project, run } from './support.js';
+import { cleanup, copy, edit, project, run, gate } from './support.js';
 
 afterAll(cleanup);
 
@@ -161,24 +153,10 @@ describe('the gate heals each construct with a fixer that proposes the true fix'
         edits: [{ file: bug.file, search: bug.wrong, replace: bug.right }],
       } as const;
     };
-    const report = await runGate({
-      root,
-      outputDir: join(root, '.suture/runs'),
+    const report = await gate(root, {
       mode: 'check',
-      projects: [
-        {
-          name: 'geom',
-          root,
-          runner: ctest({ parallel: 2 }),
-          analyzer: ctest().analyzer!(),
-          timeoutMs: 300_000,
-          heal: HealConfigSchema.parse({ flakyReruns: 0 }),
-        },
-      ],
       fixers: [scriptedFixer(Array(20).fill(trueFix))],
-      reporters: [],
-      concurrency: 1,
-      logger: silentLogger,
+      name: 'geom',
     });
     const failures = report.projects[0]!.failures;
     for (const bug of Object.values(BUGS))

@@ -1,19 +1,11 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  FailureSchema,
-  HealConfigSchema,
-  RunResultSchema,
-  ScopeSchema,
-  type RunResult,
-  type TestResult,
-} from '@suture/core';
-import { runGate } from '@suture/core/internal';
+import { FailureSchema, RunResultSchema, ScopeSchema, type RunResult, type TestResult } from '@suture/core';
 import { requireToolchain, scriptedFixer, silentLogger } from '@suture/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ctest from '../../src/index.js';
-import { cleanup, copy, edit, project, run } from './support.js';
+import { cleanup, copy, edit, project, run, gate } from './support.js';
 
 afterAll(cleanup);
 
@@ -244,25 +236,7 @@ describe('the gate with the CTest runner', () => {
         r.failure.tests.includes('Calc.Scales') ? fix : { verdict: 'unfixable', diagnosis: 'not scripted' },
       ),
     );
-    const report = await runGate({
-      root,
-      outputDir: join(root, '.suture/runs'),
-      mode: 'fix',
-      projects: [
-        {
-          name: 'calc',
-          root,
-          runner: ctest({ parallel: 2 }),
-          analyzer: ctest().analyzer!(),
-          timeoutMs: 300_000,
-          heal: HealConfigSchema.parse({ flakyReruns: 0, maxAttempts: 1 }),
-        },
-      ],
-      fixers: [fixer],
-      reporters: [],
-      concurrency: 1,
-      logger: silentLogger,
-    });
+    const report = await gate(root, { fixers: [fixer], heal: { maxAttempts: 1 } });
     const scales = report.projects[0]!.failures.find((f) => f.failure.tests.includes('Calc.Scales'))!;
     expect(scales.outcome).toBe('healed');
     expect(scales.attempts[0]!.validation).toMatchObject({ passed: true });

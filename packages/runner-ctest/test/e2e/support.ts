@@ -2,7 +2,17 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RunResultSchema, type RunResult, type Runner, type TestResult } from '@suture/core';
+import {
+  HealConfigSchema,
+  RunResultSchema,
+  type Fixer,
+  type GateReport,
+  type Reporter,
+  type RunResult,
+  type Runner,
+  type TestResult,
+} from '@suture/core';
+import { runGate, type GateOptions } from '@suture/core/internal';
 import { silentLogger } from '@suture/core/testing';
 import ctest from '../../src/index.js';
 
@@ -52,6 +62,41 @@ export async function edit(root: string, file: string, from: string, to: string)
   const text = await readFile(join(root, file), 'utf8');
   if (!text.includes(from)) throw new Error(`${from} not in ${file}`);
   await writeFile(join(root, file), text.replace(from, to));
+}
+
+export interface GateExtra {
+  mode?: GateOptions['mode'];
+  fixers?: Fixer[];
+  reporters?: Reporter[];
+  /** Heal settings over `flakyReruns: 0`. */
+  heal?: Record<string, unknown>;
+  /** ctest's parallel option (default 2). */
+  parallel?: number;
+  name?: string;
+  timeoutMs?: number;
+}
+
+/** The gate over one CTest project at `root`, its run folder under `.suture/runs`. */
+export async function gate(root: string, extra: GateExtra = {}): Promise<GateReport> {
+  return runGate({
+    root,
+    outputDir: join(root, '.suture/runs'),
+    mode: extra.mode ?? 'fix',
+    projects: [
+      {
+        name: extra.name ?? 'calc',
+        root,
+        runner: ctest({ parallel: extra.parallel ?? 2 }),
+        analyzer: ctest().analyzer!(),
+        timeoutMs: extra.timeoutMs ?? 300_000,
+        heal: HealConfigSchema.parse({ flakyReruns: 0, ...extra.heal }),
+      },
+    ],
+    fixers: extra.fixers ?? [],
+    reporters: extra.reporters ?? [],
+    concurrency: 1,
+    logger: silentLogger,
+  });
 }
 
 export const project = (root: string) => ({ name: 'calc', root, scopeDepth: 3, logger: silentLogger });

@@ -1,10 +1,7 @@
-import { join } from 'node:path';
-import { HealConfigSchema, type Edit } from '@suture/core';
-import { runGate } from '@suture/core/internal';
-import { scriptedFixer, silentLogger } from '@suture/core/testing';
+import { type Edit } from '@suture/core';
+import { scriptedFixer } from '@suture/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import ctest from '../../src/index.js';
-import { cleanup, copy, edit, run } from './support.js';
+import { cleanup, copy, edit, run, gate } from './support.js';
 
 afterAll(cleanup);
 
@@ -13,25 +10,7 @@ const EXIT = { search: '  return a - b;', replace: '  exit(0);' };
 async function healWith(edits: Edit[]) {
   const root = await copy('unity-exit');
   const fixer = scriptedFixer(Array(10).fill({ verdict: 'edits', rationale: 'make it pass', edits }));
-  return runGate({
-    root,
-    outputDir: join(root, '.suture/runs'),
-    mode: 'fix',
-    projects: [
-      {
-        name: 'calc',
-        root,
-        runner: ctest({ parallel: 1 }),
-        analyzer: ctest().analyzer!(),
-        timeoutMs: 300_000,
-        heal: HealConfigSchema.parse({ flakyReruns: 0, maxAttempts: 1 }),
-      },
-    ],
-    fixers: [fixer],
-    reporters: [],
-    concurrency: 1,
-    logger: silentLogger,
-  });
+  return gate(root, { fixers: [fixer], heal: { maxAttempts: 1 }, parallel: 1 });
 }
 
 describe('a Unity test program that exits 0 before Unity reports its summary', () => {

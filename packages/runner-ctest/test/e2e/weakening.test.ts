@@ -1,11 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HealConfigSchema, type FixProposalInput, type GateReport } from '@suture/core';
-import { runGate } from '@suture/core/internal';
-import { scriptedFixer, silentLogger } from '@suture/core/testing';
+import { scriptedFixer } from '@suture/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import ctest from '../../src/index.js';
-import { cleanup, copy } from './support.js';
+import { cleanup, copy, gate } from './support.js';
 
 afterAll(cleanup);
 
@@ -53,41 +50,19 @@ const WEAKENINGS: Array<{
   },
 ];
 
-async function gateWith(
-  root: string,
-  proposals: FixProposalInput[],
-  maxAttempts: number,
-): Promise<GateReport> {
-  return runGate({
-    root,
-    outputDir: join(root, '.suture/runs'),
-    mode: 'fix',
-    projects: [
-      {
-        name: 'calc',
-        root,
-        runner: ctest({ parallel: 2 }),
-        analyzer: ctest().analyzer!(),
-        timeoutMs: 300_000,
-        heal: HealConfigSchema.parse({ flakyReruns: 0, maxAttempts }),
-      },
-    ],
-    fixers: [scriptedFixer(proposals)],
-    reporters: [],
-    concurrency: 1,
-    logger: silentLogger,
-  });
-}
-
 describe('weakening proposals on a real CMake + CTest + GoogleTest project', () => {
   it('refuses each way to turn Calc.Adds green without fixing add; the sources stay as they were and the gate exits 1', async () => {
     const root = await copy('exit-early');
     const before = await Promise.all([TEST, 'CMakeLists.txt'].map((f) => readFile(join(root, f), 'utf8')));
-    const report = await gateWith(
-      root,
-      WEAKENINGS.map((w) => ({ verdict: 'edits', rationale: 'make it green', edits: [w.edit] })),
-      WEAKENINGS.length,
-    );
+    const proposals = WEAKENINGS.map((w) => ({
+      verdict: 'edits' as const,
+      rationale: 'make it green',
+      edits: [w.edit],
+    }));
+    const report = await gate(root, {
+      fixers: [scriptedFixer(proposals)],
+      heal: { maxAttempts: WEAKENINGS.length },
+    });
     expect(report.exitCode).toBe(1);
     const adds = report.projects[0]!.failures.find((f) => f.failure.tests.includes('Calc.Adds'))!;
     expect(adds.outcome).not.toBe('healed');
