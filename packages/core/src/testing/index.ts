@@ -41,3 +41,4 @@ export {
   type SkippableTest,
 } from './toolchain.js';
 export { documentedOptions } from './readme-options.js';
+export { processGone } from './process-gone.js';

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -11,13 +11,6 @@ export interface NxResult {
   code: number | null;
   output: string;
 }
-
-/**
- * The workspace's folder of commands: `suture` runs this repository's built cli. npm links a
- * workspace package's bin only when its file exists at install time, and a fresh clone installs
- * before it builds, so `node_modules/.bin/suture` is missing there (never where @suture/cli is installed).
- */
-const BIN = '.bin';
 
 /** This process's environment without what an enclosing nx task or npm script set for it. */
 function outsideEnv(): NodeJS.ProcessEnv {
@@ -33,7 +26,6 @@ export function nx(cwd: string, args: string[]): NxResult {
     encoding: 'utf8',
     env: {
       ...outsideEnv(),
-      PATH: [join(cwd, BIN), process.env.PATH].join(delimiter),
       NX_DAEMON: 'false',
       NX_NO_CLOUD: 'true',
       NX_TUI: 'false',
@@ -68,12 +60,10 @@ export async function nxWorkspace(files: Record<string, string>, config: unknown
       plugins: ['@suture/nx'],
       namedInputs: { default: ['{projectRoot}/**/*'] },
     }),
-    '.gitignore': `node_modules\n.nx\n.suture\n__pycache__\n${BIN}\n`,
-    [`${BIN}/suture`]: `#!/bin/sh\nexec '${process.execPath}' '${join(REPO, 'packages/cli/dist/bin.js')}' "$@"\n`,
+    '.gitignore': 'node_modules\n.nx\n.suture\n__pycache__\n',
     'suture.config.json': JSON.stringify(config, null, 2),
     ...files,
   });
-  await chmod(join(dir, BIN, 'suture'), 0o755);
   git(dir, ['init', '-q', '-b', 'main']);
   git(dir, ['-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '.']);
   git(dir, ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init']);

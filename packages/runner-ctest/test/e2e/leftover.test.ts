@@ -1,27 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RunResultSchema } from '@suture/core';
-import { silentLogger } from '@suture/core/testing';
+import { processGone, silentLogger } from '@suture/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import ctest from '../../src/index.js';
 import { cleanup, copy, tempDir } from './support.js';
 
 afterAll(cleanup);
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function gone(pid: number, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (alive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-  return !alive(pid);
-}
 
 describe('a helper process left running by a passing CTest test', () => {
   it('is stopped at the per-test limit, so CTest ends the test as passed instead of waiting out the run', async () => {
@@ -50,6 +35,6 @@ describe('a helper process left running by a passing CTest test', () => {
     expect(warnings).toEqual([
       'CTest entry serves ended but left a process running that held its output open, which CTest waits for; suture stopped sleep 600',
     ]);
-    expect(await gone(Number(pid), 10_000)).toBe(true);
+    expect(await processGone(Number(pid), 10_000)).toBe(true);
   }, 300_000);
 });

@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processGone } from '@suture/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanup } from '../cli-support.js';
-import { alive, call, connectSuture, exampleRepo, snapshot, type Connected } from './support.js';
+import { call, connectSuture, exampleRepo, snapshot, type Connected } from './support.js';
 
 afterAll(cleanup);
 
@@ -139,9 +140,7 @@ describe('a client that disconnects mid-run', () => {
     expect(lines[1]?.progress).toMatch(/^verify: python: attempt 1 healed/);
     const server = lines[0]!.server!;
     // The server notices the closed stdin, stops the gate and cleans up before it exits.
-    for (let waited = 0; alive(server) && waited < 120_000; waited += 200)
-      await new Promise((r) => setTimeout(r, 200));
-    expect(alive(server), err).toBe(false);
+    expect(await processGone(server, 120_000), err).toBe(true);
     expect(err).toMatch(/stopping 1 call\(s\): the client closed the connection/);
     expect(await readdir(join(dir, '.suture', 'heal')).catch(() => 'gone')).toBe('gone');
     expect(await readdir(join(dir, '.suture'))).not.toContain('lock');

@@ -97,13 +97,3 @@ export async function call(
     ...(onProgress ? { onprogress: (p: { message?: string }) => onProgress(String(p.message)) } : {}),
   })) as ToolResult;
 }
-
-/** Whether a process still runs. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processGone } from '@suture/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import pytest from '../../../src/index.js';
 import { cleanUp, copyOf, runIn, statusById, tempDir } from '../kit/project.js';
@@ -8,21 +9,6 @@ import { cleanUp, copyOf, runIn, statusById, tempDir } from '../kit/project.js';
 const here = fileURLToPath(new URL('.', import.meta.url));
 
 afterAll(cleanUp);
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function gone(pid: number, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (alive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-  return !alive(pid);
-}
 
 describe('a helper process left running by a passing test', () => {
   it('does not hold the run to its limit through the stdout it keeps open, and is stopped', async () => {
@@ -41,6 +27,6 @@ describe('a helper process left running by a passing test', () => {
       'tests/test_leftover.py::test_starts_a_server_and_leaves_it_running': 'passed',
       'tests/test_leftover.py::test_after': 'passed',
     });
-    expect(await gone(Number(pid), 10_000)).toBe(true);
+    expect(await processGone(Number(pid), 10_000)).toBe(true);
   }, 300_000);
 });
