@@ -82,10 +82,8 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
     secrets: options.secrets,
   });
   const logger = redactingLogger(options.logger, redact);
-  // A config asking for isolation this machine cannot give is refused before anything starts.
   const workspace = options.workspace ?? 'in-place';
   const sandbox = options.sandbox ?? 'off';
-  planIsolation(workspace, sandbox, await supportFor(workspace, sandbox, options.env));
   phase('gate:start');
   const lock = await acquireLock(options.root, runId);
   phase('lock:acquired');
@@ -93,9 +91,13 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
     // Under the lock, a recorded process group can only be a dead run's: its tests still running
     // would share the build folders with this run's.
     await stopRecordedProcessGroups(processGroupsDir(options.root));
-    return await withProcessGroupRecord(processGroupsDir(options.root), () =>
-      gateLocked(options, runId, redact, logger, lock.staleFrom),
-    );
+    return await withProcessGroupRecord(processGroupsDir(options.root), async () => {
+      // A config asking for isolation this machine cannot give is refused before anything starts.
+      // The probe's sandbox is recorded like a run's, so a run killed during it leaves nothing
+      // running for `suture recover` to miss.
+      planIsolation(workspace, sandbox, await supportFor(workspace, sandbox, options.env));
+      return gateLocked(options, runId, redact, logger, lock.staleFrom);
+    });
   } finally {
     await lock.release();
   }

@@ -6,6 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { requireIsolation } from '../../../../core/src/safety/workspace/isolation.test-support.js';
 import { removeDir, runSuture, sleep, spawnSuture, tempRepoDir } from '../../harness/cli.mjs';
 import { runCrashTrials, WORKSPACE_REQUIRED_PHASES } from '../../harness/crash-trials.mjs';
+import { processesIn } from '../../harness/processes.mjs';
 import {
   FIXED,
   lingeringPatch,
@@ -124,6 +125,33 @@ describe('the processes of a run', () => {
     expect(await exists(join(dir, '.suture/lock'))).toBe(false);
     expect(await exists(join(dir, '.suture/journal'))).toBe(false);
     expect(await processesWith(marker)).toEqual([]);
+  }, 180_000);
+
+  it('a SIGKILL while the machine is probed for isolation: the probe sandbox is recorded, and `suture recover` ends it', async (t) => {
+    await requireIsolation(t);
+    const dir = await fixture();
+    const log = join(dir, '..', `${Date.now()}.phases`);
+    const child = spawnSuture(['run', '--fix'], dir, {
+      env: { SUTURE_PHASE_LOG: log, SUTURE_PHASE_HOLD: 'isolation:probe=60000' },
+    });
+    child.stdout!.resume();
+    child.stderr!.resume();
+    const exited = new Promise((r) => child.on('exit', r));
+    const probing = async (): Promise<boolean> =>
+      (await readFile(log, 'utf8').catch(() => '')).split('\n').includes('isolation:probe');
+    expect(await until(probing, 60_000)).toBe(true);
+    // The probe's sandbox holder runs in the repository's folder, recorded like a run's processes.
+    const records = await readdir(join(dir, '.suture/procs'));
+    expect(records).toHaveLength(1);
+    expect(JSON.parse(await readFile(join(dir, '.suture/procs', records[0]!), 'utf8'))).toMatchObject({
+      command: 'suture sandbox holder',
+    });
+    child.kill('SIGKILL');
+    await exited;
+    const recovered = await runSuture(['recover'], dir);
+    expect(recovered.code, recovered.stderr).toBe(0);
+    expect(await processesIn(dir)).toEqual([]);
+    expect(await readdir(join(dir, '.suture/procs')).catch(() => [])).toEqual([]);
   }, 180_000);
 
   it('after a SIGKILL the tree is untouched; `suture recover` stops what the run left and removes its raw output', async (t) => {

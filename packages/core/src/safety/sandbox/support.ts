@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freshDir, privateDir, removeTree, stateBase } from '../workspace/state-dir.js';
+import { phase } from '../phase.js';
 import { joinCommand } from './command.js';
 import { startHolder, type Holder, type SetupOp } from './holder.js';
 import { findSandboxTools, type SandboxTools } from './tools.js';
@@ -94,6 +95,7 @@ async function probeIn(dir: string, tools: SandboxTools): Promise<IsolationSuppo
       return UNSUPPORTED([`${NAMESPACE_HELP} (${(again as Error).message})`], tools);
     }
   }
+  phase('isolation:probe');
   try {
     const uid = process.getuid?.() ?? 0;
     const gid = process.getgid?.() ?? 0;
@@ -106,7 +108,7 @@ async function probeIn(dir: string, tools: SandboxTools): Promise<IsolationSuppo
         ['-c', 'echo view > file && test "$(id -u)" = "$1"', 'probe', String(uid)],
       );
       try {
-        await run(cmd.file, cmd.args, { timeout: 20_000 });
+        await run(cmd.file, cmd.args, { cwd: dir, timeout: 20_000 });
         return true;
       } catch {
         return false;
