@@ -8,7 +8,7 @@
  * never loads suture's own modules.
  */
 export const AGENT_SOURCE = String.raw`
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { lstat, mkdir, open, readFile, realpath, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
@@ -23,23 +23,40 @@ function unescapeMount(p) {
   return p.replace(/\\([0-7]{3})/g, (_, o) => String.fromCharCode(parseInt(o, 8)));
 }
 
+const quote = (s) => "'" + String(s).replace(/'/g, "'\\''") + "'";
+
+/**
+ * Runs mount commands in order in one shell: a node spawn per command was most of a holder's
+ * start-up. A command marked optional may fail (its reason is returned under its tag); the first
+ * other failure stops the batch and is thrown with mount's own message.
+ */
+function batch(cmds) {
+  let script = 'run() { t=$1; shift; e=$("$@" 2>&1) && return 0; printf "\\036%s\\037%s" "$t" "$e"; return 1; }\n';
+  cmds.forEach((c, i) => {
+    if (c.mkdir) script += '[ -d ' + quote(c.mkdir) + ' ] || mkdir -p -- ' + quote(c.mkdir) + ' 2>/dev/null\n';
+    script += 'run ' + i + ' ' + [setup.mount, ...c.args].map(quote).join(' ') + (c.optional ? '' : ' || exit 1') + '\n';
+  });
+  script += 'exit 0\n';
+  const r = spawnSync(setup.sh, ['-c', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.error) throw r.error;
+  const failures = r.stdout
+    .split('\x1e')
+    .filter(Boolean)
+    .map((rec) => ({ cmd: cmds[Number(rec.split('\x1f')[0])], message: rec.split('\x1f').slice(1).join('\x1f').trim() }));
+  const fatal = failures.find((f) => !f.cmd || !f.cmd.optional);
+  if (fatal || r.status !== 0) throw new Error(fatal ? fatal.message : 'the mount script failed: ' + (r.stderr || r.status));
+  return failures;
+}
+
 /** Every mount read-only but /proc (a fresh one is mounted over it per run) and the terminals. */
-function readOnlyAll() {
+function readOnlyCommands() {
   const points = readFileSync('/proc/self/mountinfo', 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => ({ point: unescapeMount(l.split(' ')[4]), opts: l.split(' ')[5] }));
-  const failed = [];
-  for (const { point, opts } of points) {
-    if (point === '/proc' || point.startsWith('/proc/') || point === '/dev/pts') continue;
-    if (opts.split(',').includes('ro')) continue;
-    try {
-      mount('-o', 'remount,bind,ro', point);
-    } catch (e) {
-      failed.push(point + ': ' + why(e));
-    }
-  }
-  return failed;
+    .map((l) => ({ point: unescapeMount(l.split(' ')[4]), opts: l.split(' ')[5] }))
+    .filter(({ point, opts }) => point !== '/proc' && !point.startsWith('/proc/') && point !== '/dev/pts' && !opts.split(',').includes('ro'));
+  // A point mounted twice is remounted once: a remount reaches the top mount either way.
+  return [...new Set(points.map((p) => p.point))].map((point) => ({ args: ['-o', 'remount,bind,ro', point], optional: true, point }));
 }
 
 function writableBind(src, dst) {
@@ -51,24 +68,39 @@ function writableBind(src, dst) {
 }
 
 const facts = { network: false, readOnly: false, readOnlyFailures: [] };
+/** The loopback comes up beside the mounts: they do not depend on each other. */
+const loopback = (ip) =>
+  new Promise((resolve) =>
+    execFile(ip, ['link', 'set', 'lo', 'up'], (e, _out, stderr) => {
+      if (e) notes.push('the loopback interface could not be brought up: ' + String((stderr || '').trim() || e.message));
+      else facts.network = true;
+      resolve();
+    }),
+  );
 try {
+  const pending = [];
+  let cmds = [];
+  const flush = () => {
+    for (const f of batch(cmds)) facts.readOnlyFailures.push(f.cmd.point + ': ' + f.message);
+    cmds = [];
+  };
+  const bind = (src, dst) =>
+    cmds.push({ mkdir: dst, args: ['--bind', src, dst] }, { args: ['-o', 'remount,bind,rw', dst] });
   for (const op of setup.ops) {
-    if (op.op === 'loopback') {
-      try {
-        execFileSync(op.ip, ['link', 'set', 'lo', 'up'], { stdio: ['ignore', 'ignore', 'pipe'] });
-        facts.network = true;
-      } catch (e) {
-        notes.push('the loopback interface could not be brought up: ' + why(e));
-      }
-    } else if (op.op === 'stash') mount('--bind', op.src, op.dst);
+    if (op.op === 'loopback') pending.push(loopback(op.ip));
+    else if (op.op === 'stash') cmds.push({ args: ['--bind', op.src, op.dst] });
     else if (op.op === 'read-only') {
-      facts.readOnlyFailures = readOnlyAll();
+      // The list is read once the mounts before it (the stash) are made.
+      flush();
+      cmds.push(...readOnlyCommands());
       facts.readOnly = true;
-    } else if (op.op === 'bind') writableBind(op.src, op.dst);
+    } else if (op.op === 'bind') bind(op.src, op.dst);
     else if (op.op === 'overlay')
-      mount('-t', 'overlay', 'overlay', '-o', 'lowerdir=' + op.lower + ',upperdir=' + op.upper + ',workdir=' + op.work, op.target);
-    else if (op.op === 'tmpfs') mount('-t', 'tmpfs', '-o', 'mode=1777,size=' + op.size, 'tmpfs', op.target);
+      cmds.push({ args: ['-t', 'overlay', 'overlay', '-o', 'lowerdir=' + op.lower + ',upperdir=' + op.upper + ',workdir=' + op.work, op.target] });
+    else if (op.op === 'tmpfs') cmds.push({ args: ['-t', 'tmpfs', '-o', 'mode=1777,size=' + op.size, 'tmpfs', op.target] });
   }
+  flush();
+  await Promise.all(pending);
 } catch (e) {
   process.stdout.write(JSON.stringify({ ready: false, error: why(e) }) + '\n');
   process.exit(1);

@@ -74,10 +74,10 @@ export async function startHolder(
     '--input-type=module',
     '-e',
     AGENT_SOURCE,
-    JSON.stringify({ mount: tools.mount, ops }),
+    JSON.stringify({ mount: tools.mount, sh: tools.sh, ops }),
   ];
   const child = spawn(tools.unshare, args, {
-    // The agent needs no more than to find `mount` and `ip`, whose paths it is given.
+    // The agent needs no more than to find `mount`, `sh` and `ip`, whose paths it is given (and mkdir).
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C' },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,

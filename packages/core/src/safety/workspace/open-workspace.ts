@@ -87,7 +87,32 @@ export async function openWorkspace(root: string, options: WorkspaceOptions = {}
   const sandbox = options.sandbox ?? 'auto';
   const support = await supportFor(workspace, sandbox, options.env);
   const plan = planIsolation(workspace, sandbox, support);
-  if (plan.mode !== 'in-place' || plan.sandboxOn) await sweepStaleViews(stateBase(options.env));
+  // The layers dead runs left are swept while this one opens: neither touches the other's folders
+  // (a sweep spares this process's own and the state of projects whose root is there).
+  const sweeping =
+    plan.mode !== 'in-place' || plan.sandboxOn ? sweepStaleViews(stateBase(options.env)) : undefined;
+  let opened: Workspace;
+  try {
+    opened = await openMode(root, plan, support, options);
+  } catch (error) {
+    await sweeping?.catch(() => undefined);
+    throw error;
+  }
+  try {
+    await sweeping;
+  } catch (error) {
+    await opened.dispose();
+    throw error;
+  }
+  return opened;
+}
+
+async function openMode(
+  root: string,
+  plan: IsolationPlan,
+  support: IsolationSupport,
+  options: WorkspaceOptions,
+): Promise<Workspace> {
   const ctx: ModeContext = {
     support,
     // A run in place without namespaces keeps no state outside the repository.

@@ -43,6 +43,13 @@ async function overlay(options: Parameters<typeof openWorkspace>[1] = {}): Promi
 const sh = (ws: Workspace, script: string, env: NodeJS.ProcessEnv = process.env) =>
   ws.run(() => runProcess('sh', ['-c', script], { cwd: ws.root, env, timeoutMs: 60_000 }));
 
+/** The pids of the machine's live `sleep 300` processes. */
+async function sleeps(): Promise<string[]> {
+  const pids = (await readdir('/proc')).filter((n) => /^\d+$/.test(n));
+  const commands = await Promise.all(pids.map((n) => readFile(`/proc/${n}/cmdline`, 'utf8').catch(() => '')));
+  return pids.filter((_, i) => commands[i]!.startsWith('sleep\u0000300'));
+}
+
 describe('the overlay workspace', () => {
   it('runs see the patch at the project path; the user tree is never written', async (t) => {
     await requireIsolation(t, { overlay: true });
@@ -154,6 +161,8 @@ describe('the sandbox around the runs', () => {
     const ws = await overlay();
     const pids = join(work, 'pids');
     await mkdir(work, { recursive: true });
+    // A machine's other users may have a sleep of their own going: only new ones count.
+    const before = new Set(await sleeps());
     const r = await sh(
       ws,
       `setsid sh -c 'echo $$ >> ${pids}; exec sleep 300' & ` +
@@ -163,11 +172,7 @@ describe('the sandbox around the runs', () => {
     const lines = (await readFile(pids, 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(2);
     // The pids are the run's own namespace's: none of them may be a live sleep out here.
-    const sleeping = (await readdir('/proc'))
-      .filter((n) => /^\d+$/.test(n))
-      .map((n) => readFile(`/proc/${n}/cmdline`, 'utf8').catch(() => ''));
-    const commands = await Promise.all(sleeping);
-    expect(commands.filter((c) => c.startsWith('sleep\u0000300'))).toEqual([]);
+    expect((await sleeps()).filter((pid) => !before.has(pid))).toEqual([]);
   });
 
   it('reports a death by signal as the signal', async (t) => {

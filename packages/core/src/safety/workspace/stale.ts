@@ -21,21 +21,29 @@ async function orphaned(dir: string): Promise<boolean> {
 export async function sweepStaleViews(base: string = stateBase()): Promise<string[]> {
   const removed: string[] = [];
   const parents = [base];
-  for (const name of await readdir(base).catch(() => [] as string[])) {
-    if (!name.startsWith('ws-')) continue;
-    const dir = join(base, name);
-    if (await orphaned(dir)) {
-      await removeTree(dir);
-      removed.push(dir);
-    } else parents.push(dir);
-  }
-  for (const parent of parents) {
-    for (const name of await readdir(parent).catch(() => [] as string[])) {
-      const pid = THROWAWAY.exec(name)?.[1];
-      if (!pid || Number(pid) === process.pid || processAlive(Number(pid))) continue;
-      await removeTree(join(parent, name));
-      removed.push(join(parent, name));
-    }
-  }
+  // Each folder is looked at on its own, all at once: a machine that ran many projects has
+  // hundreds of them, and this runs before every isolated gate.
+  const names = await readdir(base).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith('ws-'))
+      .map(async (name) => {
+        const dir = join(base, name);
+        if (await orphaned(dir)) {
+          await removeTree(dir);
+          removed.push(dir);
+        } else parents.push(dir);
+      }),
+  );
+  await Promise.all(
+    parents.map(async (parent) => {
+      for (const name of await readdir(parent).catch(() => [] as string[])) {
+        const pid = THROWAWAY.exec(name)?.[1];
+        if (!pid || Number(pid) === process.pid || processAlive(Number(pid))) continue;
+        await removeTree(join(parent, name));
+        removed.push(join(parent, name));
+      }
+    }),
+  );
   return removed;
 }

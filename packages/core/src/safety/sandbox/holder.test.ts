@@ -1,0 +1,74 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { requireIsolation } from '../workspace/isolation.test-support.js';
+import { joinCommand } from './command.js';
+import { HolderError, startHolder, type Holder } from './holder.js';
+import { findSandboxTools, type SandboxTools } from './tools.js';
+
+const run = promisify(execFile);
+let base: string;
+const holders: Holder[] = [];
+
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'suture-holder-'));
+});
+afterEach(async () => {
+  for (const h of holders.splice(0)) await h.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+function tools(): SandboxTools {
+  const found = findSandboxTools();
+  if ('missing' in found) throw new Error(`missing ${found.missing.join(', ')}`);
+  return found;
+}
+
+/** Runs `script` in the holder's namespaces as the user, as a workspace's runs do. */
+async function inside(holder: Holder, script: string): Promise<string> {
+  const cmd = joinCommand(
+    tools(),
+    { holder: holder.pid, network: false, uid: process.getuid!(), gid: process.getgid!(), procMount: false },
+    base,
+    'sh',
+    ['-c', script],
+  );
+  return (await run(cmd.file, cmd.args, { cwd: base })).stdout;
+}
+
+describe('a sandbox holder', () => {
+  it('mounts its whole setup in order: read-only outside, writable binds whose names need quoting', async (t) => {
+    await requireIsolation(t);
+    // A quote, a space and a dollar: the setup's mount commands must pass them through unchanged.
+    const odd = join(base, "it's a $dir");
+    const outside = join(base, 'outside');
+    await mkdir(odd);
+    await mkdir(outside);
+    const holder = await startHolder(tools(), [{ op: 'read-only' }, { op: 'bind', src: odd, dst: odd }], {
+      network: false,
+    });
+    holders.push(holder);
+    expect(holder.facts.readOnly).toBe(true);
+    const out = await inside(
+      holder,
+      `echo in > "${odd.replace(/\$/g, '\\$')}/f" && echo wrote-bind; echo out > ${outside}/f 2>&1 || echo refused-outside`,
+    );
+    expect(out).toContain('wrote-bind');
+    expect(out).toContain('refused-outside');
+    expect(await readFile(join(odd, 'f'), 'utf8')).toBe('in\n');
+    await expect(readFile(join(outside, 'f'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("fails its start with mount's own reason when a step of the setup cannot be done", async (t) => {
+    await requireIsolation(t);
+    const missing = join(base, 'no-such-folder');
+    const start = startHolder(tools(), [{ op: 'bind', src: missing, dst: join(base, 'dst') }], {
+      network: false,
+    });
+    await expect(start).rejects.toThrow(HolderError);
+    await expect(start).rejects.toThrow(/could not be set up: .*no-such-folder/);
+  });
+});
