@@ -185,6 +185,37 @@ describe('rankScope', () => {
     expect(rank(20, 80)[0]).toBe('parser.py:parse_str');
   });
 
+  it('ranks the failing test below every function under test when the spectrum says little', () => {
+    const k = (n: CodeNode): string => nodeKey(n);
+    const failed = { file: 'tests/test_parser.py', symbol: 'test_error' };
+    const code = ['loads', 'parse_pair', 'skip', 'parse_float'].map((symbol) => ({
+      file: 'parser.py',
+      symbol,
+    }));
+    const reached = [failed, ...code].map((node, i) => ({
+      node,
+      role: isTestFile(node.file) ? ('test' as const) : ('source' as const),
+      depth: 0,
+      distance: i,
+      reasons: ['reached'],
+    }));
+    // one failing test against 200 passing ones that ran the same code: every Ochiai score is low
+    const all = new Set([failed, ...code].map(k));
+    const entries = rankScope({
+      reached,
+      frames: [failed],
+      onFailingLine: [code[0]!],
+      executed: { failing: [all], passing: Array.from({ length: 200 }, () => new Set(code.map(k))) },
+      isTestFile,
+    });
+    const ranked = entries
+      .flatMap((e) => e.ranking!.map((r) => ({ at: `${e.file}:${r.symbol}`, score: r.score })))
+      .sort((a, b) => b.score - a.score);
+    expect(ranked.at(-1)).toMatchObject({ at: 'tests/test_parser.py:test_error' });
+    expect(ranked.at(-1)!.score).toBeLessThan(Math.min(...ranked.slice(0, -1).map((r) => r.score)));
+    expect(ranked.find((r) => r.at === 'parser.py:parse_float')!.score).toBeGreaterThan(0);
+  });
+
   it("counts a function as the failing line's callee's callee through any caller, not only the first", async () => {
     // test_sort -> sort -> swap; test_sort's failing line calls check, which calls swap too
     const edges: Record<string, CodeEdge[]> = {

@@ -89,7 +89,7 @@ function ochiaiOf(
  * 2. then functions by a blend, scaled below the frames, of: the spectrum (Ochiai: reached by the
  *    failing tests, and by few of the passing tests of the same files), being called on the
  *    failing line (or by such a function, less for each step), and call distance from the test;
- * 3. code in test files, frames included, at a tenth of its score: below all code under test.
+ * 3. code in test files, frames included, below all code under test (see `belowCodeUnderTest`).
  *
  * When the tests were traced (`executed`), what they ran decides more than where they stopped: a
  * blend of the frame (innermost first), the spectrum of what ran (Ochiai), the failing line and
@@ -132,7 +132,6 @@ export function rankScope(input: RankInput): ScopeEntry[] {
     const key = nodeKey(node);
     if (seen.has(key)) return;
     seen.add(key);
-    const test = input.isTestFile(node.file);
     const frame = frameIndex.get(key);
     const reachedNode = byKey.get(key);
     const line = reachedNode ? lineSignal(reachedNode) : 0;
@@ -177,7 +176,6 @@ export function rankScope(input: RankInput): ScopeEntry[] {
           ? `reached by the failing tests and by none of ${passing.length} passing tests of the same files`
           : undefined);
     }
-    if (test) score *= TEST_FACTOR;
     scored.push({
       node,
       role,
@@ -202,7 +200,21 @@ export function rankScope(input: RankInput): ScopeEntry[] {
       const node = { file, ...(symbol ? { symbol } : {}) };
       add(node, input.isTestFile(file) ? 'test' : 'source', 1, ['run by a failing test (traced)']);
     }
-  return toEntries(scored, input);
+  return toEntries(belowCodeUnderTest(scored, input.isTestFile), input);
+}
+
+/**
+ * Scales the scores of code in test files below the lowest positive score of code under test,
+ * their order kept. A fixed factor is not enough: when the spectrum says little (one failing test
+ * against hundreds of passing ones running the same code), every function under test scores low
+ * and the failing test itself, a frame, would outrank most of them.
+ */
+function belowCodeUnderTest(scored: readonly Scored[], isTestFile: (file: string) => boolean): Scored[] {
+  const lowest = Math.min(
+    1,
+    ...scored.filter((s) => !isTestFile(s.node.file) && s.score > 0).map((s) => s.score),
+  );
+  return scored.map((s) => (isTestFile(s.node.file) ? { ...s, score: s.score * TEST_FACTOR * lowest } : s));
 }
 
 function toEntries(scored: readonly Scored[], input: RankInput): ScopeEntry[] {
