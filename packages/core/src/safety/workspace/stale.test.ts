@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sweepStaleViews } from './stale.js';
-import { ROOT_FILE } from './state-dir.js';
+import { projectStateDir, ROOT_FILE } from './state-dir.js';
 
 let base: string;
 afterEach(async () => {
@@ -27,5 +27,21 @@ describe('sweepStaleViews', () => {
     expect(removed.sort()).toEqual([gone, join(live, `view-${dead}-00aa11bb`)].sort());
     expect((await readdir(base)).sort()).toEqual(['ws-live']);
     expect((await readdir(live)).sort()).toEqual([ROOT_FILE, 'tmp', `view-${process.pid}-00cc22dd`].sort());
+  });
+
+  it('keeps a state folder whose root file another run is writing, and one opening beside the sweep', async () => {
+    base = await mkdtemp(join(tmpdir(), 'suture-stale-'));
+    const writing = join(base, 'ws-writing');
+    await mkdir(join(writing, 'tmp'), { recursive: true });
+    await writeFile(join(writing, ROOT_FILE), '');
+    const project = join(base, 'project');
+    await mkdir(project);
+    const opening = Array.from({ length: 5 }, () => projectStateDir(project, { SUTURE_STATE_DIR: base }));
+    const sweeps = Array.from({ length: 5 }, () => sweepStaleViews(base));
+    const [dirs, removed] = await Promise.all([Promise.all(opening), Promise.all(sweeps)]);
+    expect(removed.flat()).toEqual([]);
+    expect((await readdir(base)).sort()).toEqual([basename(dirs[0]!), 'project', 'ws-writing'].sort());
+    expect(await readFile(join(dirs[0]!, ROOT_FILE), 'utf8')).toBe(project);
+    expect(await readdir(dirs[0]!)).toEqual([ROOT_FILE]);
   });
 });

@@ -9,7 +9,8 @@ const THROWAWAY = /^(?:view|probe)-(\d+)-[0-9a-f]+$/;
 /** Whether the project a state folder belongs to is gone (its root removed, as a temp repository is). */
 async function orphaned(dir: string): Promise<boolean> {
   const root = await readFile(join(dir, ROOT_FILE), 'utf8').catch(() => undefined);
-  return root !== undefined && !(await stat(root).catch(() => undefined));
+  // An empty name is a file being written, not a project that is gone.
+  return !!root && !(await stat(root).catch(() => undefined));
 }
 
 /**

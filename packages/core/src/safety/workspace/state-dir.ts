@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
@@ -40,7 +40,13 @@ export async function projectStateDir(
   const base = await privateDir(stateBase(env));
   const id = createHash('sha256').update(projectRoot).digest('hex').slice(0, 16);
   const dir = await privateDir(join(base, `ws-${id}`));
-  await writeFile(join(dir, ROOT_FILE), projectRoot);
+  // Written whole or not at all (a sweep in another run reads it meanwhile), and only when it changes.
+  const file = join(dir, ROOT_FILE);
+  if ((await readFile(file, 'utf8').catch(() => undefined)) !== projectRoot) {
+    const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}`;
+    await writeFile(tmp, projectRoot);
+    await rename(tmp, file);
+  }
   return dir;
 }
 
