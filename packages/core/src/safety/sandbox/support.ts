@@ -6,6 +6,7 @@ import { freshDir, privateDir, removeTree, stateBase } from '../workspace/state-
 import { phase } from '../phase.js';
 import { joinCommand } from './command.js';
 import { startHolder, type Holder, type SetupOp } from './holder.js';
+import { cachedSupport } from './support-cache.js';
 import { findSandboxTools, type SandboxTools } from './tools.js';
 
 const run = promisify(execFile);
@@ -42,7 +43,7 @@ const UNSUPPORTED = (reasons: string[], tools?: SandboxTools): IsolationSupport 
 const NAMESPACE_HELP =
   'unprivileged user namespaces look disabled: allow them (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns=0; in Docker, --security-opt seccomp=unconfined)';
 
-async function probe(env: NodeJS.ProcessEnv): Promise<IsolationSupport> {
+async function probe(env: NodeJS.ProcessEnv, remember: boolean): Promise<IsolationSupport> {
   if (process.platform !== 'linux')
     return UNSUPPORTED([`namespaces are a Linux feature; on ${process.platform} runs are not isolated`]);
   if (env[NO_NAMESPACES_ENV] === '1') return UNSUPPORTED([`${NO_NAMESPACES_ENV}=1 turns namespaces off`]);
@@ -51,13 +52,15 @@ async function probe(env: NodeJS.ProcessEnv): Promise<IsolationSupport> {
     return UNSUPPORTED([
       `${tools.missing.join(', ')} not found: install util-linux (apt-get install util-linux)`,
     ]);
-  const base = await privateDir(stateBase(env));
-  const dir = await freshDir(base, 'probe');
-  try {
-    return await probeIn(dir, tools);
-  } finally {
-    await removeTree(dir);
-  }
+  const fresh = async (): Promise<IsolationSupport> => {
+    const dir = await freshDir(await privateDir(stateBase(env)), 'probe');
+    try {
+      return await probeIn(dir, tools);
+    } finally {
+      await removeTree(dir);
+    }
+  };
+  return remember ? cachedSupport(tools, env, fresh) : fresh();
 }
 
 async function probeIn(dir: string, tools: SandboxTools): Promise<IsolationSupport> {
@@ -140,10 +143,13 @@ async function probeIn(dir: string, tools: SandboxTools): Promise<IsolationSuppo
 
 let cached: Promise<IsolationSupport> | undefined;
 
-/** What isolation this machine supports; probed once per process. */
+/**
+ * What isolation this machine supports: probed once per process, and the answer kept on disk
+ * for the next commands until the kernel, its policy, the mounts or the tools change.
+ */
 export function isolationSupport(env: NodeJS.ProcessEnv = process.env): Promise<IsolationSupport> {
-  if (env !== process.env) return probe(env);
-  cached ??= probe(env).catch((error: unknown) =>
+  if (env !== process.env) return probe(env, false);
+  cached ??= probe(env, true).catch((error: unknown) =>
     UNSUPPORTED([`the isolation probe failed: ${(error as Error).message}`]),
   );
   return cached;
