@@ -94,3 +94,6 @@ export function faultingFrame(output: string): { file: string; line: number; fn?
   if (gdb) return { fn: gdb[1]!, file: gdb[2]!, line: Number(gdb[3]) };
   return undefined;
 }
+
+/** Heads the backtrace of a test stopped at its time limit, in that test's output. */
+export const STUCK_HEADER = 'suture: where the test was when it was stopped at its time limit (gdb):';

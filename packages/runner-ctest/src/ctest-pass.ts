@@ -2,6 +2,7 @@ import { cpus } from 'node:os';
 import { runProcess, type RunContext, type TestResult } from '@suture/core';
 import { BoundedText } from './bounded-text.js';
 import { buildEnv } from './build.js';
+import { STUCK_HEADER } from './ctest-output.js';
 import { CtestStream, type EntryEnd } from './ctest-stream.js';
 import type { Listing, ListingCache } from './gtest-listing.js';
 import { GtestStream, type CaseEnd } from './gtest-stream.js';
@@ -58,7 +59,7 @@ interface EntryRun {
   /** Tries to find and kill its process; `stopping` while one is under way or after giving up. */
   attempts: number;
   stopping: boolean;
-  killed?: { limit: TestLimit; running?: string };
+  killed?: { limit: TestLimit; running?: string; backtrace?: string };
   /** The run's wall-clock limit ended it. */
   cutByRun?: boolean;
   info?: Promise<EntryInfo>;
@@ -127,7 +128,9 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
     const inCase = e.killed && !e.cutByRun ? e.killed.running : e.gtest.current?.name;
     const ended = [...e.gtest.ended.keys()];
     report(e, (i) => {
-      const output = e.output.toString();
+      // where a test stopped at its limit was stuck, for the analyzer to start from
+      const stuck = e.killed?.backtrace ? `\n${STUCK_HEADER}\n${e.killed.backtrace}\n` : '';
+      const output = e.output.toString() + stuck;
       const stop = stopOf(options, e, end, i.reg, ctx.timeoutMs);
       if (!i.split) {
         const defined = i.reg?.gtestName ? i.listing.get(i.reg.gtestName) : undefined;
@@ -276,8 +279,13 @@ async function stopEntry(
   // a discovered entry is its one case: its id names it already
   const running = reg?.gtestName ? undefined : e.gtest.current?.name;
   const command = reg?.command;
-  if (command && (await killTestProcess(command))) {
-    e.killed = { limit: unit.limit, ...(running ? { running } : {}) };
+  const killed = command ? await killTestProcess(command, process.pid, { backtrace: true }) : undefined;
+  if (killed) {
+    e.killed = {
+      limit: unit.limit,
+      ...(running ? { running } : {}),
+      ...(killed.backtrace ? { backtrace: killed.backtrace } : {}),
+    };
     return;
   }
   // its process has ended, but CTest still waits for its output: a helper it left holds the pipe

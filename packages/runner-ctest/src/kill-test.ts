@@ -1,6 +1,11 @@
+import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { runProcess } from '@suture/core';
+import { BACKTRACE_FRAMES } from './analyzer/crash-backtrace.js';
+
+/** How long the debugger may take to say where a test that is about to be killed is. */
+const STUCK_TRACE_MS = 20_000;
 
 interface Proc {
   pid: number;
@@ -49,12 +54,54 @@ const sameCommand = (argv: string[], command: readonly string[]): boolean =>
   argv.every((a, i) => i === 0 || a === command[i]);
 
 /**
+ * The backtrace of a live process, from gdb attached to it for a moment: where a test that hangs
+ * is stuck, which its output never says. Undefined without gdb or when it cannot attach. gdb runs
+ * beside suture, not in the run's sandbox: a sandboxed run has a PID namespace of its own, in which
+ * the test's pid means nothing; it reads no init file and loads no script from the project.
+ */
+function stuckAt(pid: number): Promise<string | undefined> {
+  const args = [
+    '-batch',
+    '-nx',
+    '-iex',
+    'set auto-load off',
+    '-p',
+    String(pid),
+    '-ex',
+    `bt ${BACKTRACE_FRAMES}`,
+  ];
+  return new Promise((resolve) => {
+    execFile(
+      'gdb',
+      args,
+      {
+        timeout: STUCK_TRACE_MS,
+        killSignal: 'SIGKILL',
+        maxBuffer: 4 * 1024 * 1024,
+        env: { ...process.env, LANG: 'C' },
+      },
+      (_error, stdout) => {
+        const frames = String(stdout ?? '')
+          .split('\n')
+          .filter((l) => /^#\d+\s/.test(l));
+        resolve(frames.length > 0 ? frames.join('\n') : undefined);
+      },
+    );
+  });
+}
+
+/**
  * Kills the test process that CTest (a child of this process) started for `command`, and every
  * process under it, so CTest sees the test end and goes on with the others. CTest cannot stop one
  * GoogleTest case inside a whole test binary, nor give entries different limits from its command
- * line; this is how the runner does both. Returns whether a process was found.
+ * line; this is how the runner does both. With `backtrace`, gdb first says where the test is (a
+ * test stopped at its time limit is stuck there). Undefined when no process was found.
  */
-export async function killTestProcess(command: readonly string[], root = process.pid): Promise<boolean> {
+export async function killTestProcess(
+  command: readonly string[],
+  root = process.pid,
+  options: { backtrace?: boolean } = {},
+): Promise<{ backtrace?: string } | undefined> {
   const procs = (await fromProc()) ?? (await fromPs());
   const children = new Map<number, Proc[]>();
   for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
@@ -67,7 +114,8 @@ export async function killTestProcess(command: readonly string[], root = process
   };
   walk(root);
   const target = ours.find((p) => sameCommand(p.argv, command));
-  if (!target) return false;
+  if (!target) return undefined;
+  const backtrace = options.backtrace ? await stuckAt(target.pid) : undefined;
   const doomed = [target];
   for (let i = 0; i < doomed.length; i++) doomed.push(...(children.get(doomed[i]!.pid) ?? []));
   for (const p of doomed) {
@@ -77,5 +125,5 @@ export async function killTestProcess(command: readonly string[], root = process
       // already gone
     }
   }
-  return true;
+  return backtrace ? { backtrace } : {};
 }

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { runProcess } from '@suture/core';
+import { STUCK_HEADER } from '../ctest-output.js';
 
 /** A frame of a debugger backtrace inside the project, innermost first. */
 export interface BacktraceFrame {
@@ -15,7 +16,7 @@ const DEBUG_TIME_LIMIT_MS = 30_000;
  * The innermost frames asked of gdb. A stack overflow has some hundred thousand frames: a whole
  * `bt` printed megabytes for minutes, and the output's tail kept only the outermost ones.
  */
-const BACKTRACE_FRAMES = 64;
+export const BACKTRACE_FRAMES = 64;
 
 interface ListedTest {
   name: string;
@@ -33,6 +34,17 @@ export function parseBacktrace(text: string, root: string, buildDir: string): Ba
     out.push({ file: rel, line: Number(m[3]), fn: m[1]!.split('::').pop()! });
   }
   return out;
+}
+
+/**
+ * The project frames of the backtrace the runner took of a test it stopped at its time limit
+ * (under STUCK_HEADER in the test's output), innermost first; undefined when there is none.
+ */
+export function stuckBacktrace(output: string, root: string, buildDir: string): BacktraceFrame[] | undefined {
+  const at = output.lastIndexOf(STUCK_HEADER);
+  if (at < 0) return undefined;
+  const frames = parseBacktrace(output.slice(at + STUCK_HEADER.length), root, buildDir);
+  return frames.length > 0 ? frames : undefined;
 }
 
 /** CTest's tests of a build folder (`--show-only=json-v1`). */

@@ -10,7 +10,7 @@ import {
 } from '@suture/core/analysis';
 import type { Failure, ProjectInfo, ScopeEntry, ScopeInput } from '@suture/core';
 import { readCompileDb } from './compile-db.js';
-import { crashBacktrace, type CrashBacktraces } from './crash-backtrace.js';
+import { crashBacktrace, stuckBacktrace, type CrashBacktraces } from './crash-backtrace.js';
 import { CppGraph } from './cpp-graph.js';
 import { projectFiles } from './cpp-model.js';
 import { CppProject, type DefinitionIndex } from './cpp-project.js';
@@ -173,10 +173,19 @@ export async function scopeCtest(
   }
   for (const f of failure.frames)
     if (project.has(f.file)) addFrame({ file: f.file, ...(f.symbol ? { symbol: f.symbol } : {}) }, f.line);
-  // a crash that named no place in the code under test: where the debugger sees it stop
+  // a crash that named no place in the code under test: where the debugger sees it stop; a test
+  // stopped at its time limit: where the debugger saw it stuck before it was killed
   const backtrace: CodeNode[] = [];
-  if (failure.kind === 'crash' && db && !frames.some((f) => !isCppTestFile(f.file)) && failure.tests[0]) {
-    for (const b of (await crashBacktrace(info.root, db.buildDir, failure.tests[0], ctx.backtraces)) ?? []) {
+  const debugged =
+    !db || !failure.tests[0] || frames.some((f) => !isCppTestFile(f.file))
+      ? undefined
+      : failure.kind === 'crash'
+        ? await crashBacktrace(info.root, db.buildDir, failure.tests[0], ctx.backtraces)
+        : failure.kind === 'timeout'
+          ? stuckBacktrace(failure.evidence, info.root, db.buildDir)
+          : undefined;
+  if (debugged) {
+    for (const b of debugged) {
       if (!project.has(b.file)) continue;
       const defs = (await project.index(b.file))?.summary.defs ?? [];
       const def = defs
@@ -193,7 +202,7 @@ export async function scopeCtest(
     role: isCppTestFile(f.file) ? 'test' : HEADER.test(f.file) ? 'header' : 'source',
     reason:
       i < backtrace.length
-        ? `frame ${i + 1} of the debugger's backtrace of the crash`
+        ? `frame ${i + 1} of the debugger's backtrace of the ${failure.kind === 'timeout' ? 'hang' : 'crash'}`
         : i === backtrace.length
           ? `where the failure is reported (line ${loc?.line ?? '?'})`
           : `frame ${i + 1} of the trace`,

@@ -165,3 +165,53 @@ describe('the gate heals each construct with a fixer that proposes the true fix'
     expect(report.projects[0]!.status).toBe('healed');
   }, 900_000);
 });
+
+describe('a test stopped at its time limit', () => {
+  const HANG: Bug = {
+    test: 'geom_test::Steps.Odd',
+    file: 'src/bounds.cpp',
+    symbol: 'steps_to_zero',
+    right: 'while (value > 0) {',
+    wrong: 'while (value != 0) {',
+  };
+
+  it('is located where the debugger saw it stuck before it was stopped, and healed there', async (ctx) => {
+    requireToolchain(ctx, GDB);
+    const root = await copy('localization');
+    await edit(root, HANG.file, HANG.right, HANG.wrong);
+    const result = await run(root, { runner: ctest({ parallel: 2, testTimeoutMs: 3000 }) });
+    const hung = result.tests.find((t) => t.id === HANG.test)!;
+    expect(hung.status).toBe('timeout');
+    expect(hung.trace).toMatch(
+      /where the test was when it was stopped at its time limit \(gdb\):\n#0 .*steps_to_zero/,
+    );
+    const analyzer = ctest().analyzer!();
+    const groups = (await analyzer.analyze(result, project(root))).map((f) => FailureSchema.parse(f));
+    const group = groups.find((g) => g.tests.includes(HANG.test))!;
+    expect(group.kind).toBe('timeout');
+    const scope = ScopeSchema.parse(await analyzer.scope(group, project(root)));
+    expect(scope.entries[0]).toMatchObject({ file: HANG.file });
+    expect(scope.entries[0]!.reasons).toContain("frame 1 of the debugger's backtrace of the hang");
+    expect(rankOf(scope, HANG.file, HANG.symbol)).toBe(1);
+
+    // the same through the gate, the test run in the isolated workspace where this machine has one
+    const trueFix = (r: FixRequest) =>
+      ({
+        verdict: 'edits',
+        rationale: `the loop of ${r.failure.tests[0]} never ends for an odd value`,
+        edits: [{ file: HANG.file, search: HANG.wrong, replace: HANG.right }],
+      }) as const;
+    const report = await gate(root, {
+      mode: 'check',
+      name: 'geom',
+      testTimeoutMs: 3000,
+      workspace: 'auto',
+      sandbox: 'auto',
+      fixers: [scriptedFixer([trueFix])],
+    });
+    const failure = report.projects[0]!.failures.find((f) => f.failure.tests.includes(HANG.test))!;
+    expect(failure.outcome).toBe('healed');
+    expect(failure.scope?.entries[0]).toMatchObject({ file: HANG.file });
+    expect(failure.scope?.entries[0]!.reasons).toContain("frame 1 of the debugger's backtrace of the hang");
+  }, 900_000);
+});

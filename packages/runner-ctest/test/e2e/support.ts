@@ -74,6 +74,10 @@ export interface GateExtra {
   parallel?: number;
   name?: string;
   timeoutMs?: number;
+  /** ctest's per-test limit (testTimeoutMs), when the default is not wanted. */
+  testTimeoutMs?: number;
+  workspace?: GateOptions['workspace'];
+  sandbox?: GateOptions['sandbox'];
 }
 
 /** The gate over one CTest project at `root`, its run folder under `.suture/runs`. */
@@ -86,7 +90,10 @@ export async function gate(root: string, extra: GateExtra = {}): Promise<GateRep
       {
         name: extra.name ?? 'calc',
         root,
-        runner: ctest({ parallel: extra.parallel ?? 2 }),
+        runner: ctest({
+          parallel: extra.parallel ?? 2,
+          ...(extra.testTimeoutMs ? { testTimeoutMs: extra.testTimeoutMs } : {}),
+        }),
         analyzer: ctest().analyzer!(),
         timeoutMs: extra.timeoutMs ?? 300_000,
         heal: HealConfigSchema.parse({ flakyReruns: 0, ...extra.heal }),
@@ -96,6 +103,8 @@ export async function gate(root: string, extra: GateExtra = {}): Promise<GateRep
     reporters: extra.reporters ?? [],
     concurrency: 1,
     logger: silentLogger,
+    ...(extra.workspace ? { workspace: extra.workspace } : {}),
+    ...(extra.sandbox ? { sandbox: extra.sandbox } : {}),
   });
 }
 

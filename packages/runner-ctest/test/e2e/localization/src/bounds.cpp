@@ -10,3 +10,12 @@ int first_or_zero(const int* values, int count) {
   if (count > 0) return values[0];
   return 0;
 }
+
+int steps_to_zero(int value) {
+  int steps = 0;
+  while (value > 0) {
+    value -= 2;
+    ++steps;
+  }
+  return steps;
+}

@@ -23,3 +23,7 @@ TEST(Halve, Even) {
 TEST(First, Empty) {
   EXPECT_EQ(first_or_zero(nullptr, 0), 0);
 }
+
+TEST(Steps, Odd) {
+  EXPECT_EQ(steps_to_zero(5), 3);
+}
