@@ -10,12 +10,19 @@ const GLOBALS = new Set(
   ).split(' '),
 );
 
+/** An edge from a caller to the function that defines the function it calls, by their `nodeKey`s. */
+export function innerCallKey(from: string, to: string): string {
+  return `${from}\u0001${to}`;
+}
+
 /** The symbol of a test callback in the graph: its path of titles after this prefix. */
 export const TEST_SYMBOL = '#test:';
 
 /** The JS/TS call graph, edge by edge, resolved through imports and exports. Memoised per node. */
 export class JsGraph {
   private readonly memo = new Map<string, Promise<CodeEdge[]>>();
+  /** `innerCallKey`s of the edges that call a function defined inside their target. */
+  readonly innerCalls = new Set<string>();
 
   constructor(readonly project: JsProject) {}
 
@@ -109,6 +116,7 @@ export class JsGraph {
         }
         to ??= await this.byMethodName(index, use.name);
       }
+      if (to && 'inner' in to) this.innerCalls.add(innerCallKey(nodeKey(node), nodeKey(to)));
       if (!to || nodeKey(to) === nodeKey(node)) continue;
       if (!to.symbol && to.file === index.file) continue;
       const written = use.object ? `${use.object}.${use.name}` : use.name;
@@ -127,7 +135,10 @@ export class JsGraph {
    * else a function of this module that defines an `m` inside it (`this.storage.setValue()` on
    * the object of methods `createStore` returns).
    */
-  private async byMethodName(index: JsIndex, method: string): Promise<Resolved | undefined> {
+  private async byMethodName(
+    index: JsIndex,
+    method: string,
+  ): Promise<(Resolved & { inner?: string }) | undefined> {
     for (const d of index.module.defs)
       if (d.name.endsWith(`.${method}`)) return { file: index.file, symbol: d.name, via: [] };
     for (const [local] of index.imports) {
@@ -138,6 +149,6 @@ export class JsGraph {
         return { file: cls.file, symbol: name, via: cls.via };
     }
     const outer = index.module.defs.find((d) => d.inner?.includes(method));
-    return outer ? { file: index.file, symbol: outer.name, via: [] } : undefined;
+    return outer ? { file: index.file, symbol: outer.name, via: [], inner: method } : undefined;
   }
 }

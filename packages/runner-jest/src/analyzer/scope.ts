@@ -9,6 +9,7 @@ import {
 import type { Failure, ProjectInfo, ScopeInput } from '@suture/core';
 import { parseId } from '../ids.js';
 import { JsGraph, TEST_SYMBOL } from './js-graph.js';
+import { spectrumReach, testReach, type TestReach } from './js-spectrum.js';
 import { JsProject } from './js-project.js';
 import type { JsModule } from './js-summary.js';
 import { readModulePaths } from './module-paths.js';
@@ -72,13 +73,13 @@ export async function scopeJest(failure: Failure, info: ProjectInfo, ctx: ScopeC
   }));
   const main = await walk([...seeds, ...frameSeeds]);
 
-  const reach = async (seed: CodeEdge): Promise<Set<string>> =>
-    new Set((await walk([seed])).reached.map((n) => nodeKey(n.node)));
-  const failingReach = await Promise.all(seeds.map(reach));
+  const reach = async (seed: CodeEdge): Promise<TestReach> =>
+    testReach((await walk([seed])).reached, graph.innerCalls);
   const files = [...new Set(failing.map((id) => parseId(id).file))];
   const siblings = files.flatMap((f) => ctx.passing(info.root, f)).slice(0, MAX_PASSING);
-  const passingReach = await Promise.all(
-    siblings.map(async (id) => reach(await testSeed(id, undefined, project))),
+  const { failing: failingReach, passing: passingReach } = spectrumReach(
+    await Promise.all(seeds.map(reach)),
+    await Promise.all(siblings.map(async (id) => reach(await testSeed(id, undefined, project)))),
   );
 
   const onFailingLine: CodeNode[] = [];
