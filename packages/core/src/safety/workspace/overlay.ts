@@ -90,14 +90,18 @@ export async function openOverlay(root: string, ctx: ModeContext): Promise<Works
     // The agent's root, as the kernel shows it to a process of the same user.
     readRoot: `/proc/${holder.pid}/root${root}`,
     async pin(files) {
-      for (const file of files) {
-        if (pinned.has(file)) continue;
-        pinned.add(file);
-        // Only a plain file of the project: a scope may name paths through links or out of it.
-        const where = await resolveRealPath(root, file, fs).catch(() => undefined);
-        if (!where?.ok || where.path !== file) continue;
-        await fs.pin(join(root, file)).catch(() => undefined);
-      }
+      const fresh = [...new Set(files)].filter((file) => !pinned.has(file));
+      for (const file of fresh) pinned.add(file);
+      // The agent serves requests as they come: a scope of many files is pinned in one round of
+      // them, not one file's lstat, realpath and copy after another's.
+      await Promise.all(
+        fresh.map(async (file) => {
+          // Only a plain file of the project: a scope may name paths through links or out of it.
+          const where = await resolveRealPath(root, file, fs).catch(() => undefined);
+          if (!where?.ok || where.path !== file) return;
+          await fs.pin(join(root, file)).catch(() => undefined);
+        }),
+      );
     },
     run: (fn) => withSpawnWrapper(wrapper, fn),
     read,
