@@ -131,8 +131,11 @@ describe('the processes of a run', () => {
     await requireIsolation(t);
     const dir = await fixture();
     const log = join(dir, '..', `${Date.now()}.phases`);
+    // a state folder of its own: a machine probed before answers from the one it keeps
+    const env = { SUTURE_STATE_DIR: await mkdtemp(join(tmpdir(), 'suture-state-')) };
+    dirs.push(env.SUTURE_STATE_DIR);
     const child = spawnSuture(['run', '--fix'], dir, {
-      env: { SUTURE_PHASE_LOG: log, SUTURE_PHASE_HOLD: 'isolation:probe=60000' },
+      env: { ...env, SUTURE_PHASE_LOG: log, SUTURE_PHASE_HOLD: 'isolation:probe=60000' },
     });
     child.stdout!.resume();
     child.stderr!.resume();
@@ -148,7 +151,7 @@ describe('the processes of a run', () => {
     });
     child.kill('SIGKILL');
     await exited;
-    const recovered = await runSuture(['recover'], dir);
+    const recovered = await runSuture(['recover'], dir, { env });
     expect(recovered.code, recovered.stderr).toBe(0);
     expect(await processesIn(dir)).toEqual([]);
     expect(await readdir(join(dir, '.suture/procs')).catch(() => [])).toEqual([]);
