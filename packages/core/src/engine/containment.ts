@@ -32,6 +32,8 @@ const FS_CODES: Record<string, string> = {
   ELOOP: 'too many levels of symbolic links',
   EEXIST: 'something is already in the way',
   EMFILE: 'too many open files',
+  // An overlay view in a user namespace cannot copy up a file or folder whose owner it does not map.
+  EOVERFLOW: 'owned by a user the workspace cannot map',
 };
 
 /** Why a filesystem error happened, with its path relative to `root`; undefined when it is not one. */

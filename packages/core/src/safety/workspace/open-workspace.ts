@@ -3,6 +3,7 @@ import { isolationSupport, type IsolationSupport } from '../sandbox/support.js';
 import { openCopy } from './copy.js';
 import { openInPlace } from './in-place.js';
 import type { ModeContext } from './mode-context.js';
+import { mountsInside } from './mounts.js';
 import { openOverlay } from './overlay.js';
 import { sweepStaleViews } from './stale.js';
 import { projectStateDir, stateBase } from './state-dir.js';
@@ -60,6 +61,29 @@ export function planIsolation(
   };
 }
 
+/**
+ * The plan for a project that holds mount points (a tmpfs, a bind-mounted folder, as in a
+ * container): an overlay cannot show them, so `auto` takes a private copy, saying why, and an
+ * explicit `overlay` is refused with the folders named.
+ */
+async function planForMounts(
+  root: string,
+  workspace: WorkspaceChoice,
+  plan: IsolationPlan,
+): Promise<IsolationPlan> {
+  if (plan.mode !== 'overlay') return plan;
+  const mounts = await mountsInside(root);
+  if (mounts.length === 0) return plan;
+  const which = `${root} holds mount points (${mounts.join(', ')}) that an overlay view cannot show`;
+  if (workspace === 'overlay')
+    throw new ConfigError(
+      `workspace "overlay" cannot be used here: ${which}; set "workspace" to "auto" or "copy"`,
+      undefined,
+      'workspace',
+    );
+  return { ...plan, mode: 'copy', notes: [...plan.notes, `a private copy instead of an overlay: ${which}`] };
+}
+
 /** The support a plan needs: none is probed for a run in place with no sandbox (today's behaviour). */
 export async function supportFor(
   workspace: WorkspaceChoice,
@@ -86,7 +110,7 @@ export async function openWorkspace(root: string, options: WorkspaceOptions = {}
   const workspace = options.workspace ?? 'auto';
   const sandbox = options.sandbox ?? 'auto';
   const support = await supportFor(workspace, sandbox, options.env);
-  const plan = planIsolation(workspace, sandbox, support);
+  const plan = await planForMounts(root, workspace, planIsolation(workspace, sandbox, support));
   // The layers dead runs left are swept while this one opens: neither touches the other's folders
   // (a sweep spares this process's own and the state of projects whose root is there).
   const sweeping =
