@@ -6,7 +6,38 @@
  * goes quiet and the run carries on to its normal end.
  */
 
-type Guarded = NodeJS.WriteStream & { sutureGuarded?: boolean };
+import { closeSync, fstatSync, openSync } from 'node:fs';
+
+type Guarded = NodeJS.WriteStream & { sutureGuarded?: boolean; fd?: number };
+
+/**
+ * Node restores the settings of a terminal it started on as it exits, and aborts (SIGABRT, the
+ * exit code lost) when that terminal is gone: its check passes only for a standard descriptor
+ * that is closed or now names another file. So once a terminal fails a write, each of stdin,
+ * stdout and stderr still on it is pointed at /dev/null (the lowest free descriptor is the one
+ * just closed). Compared by device: a hung-up terminal no longer answers isatty.
+ */
+function detachTerminal(stream: Guarded): void {
+  if (!stream.isTTY || stream.fd === undefined) return;
+  let device: number;
+  try {
+    device = fstatSync(stream.fd).rdev;
+  } catch {
+    return;
+  }
+  for (const fd of [0, 1, 2]) {
+    try {
+      const st = fstatSync(fd);
+      if (!st.isCharacterDevice() || st.rdev !== device) continue;
+      closeSync(fd);
+      const nul = openSync('/dev/null', fd === 0 ? 'r' : 'w');
+      // Another open took the number first: that file is not a terminal either, so ours can go.
+      if (nul !== fd) closeSync(nul);
+    } catch {
+      // Closed is enough for that check.
+    }
+  }
+}
 
 function silence(stream: Guarded): void {
   // Later writes (reporters, the logger, the signal messages) succeed as no-ops; their callbacks
@@ -24,6 +55,9 @@ export function guardStreams(streams: readonly NodeJS.WriteStream[]): void {
     if (stream.sutureGuarded) continue;
     stream.sutureGuarded = true;
     // EPIPE and EIO above all, but no write error on an output stream is a reason to lose the run.
-    stream.on('error', () => silence(stream));
+    stream.on('error', () => {
+      silence(stream);
+      detachTerminal(stream);
+    });
   }
 }
