@@ -148,10 +148,20 @@ export class Journal {
   /** Entries by file: a proposal of thousands of files must not search the list per file. */
   private readonly byFile = new Map<string, JournalEntry>();
 
+  /**
+   * The files this process started to write (or put back) through a journal it created. Its own
+   * restore looks at these only: a batch journals thousands of files before writing any, and an
+   * interrupted landing must not read and check every one it never reached. A journal loaded from
+   * disk (a dead run's) knows no such thing and looks at every entry.
+   */
+  private readonly touched: Set<string> | undefined;
+
   private constructor(
     readonly root: string,
     private manifest: JournalManifest,
+    own = false,
   ) {
+    this.touched = own ? new Set() : undefined;
     for (const e of manifest.entries) this.byFile.set(e.file, e);
   }
 
@@ -163,13 +173,17 @@ export class Journal {
     }
     await ensureSutureDir(root);
     await mkdir(journalDir(root), { recursive: true });
-    const journal = new Journal(root, {
-      version: 1,
-      runId,
-      pid: process.pid,
-      startedAt: new Date().toISOString(),
-      entries: [],
-    });
+    const journal = new Journal(
+      root,
+      {
+        version: 1,
+        runId,
+        pid: process.pid,
+        startedAt: new Date().toISOString(),
+        entries: [],
+      },
+      true,
+    );
     await journal.flush();
     phase('journal:created');
     return journal;
@@ -250,6 +264,7 @@ export class Journal {
   }
 
   private async writeNow(file: string, content: Buffer | string): Promise<void> {
+    this.touched?.add(file);
     const abs = join(this.root, file);
     const entry = await this.entryFor(file);
     const hash = sha256(content);
@@ -289,6 +304,7 @@ export class Journal {
     expected: Buffer | string,
     previous: Buffer | string | undefined,
   ): Promise<{ file: string; reason: string } | undefined> {
+    this.touched?.add(file);
     const current = await this.read(file);
     if (!current || sha256(current) !== sha256(expected)) {
       return { file, reason: 'changed by someone else while suture ran: your version was kept' };
@@ -325,6 +341,9 @@ export class Journal {
     const listings: Listings = new Map();
     for (const entry of this.manifest.entries) {
       if (only && !only.has(entry.file)) continue;
+      // Journaled in a batch but never written by this run: the file is as suture found it, or
+      // as its user made it since.
+      if (this.touched && !this.touched.has(entry.file)) continue;
       phase('restore:file');
       const abs = join(this.root, entry.file);
       await removeTempFiles(abs, listings);
