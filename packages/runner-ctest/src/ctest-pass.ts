@@ -6,7 +6,7 @@ import { STUCK_HEADER } from './ctest-output.js';
 import { CtestStream, type EntryEnd } from './ctest-stream.js';
 import type { Listing, ListingCache } from './gtest-listing.js';
 import { GtestStream, type CaseEnd } from './gtest-stream.js';
-import { killTestProcess } from './kill-test.js';
+import { killTestProcess, testProcessRunning } from './kill-test.js';
 import { killLeftoverHelpers } from './leftover-helpers.js';
 import { runLimitHint, timeoutMessage, type TestLimit } from './limits.js';
 import type { ResolvedCtestOptions } from './options.js';
@@ -60,6 +60,8 @@ interface EntryRun {
   attempts: number;
   stopping: boolean;
   killed?: { limit: TestLimit; running?: string; backtrace?: string };
+  /** When the runner last looked whether its test process had ended while CTest still waits. */
+  checkedAt?: number;
   /** The run's wall-clock limit ended it. */
   cutByRun?: boolean;
   info?: Promise<EntryInfo>;
@@ -206,7 +208,13 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
     for (const e of running.values()) {
       if (e.killed || e.declared || e.stopping) continue;
       const unit = unitOf(e, registry?.get(e.name), input);
-      if (unit.limit.ms === null || now - unit.since <= unit.limit.ms) continue;
+      if (unit.limit.ms === null || now - unit.since <= unit.limit.ms) {
+        if (now - Math.max(e.startedAt, e.checkedAt ?? 0) > ENDED_CHECK_MS) {
+          e.checkedAt = now;
+          void releaseEnded(e, registryReady, ctx, options.ctest);
+        }
+        continue;
+      }
       void stopEntry(e, unit, registryReady, ctx, options.ctest);
     }
   }, 250);
@@ -266,6 +274,37 @@ function unitOf(
   return { since: e.startedAt, limit: input.limitFor(e.name) };
 }
 
+/** How long an entry runs before the runner looks whether its test ended and a helper holds CTest. */
+const ENDED_CHECK_MS = 1500;
+
+/**
+ * Stops the helpers a test that has ended left holding its output open, which CTest waits for.
+ * Whether the entry's process still runs is checked first: a helper of a running test shares its
+ * pipe and is spared anyway, but the look at every process costs more than the look for one.
+ */
+async function releaseEnded(
+  e: EntryRun,
+  registry: Promise<Registry>,
+  ctx: RunContext,
+  ctest: string,
+): Promise<void> {
+  const command = (await registry).get(e.name)?.command;
+  if (!command || e.stopping || e.killed || (await testProcessRunning(command))) return;
+  if (e.stopping || e.killed) return;
+  if (await stopHelpers(e, ctx, ctest)) e.stopping = true;
+}
+
+/** Kills the helpers holding an ended entry's output open; whether there were any. */
+async function stopHelpers(e: EntryRun, ctx: RunContext, ctest: string): Promise<boolean> {
+  const helpers = await killLeftoverHelpers(ctest);
+  if (helpers.length === 0) return false;
+  ctx.logger.warn(
+    `CTest entry ${e.name} ended but left ${helpers.length === 1 ? 'a process' : 'processes'} running that held its output open, which CTest waits for; suture stopped ${helpers.join('; ')}`,
+  );
+  // its pipe is closed now; CTest reports the end it was waiting for, so nothing is tried again
+  return true;
+}
+
 async function stopEntry(
   e: EntryRun,
   unit: { limit: TestLimit },
@@ -289,14 +328,7 @@ async function stopEntry(
     return;
   }
   // its process has ended, but CTest still waits for its output: a helper it left holds the pipe
-  const helpers = await killLeftoverHelpers(ctest);
-  if (helpers.length > 0) {
-    ctx.logger.warn(
-      `CTest entry ${e.name} ended but left ${helpers.length === 1 ? 'a process' : 'processes'} running that held its output open, which CTest waits for; suture stopped ${helpers.join('; ')}`,
-    );
-    // its pipe is closed now; CTest reports the end it was waiting for, so nothing is tried again
-    return;
-  }
+  if (await stopHelpers(e, ctx, ctest)) return;
   // not found yet (just started, or gone): the next ticks try again, then the run's limit is left
   if (e.attempts < 20) e.stopping = false;
   else ctx.logger.warn(`could not find the process of the CTest entry ${e.name} to stop it at its limit`);

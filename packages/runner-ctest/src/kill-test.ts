@@ -90,18 +90,11 @@ function stuckAt(pid: number): Promise<string | undefined> {
   });
 }
 
-/**
- * Kills the test process that CTest (a child of this process) started for `command`, and every
- * process under it, so CTest sees the test end and goes on with the others. CTest cannot stop one
- * GoogleTest case inside a whole test binary, nor give entries different limits from its command
- * line; this is how the runner does both. With `backtrace`, gdb first says where the test is (a
- * test stopped at its time limit is stuck there). Undefined when no process was found.
- */
-export async function killTestProcess(
+/** The process CTest (under `root`) runs `command` in, if it is running, and the process tree. */
+async function findTestProcess(
   command: readonly string[],
-  root = process.pid,
-  options: { backtrace?: boolean } = {},
-): Promise<{ backtrace?: string } | undefined> {
+  root: number,
+): Promise<{ target?: Proc; children: Map<number, Proc[]> }> {
   const procs = (await fromProc()) ?? (await fromPs());
   const children = new Map<number, Proc[]>();
   for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
@@ -114,6 +107,27 @@ export async function killTestProcess(
   };
   walk(root);
   const target = ours.find((p) => sameCommand(p.argv, command));
+  return { ...(target ? { target } : {}), children };
+}
+
+/** Whether CTest (under `root`) is running `command`: once it is not, the test has ended. */
+export async function testProcessRunning(command: readonly string[], root = process.pid): Promise<boolean> {
+  return (await findTestProcess(command, root)).target !== undefined;
+}
+
+/**
+ * Kills the test process that CTest (a child of this process) started for `command`, and every
+ * process under it, so CTest sees the test end and goes on with the others. CTest cannot stop one
+ * GoogleTest case inside a whole test binary, nor give entries different limits from its command
+ * line; this is how the runner does both. With `backtrace`, gdb first says where the test is (a
+ * test stopped at its time limit is stuck there). Undefined when no process was found.
+ */
+export async function killTestProcess(
+  command: readonly string[],
+  root = process.pid,
+  options: { backtrace?: boolean } = {},
+): Promise<{ backtrace?: string } | undefined> {
+  const { target, children } = await findTestProcess(command, root);
   if (!target) return undefined;
   const backtrace = options.backtrace ? await stuckAt(target.pid) : undefined;
   const doomed = [target];
