@@ -59,7 +59,6 @@ export async function runCommand(projects: string[], flags: RunFlags): Promise<n
     throw new UsageError('--fix and --no-heal contradict each other: --no-heal never writes');
   const mode: GateMode = flags.heal === false ? 'no-heal' : flags.fix ? 'fix' : 'check';
   const logger = createLogger();
-  const loaded = await loadConfig({ cwd: process.cwd(), ...(flags.config ? { file: flags.config } : {}) });
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -79,6 +78,9 @@ export async function runCommand(projects: string[], flags: RunFlags): Promise<n
   process.on('SIGTERM', onSignal);
   let ui: RunUi | undefined;
   try {
+    // The handlers are in place before the config and its plugins load: a Ctrl-C that early
+    // ends the command with 130 and its message, before anything is started.
+    const loaded = await loadConfig({ cwd: process.cwd(), ...(flags.config ? { file: flags.config } : {}) });
     const options = await createGateOptions(loaded, {
       mode,
       projects,
@@ -119,6 +121,7 @@ export async function runCommand(projects: string[], flags: RunFlags): Promise<n
       options.outputDir = dirname(out);
       options.runId = basename(out);
     }
+    if (controller.signal.aborted) return 130;
     if (flags.ui) ui = await attachRunUi(options, flags, () => onSignal('SIGINT'));
     const report = await runGate(options);
     if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

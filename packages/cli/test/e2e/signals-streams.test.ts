@@ -73,6 +73,39 @@ describe('signals', () => {
   });
 });
 
+describe('Ctrl-C while the config and its plugins load', () => {
+  it('ends the command with 130 and its message, before a lock, a journal or a run folder is made', async () => {
+    const dir = await repo();
+    const marker = join(dir, 'loading');
+    // a plugin whose module takes a while to load, and says when it has begun
+    await writeFile(
+      join(dir, 'slow-fixer.mjs'),
+      [
+        "import { writeFileSync } from 'node:fs';",
+        "import { API_VERSION } from '@suture/core';",
+        `writeFileSync(${JSON.stringify(marker)}, '');`,
+        'await new Promise((r) => setTimeout(r, 3000));',
+        "export default () => ({ name: 'slow', apiVersion: API_VERSION, propose: async () => ({ verdict: 'unfixable', diagnosis: 'slow' }) });",
+      ].join('\n'),
+    );
+    const config = JSON.parse(await readFile(join(dir, 'suture.config.json'), 'utf8'));
+    await writeFile(
+      join(dir, 'suture.config.json'),
+      JSON.stringify({ ...config, fixers: ['./slow-fixer.mjs'] }),
+    );
+    const child = spawnSuture(['run', '--fix'], dir);
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    expect(await waitFor(() => exists(marker), 60_000)).toBe(true);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toMatch(/SIGINT: stopping/);
+    for (const left of ['lock', 'journal', 'runs'])
+      expect(await exists(join(dir, '.suture', left))).toBe(false);
+  });
+});
+
 describe('closed output pipes', () => {
   it('`suture run --fix --json 2>&1 | head -3` finishes the run: the heal kept, lock and journal released, exit 1 as without the pipe', async () => {
     const dir = await repo(0);
