@@ -1,5 +1,5 @@
 // Running the built `suture` binary as a user does, for the safety suites and the bench scripts.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,3 +59,15 @@ export async function removeDir(dir) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Makes `root` a git repository whose one commit holds every file in it, as a fixture's start. */
+export function commitFixture(root) {
+  const git = (...args) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+      cwd: root,
+      stdio: 'ignore',
+    });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'fixture');
+}

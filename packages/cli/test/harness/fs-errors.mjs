@@ -1,9 +1,9 @@
 // A pytest repository with two failures in two folders, for the filesystem-error suite: `a` in
 // py/locked (the folder a test makes full, read-only or not writable), `b` in py/app. The fixer
 // answers each with its fix; the fix of `a` can be made large, to fill a small disk.
-import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { commitFixture } from './cli.mjs';
 
 /** The fix of `a`, padded with a comment of `padBytes` bytes. */
 export function fixOfA(padBytes = 0) {
@@ -47,14 +47,7 @@ export async function writeFsErrorsFixture(root, { padBytes = 0, config = {} } =
   await put('py/app/b.py', 'def b():\n    return 0\n');
   await put('py/test_a.py', 'from locked.a import a\n\n\ndef test_a():\n    assert a() == 2\n');
   await put('py/test_b.py', 'from app.b import b\n\n\ndef test_b():\n    assert b() == 3\n');
-  const git = (...args) =>
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
-      cwd: root,
-      stdio: 'ignore',
-    });
-  git('init', '-q');
-  git('add', '.');
-  git('commit', '-qm', 'fixture');
+  commitFixture(root);
 }
 
 /** Files under `dir` that an interrupted or failed atomic write leaves (`.name.suture-tmp-*`). */

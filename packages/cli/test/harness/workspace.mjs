@@ -1,9 +1,9 @@
 // A script-runner repository for the workspace and sandbox suites: `add` is broken, and the
 // fixer answers with a patch given as text (fixes add, plus whatever a hostile or slow patch does
 // on import). Shared by the vitest suite and bench/workspace.mjs.
-import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { commitFixture } from './cli.mjs';
 
 export const MATH =
   'export function add(a, b) {\n  return a - b;\n}\n\nexport function mul(a, b) {\n  return a * b;\n}\n';
@@ -53,14 +53,7 @@ export async function writeWorkspaceFixture(root, { patch = FIXED, config = {} }
     'calc/tests/mul.test.mjs',
     "import assert from 'node:assert/strict';\nimport { mul } from '../src/math.mjs';\n\nassert.equal(mul(2, 3), 6);\n",
   );
-  const git = (...args) =>
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
-      cwd: root,
-      stdio: 'ignore',
-    });
-  git('init', '-q');
-  git('add', '.');
-  git('commit', '-qm', 'fixture');
+  commitFixture(root);
 }
 
 /** Live processes (not zombies) whose command line holds `marker`, wherever they run. */
