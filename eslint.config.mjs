@@ -13,6 +13,8 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/.nx/**',
       '**/.suture/**',
+      // scratch projects the cli's tests make under the repository
+      '.tmp/**',
       '**/build-suture/**',
       '**/coverage/**',
       '**/test/fixtures/**',
