@@ -6,7 +6,6 @@
 // a test. The goal: the isolated workspace at most 1.1x the in-place gate.
 //   node bench/workspace.mjs [repeats=5] [pytestTests=300] [cppSources=24]
 // SUTURE_BENCH_ONLY=pytest|cpp|journal runs one part.
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,26 +14,15 @@ import { Journal, runGate } from '../packages/core/dist/internal.js';
 import { scriptedFixer, silentLogger } from '../packages/core/dist/testing/index.js';
 import pytest from '../packages/runner-pytest/dist/index.js';
 import ctest from '../packages/runner-ctest/dist/index.js';
+import { commitFixture, writeAt } from '../packages/cli/test/harness/cli.mjs';
 
 const REPEATS = Number(process.argv[2] ?? 5);
 const PY_TESTS = Number(process.argv[3] ?? 300);
 const CPP_SOURCES = Number(process.argv[4] ?? 24);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const range = (xs) => `${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)} ms`;
-const put = async (root, rel, content) => {
-  await mkdir(join(root, rel, '..'), { recursive: true });
-  await writeFile(join(root, rel), content);
-};
-const git = (root) => {
-  const run = (...args) =>
-    execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.com', ...args], {
-      cwd: root,
-      stdio: 'ignore',
-    });
-  run('init', '-q');
-  run('add', '.');
-  run('commit', '-qm', 'bench');
-};
+const put = writeAt;
+const git = commitFixture;
 
 async function pythonProject() {
   const root = await mkdtemp(join(tmpdir(), 'suture-bench-ws-py-'));

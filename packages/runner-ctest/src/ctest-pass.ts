@@ -290,6 +290,7 @@ async function releaseEnded(
 ): Promise<void> {
   const command = (await registry).get(e.name)?.command;
   if (!command || e.stopping || e.killed || (await testProcessRunning(command))) return;
+  // the limit may have stopped it while the processes were read
   if (e.stopping || e.killed) return;
   if (await stopHelpers(e, ctx, ctest)) e.stopping = true;
 }

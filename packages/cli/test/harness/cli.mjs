@@ -1,6 +1,6 @@
 // Running the built `suture` binary as a user does, for the safety suites and the bench scripts.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -70,4 +70,10 @@ export function commitFixture(root) {
   git('init', '-q');
   git('add', '.');
   git('commit', '-qm', 'fixture');
+}
+
+/** Writes `content` to `rel` under `root`, making its folders. */
+export async function writeAt(root, rel, content) {
+  await mkdir(join(root, rel, '..'), { recursive: true });
+  await writeFile(join(root, rel), content);
 }

@@ -1,9 +1,9 @@
 // A pytest repository with two failures in two folders, for the filesystem-error suite: `a` in
 // py/locked (the folder a test makes full, read-only or not writable), `b` in py/app. The fixer
 // answers each with its fix; the fix of `a` can be made large, to fill a small disk.
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { commitFixture } from './cli.mjs';
+import { commitFixture, writeAt } from './cli.mjs';
 
 /** The fix of `a`, padded with a comment of `padBytes` bytes. */
 export function fixOfA(padBytes = 0) {
@@ -12,10 +12,7 @@ export function fixOfA(padBytes = 0) {
 
 /** Writes the repository at `root`; `config` is merged into its suture.config.json. */
 export async function writeFsErrorsFixture(root, { padBytes = 0, config = {} } = {}) {
-  const put = async (rel, content) => {
-    await mkdir(join(root, rel, '..'), { recursive: true });
-    await writeFile(join(root, rel), content);
-  };
+  const put = (rel, content) => writeAt(root, rel, content);
   await put(
     'suture.config.json',
     `${JSON.stringify(

@@ -1,9 +1,8 @@
 // A script-runner repository for the workspace and sandbox suites: `add` is broken, and the
 // fixer answers with a patch given as text (fixes add, plus whatever a hostile or slow patch does
 // on import). Shared by the vitest suite and bench/workspace.mjs.
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { commitFixture } from './cli.mjs';
+import { readdir, readFile } from 'node:fs/promises';
+import { commitFixture, writeAt } from './cli.mjs';
 
 export const MATH =
   'export function add(a, b) {\n  return a - b;\n}\n\nexport function mul(a, b) {\n  return a * b;\n}\n';
@@ -12,10 +11,7 @@ export const FIXED =
 
 /** Writes the repository at `root` with `patch` as the fixer's whole-file answer for src/math.mjs. */
 export async function writeWorkspaceFixture(root, { patch = FIXED, config = {} } = {}) {
-  const put = async (rel, content) => {
-    await mkdir(join(root, rel, '..'), { recursive: true });
-    await writeFile(join(root, rel), content);
-  };
+  const put = (rel, content) => writeAt(root, rel, content);
   await put(
     'suture.config.json',
     `${JSON.stringify(
