@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { API_VERSION, MIN_API_VERSION, type ApiRange } from '../api/plugin.js';
+import { packageFile } from '../package-root.js';
 
 /** What a core speaks: the oldest and the newest plugin API it loads. */
 export const CORE_API_RANGE: ApiRange = { min: MIN_API_VERSION, max: API_VERSION };
@@ -79,8 +80,7 @@ let cached: string | undefined;
 export function coreVersion(): string {
   if (cached === undefined) {
     try {
-      // src/host and dist/host are both two folders below the package root
-      const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as {
         version?: string;
       };
       cached = pkg.version ?? 'unknown';

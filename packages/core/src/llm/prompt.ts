@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FailureKind } from '../api/contracts/failure.js';
+import { packageFile } from '../package-root.js';
 import type { FixRequest } from '../api/contracts/fix.js';
 import type { Redactor } from '../safety/redact.js';
 import {
@@ -84,7 +84,7 @@ function checkTemplate(text: string, source: string): string {
   return text;
 }
 
-const BUILTIN_DIR = fileURLToPath(new URL('../../prompts/', import.meta.url));
+const BUILTIN_DIR = packageFile('prompts');
 
 /**
  * The prompt templates: the ones shipped in @suture/core, or files named by a fixer's `prompts`
