@@ -29,19 +29,31 @@ export async function atomicWrite(path: string, data: Buffer | string, mode?: nu
     dirname(path),
     `.${basename(path)}.suture-tmp-${process.pid}-${randomBytes(4).toString('hex')}`,
   );
-  const handle = await open(tmp, 'w', mode ?? 0o644);
   try {
-    await handle.writeFile(data);
-    await handle.sync();
+    const handle = await open(tmp, 'w', mode ?? 0o644);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (mode !== undefined) await chmod(tmp, mode);
+    phase('atomic:renaming');
+    await rename(tmp, path);
+    phase('atomic:renamed');
   } catch (error) {
-    await handle.close();
-    await rm(tmp, { force: true });
-    throw error;
+    await rm(tmp, { force: true }).catch(() => {});
+    throw asTarget(error, tmp, path);
   }
-  await handle.close();
-  if (mode !== undefined) await chmod(tmp, mode);
-  phase('atomic:renaming');
-  await rename(tmp, path);
-  phase('atomic:renamed');
   await fsyncDir(dirname(path));
+}
+
+/** An error of the temp file told as the target's: the user knows the file being written, not ours. */
+function asTarget(error: unknown, tmp: string, path: string): unknown {
+  if (!(error instanceof Error)) return error;
+  const e = error as NodeJS.ErrnoException & { dest?: string };
+  if (e.path === tmp) e.path = path;
+  if (e.dest === tmp) e.dest = path;
+  e.message = e.message.split(tmp).join(path);
+  return error;
 }

@@ -139,6 +139,8 @@ async function expectContained(dir: string, r: Outcome, reason: RegExp): Promise
     reasons.filter((x) => reason.test(x)),
     JSON.stringify(reasons),
   ).not.toEqual([]);
+  // a reason names the user's file, never a temp file of suture's
+  expect(reasons.filter((x) => x.includes('suture-tmp'))).toEqual([]);
   expect(r.a).toBe('def a():|    return 1|');
   expect(r.leftovers).toEqual([]);
   expect(await exists(join(dir, '.suture/journal'))).toBe(false);
@@ -152,6 +154,28 @@ async function fixture(options: Parameters<typeof writeFsErrorsFixture>[1] = {})
   return dir;
 }
 
+describe('a project holding a mount point', { timeout: 180_000 }, () => {
+  it('is healed in place with the sandbox on: the sandbox carries the mount along, writable', async (t) => {
+    await requireIsolation(t);
+    const dir = await fixture({ config: { workspace: 'in-place', sandbox: 'strict' } });
+    // a test that writes into the mounted folder, as a test's scratch files do
+    await sh(
+      dir,
+      'printf \'def test_scratch():\\n    open("locked/scratch.txt", "w").write("x")\\n\' > py/test_scratch.py',
+    );
+    const r = await runInNamespace(
+      dir,
+      'cp -a py/locked .seed && mount -t tmpfs -o size=4m tmpfs py/locked && cp -a .seed/. py/locked/ && rm -rf .seed',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.report.isolation.workspace).toBe('in-place');
+    const [project] = r.report.projects;
+    expect(project!.failures.map((f) => f.outcome)).toEqual(['healed', 'healed']);
+    expect(r.a).toBe('def a():|    return 2|');
+    expect(r.leftovers).toEqual([]);
+  });
+});
+
 describe('a filesystem error under `suture run --fix`', { timeout: 180_000 }, () => {
   it('ENOSPC: a heal larger than the free space of a full tmpfs is not landed, with the reason; the other heal lands', async (t) => {
     await requireIsolation(t);
@@ -160,7 +184,7 @@ describe('a filesystem error under `suture run --fix`', { timeout: 180_000 }, ()
       dir,
       'cp -a py/locked .seed && mount -t tmpfs -o size=512k tmpfs py/locked && cp -a .seed/. py/locked/ && rm -rf .seed',
     );
-    await expectContained(dir, r, /ENOSPC \(no space left on the device\)/);
+    await expectContained(dir, r, /a\.py: ENOSPC \(no space left on the device\)/);
     expect(r.report.conflicts.map((c) => c.file)).toEqual(['py/locked/a.py']);
     // an overlay cannot show a mounted folder: a private copy validates instead, and the report says so
     expect(r.report.isolation.workspace).toBe('copy');
@@ -174,7 +198,7 @@ describe('a filesystem error under `suture run --fix`', { timeout: 180_000 }, ()
       dir,
       'mount --bind py/locked py/locked && mount -o remount,bind,ro py/locked',
     );
-    await expectContained(dir, r, /EROFS \(read-only file system\)/);
+    await expectContained(dir, r, /a\.py: EROFS \(read-only file system\)/);
     expect(r.report.conflicts.map((c) => c.file)).toEqual(['py/locked/a.py']);
   });
 
@@ -199,7 +223,7 @@ describe('a filesystem error under `suture run --fix`', { timeout: 180_000 }, ()
     const dir = await fixture({ config: { workspace: 'copy' } });
     await sh(dir, 'chown -R 12345:12345 py/locked && chmod 1777 py/locked');
     const r = await runInNamespace(dir, 'true');
-    await expectContained(dir, r, /EPERM \(operation not permitted/);
+    await expectContained(dir, r, /a\.py: EPERM \(operation not permitted/);
     expect(r.report.conflicts.map((c) => c.file)).toEqual(['py/locked/a.py']);
   });
 

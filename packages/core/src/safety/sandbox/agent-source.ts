@@ -81,18 +81,30 @@ try {
   const pending = [];
   let cmds = [];
   const flush = () => {
-    for (const f of batch(cmds)) facts.readOnlyFailures.push(f.cmd.point + ': ' + f.message);
+    for (const f of batch(cmds)) {
+      if (f.cmd.submount) notes.push(f.cmd.point + ' stays read-only in the sandbox: ' + f.message);
+      else facts.readOnlyFailures.push(f.cmd.point + ': ' + f.message);
+    }
     cmds = [];
   };
-  const bind = (src, dst) =>
-    cmds.push({ mkdir: dst, args: ['--bind', src, dst] }, { args: ['-o', 'remount,bind,rw', dst] });
+  /** The points the read-only step made read-only (not those read-only already). */
+  const madeReadOnly = new Set();
+  const binds = [];
+  // Recursive: a namespace may not bind a tree with mounts below it alone (the kernel answers
+  // EINVAL), as a project holding a tmpfs or a bind mount does.
+  const bind = (src, dst) => {
+    cmds.push({ mkdir: dst, args: ['--rbind', src, dst] }, { args: ['-o', 'remount,bind,rw', dst] });
+    binds.push({ src, dst });
+  };
   for (const op of setup.ops) {
     if (op.op === 'loopback') pending.push(loopback(op.ip));
     else if (op.op === 'stash') cmds.push({ args: ['--bind', op.src, op.dst] });
     else if (op.op === 'read-only') {
       // The list is read once the mounts before it (the stash) are made.
       flush();
-      cmds.push(...readOnlyCommands());
+      const ro = readOnlyCommands();
+      for (const c of ro) madeReadOnly.add(c.point);
+      cmds.push(...ro);
       facts.readOnly = true;
     } else if (op.op === 'bind') bind(op.src, op.dst);
     else if (op.op === 'overlay')
@@ -100,6 +112,19 @@ try {
     else if (op.op === 'tmpfs') cmds.push({ args: ['-t', 'tmpfs', '-o', 'mode=1777,size=' + op.size, 'tmpfs', op.target] });
   }
   flush();
+  // The mounts a writable bind carried along are writable too, unless they were read-only before
+  // the sandbox (a read-only bind stays one).
+  if (madeReadOnly.size > 0 && binds.length > 0) {
+    const points = readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => unescapeMount(l.split(' ')[4]));
+    for (const point of new Set(points))
+      for (const b of binds)
+        if (point.startsWith(b.dst + '/') && madeReadOnly.has(b.src + point.slice(b.dst.length)))
+          cmds.push({ args: ['-o', 'remount,bind,rw', point], optional: true, submount: true, point });
+    flush();
+  }
   await Promise.all(pending);
 } catch (e) {
   process.stdout.write(JSON.stringify({ ready: false, error: why(e) }) + '\n');
@@ -121,13 +146,21 @@ async function write(path, data, mode) {
   await mkdir(dirname(path), { recursive: true });
   const old = await stat(path).catch(() => undefined);
   const tmp = join(dirname(path), '.' + basename(path) + '.suture-tmp-' + process.pid + '-' + Math.random().toString(16).slice(2));
-  const handle = await open(tmp, 'w', mode ?? (old ? old.mode & 0o7777 : 0o644));
   try {
-    await handle.writeFile(data);
-  } finally {
-    await handle.close();
+    const handle = await open(tmp, 'w', mode ?? (old ? old.mode & 0o7777 : 0o644));
+    try {
+      await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => {});
+    // the error names the file being written, not the temp file the user never sees
+    if (e && e.path === tmp) e.path = path;
+    if (e && typeof e.message === 'string') e.message = e.message.split(tmp).join(path);
+    throw e;
   }
-  await rename(tmp, path);
 }
 
 const handlers = {
