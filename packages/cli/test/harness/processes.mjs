@@ -2,7 +2,7 @@
 // their group at the timeout, nothing of the run may be left once suture exits, and a suite that
 // prints gigabytes must leave suture's memory flat while the report keeps the tail. Shared by the
 // vitest suite and bench/big-output.mjs.
-import { readdir, readFile, readlink, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, readlink, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeDir, runSuture, sleep, spawnSuture, tempRepoDir } from './cli.mjs';
 
@@ -224,6 +224,87 @@ export async function runKilledDuringTestScenario() {
     pid,
     outlived,
     stillAlive,
+    leftover,
+    recoverCode: recovered.code,
+    recoverOut: recovered.stdout + recovered.stderr,
+  };
+}
+
+/**
+ * A real CMake + Ninja build whose compile jobs are slow (a compiler launcher that records its pid,
+ * ignores SIGTERM and waits before compiling): suture is SIGKILLed while two jobs run, then
+ * `suture recover` runs. Returns the jobs' pids, whether they outlived suture, which are alive
+ * after recover, and any process left with a cwd in the repository.
+ */
+export async function runKilledDuringBuildScenario() {
+  const root = await tempRepoDir('killed-build-');
+  const pids = join(root, 'pids');
+  await mkdir(pids);
+  await put(
+    root,
+    'suture.config.json',
+    JSON.stringify({
+      projects: [{ name: 'cpp', root: 'cpp', runner: 'ctest' }],
+      fixers: [],
+      reporters: ['json'],
+      heal: { flakyReruns: 0 },
+      workspace: 'in-place',
+      sandbox: 'off',
+    }),
+  );
+  await put(
+    root,
+    'cpp/slow-cc.sh',
+    `#!/bin/sh\ntrap '' TERM\necho $$ > ${JSON.stringify(pids)}/$$\nsleep 60\nexec "$@"\n`,
+  );
+  const units = ['a', 'b', 'c', 'd'];
+  await put(
+    root,
+    'cpp/CMakeLists.txt',
+    [
+      'cmake_minimum_required(VERSION 3.16)',
+      'project(slow CXX)',
+      `set(CMAKE_CXX_COMPILER_LAUNCHER \${CMAKE_CURRENT_SOURCE_DIR}/slow-cc.sh)`,
+      'enable_testing()',
+      `add_executable(t main.cpp ${units.map((u) => `${u}.cpp`).join(' ')})`,
+      'add_test(NAME t COMMAND t)',
+      '',
+    ].join('\n'),
+  );
+  for (const u of units) await put(root, `cpp/${u}.cpp`, `int ${u}() { return 0; }\n`);
+  await put(
+    root,
+    'cpp/main.cpp',
+    `${units.map((u) => `int ${u}();`).join(' ')}\nint main() { return a() + b() + c() + d(); }\n`,
+  );
+  await chmod(join(root, 'cpp/slow-cc.sh'), 0o755);
+  const child = spawnSuture(['run'], root);
+  child.stdout.resume();
+  child.stderr.resume();
+  const exited = new Promise((r) => child.on('exit', r));
+  // the configure step compiles nothing through the launcher; the build starts two jobs at once
+  let jobs = [];
+  for (let i = 0; i < 1200 && jobs.length < 2; i++) {
+    jobs = (await readdir(pids)).map(Number);
+    if (jobs.length < 2) await sleep(50);
+  }
+  child.kill('SIGKILL');
+  await exited;
+  const outlived = jobs.filter(alive);
+  const recovered = await runSuture(['recover'], root);
+  let still = jobs.filter(alive);
+  for (let i = 0; i < 20 && still.length > 0; i++) {
+    await sleep(100);
+    still = jobs.filter(alive);
+  }
+  for (const pid of still) process.kill(pid, 'SIGKILL');
+  const leftover = await processesIn(root);
+  for (const pid of leftover) process.kill(pid, 'SIGKILL');
+  await removeDir(root);
+  return {
+    jobs,
+    outlived,
+    stillAlive: still,
     leftover,
     recoverCode: recovered.code,
     recoverOut: recovered.stdout + recovered.stderr,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   runBigOutputScenario,
+  runKilledDuringBuildScenario,
   runKilledDuringTestScenario,
   runRunawayScenario,
 } from '../../harness/processes.mjs';
@@ -27,6 +28,17 @@ describe('the processes of a run', () => {
     expect(r.stillAlive).toBe(false);
     expect(r.leftover).toEqual([]);
   }, 120_000);
+
+  it("stops, on `suture recover`, a real Ninja build's compile jobs that a SIGKILLed run left running", async () => {
+    const r = await runKilledDuringBuildScenario();
+    expect(r.jobs.length).toBeGreaterThanOrEqual(2);
+    // the compile jobs ignore SIGTERM and outlive suture until recover stops their group
+    expect(r.outlived.length).toBeGreaterThanOrEqual(1);
+    expect(r.recoverCode).toBe(0);
+    expect(r.recoverOut).toMatch(/stopped process group \d+ left running by the interrupted run/);
+    expect(r.stillAlive).toEqual([]);
+    expect(r.leftover).toEqual([]);
+  }, 180_000);
 
   // bench/big-output.mjs prints 1 GB; 100 MB here keeps the suite quick.
   for (const runner of ['script', 'pytest'] as const) {

@@ -1,13 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * Test processes run in process groups of their own, so a suture that is SIGKILLed cannot take
- * them down with it: they go on running (and may write files) after the run is gone. While a gate
- * runs, each group it starts is recorded as a file in a folder under `.suture/`, removed once the
- * group is gone; `suture recover` kills the groups a dead run left behind.
+ * Test processes run in sessions of their own (the session's first process group has the same
+ * id), so a suture that is SIGKILLed cannot take them down with it: they go on running (and may
+ * write files) after the run is gone. While a gate runs, each session it starts is recorded as a
+ * file in a folder under `.suture/`, removed once the session is gone; `suture recover` kills the
+ * sessions a dead run left behind. A whole session, not only its first group: a build tool puts
+ * each job in a process group of its own (Ninja does), and those jobs stay in the session.
  */
 const FOLDER = Symbol.for('@suture/core/process-group-record');
 // one store per process, shared by every copy of @suture/core a plugin may load
@@ -34,6 +36,54 @@ function startTime(pid: number): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The live processes of session `sid` (Linux /proc; none where there is no /proc). */
+export function sessionMembers(sid: number): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  for (const name of names) {
+    const first = name.charCodeAt(0);
+    if (first < 48 || first > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // after the command's name: state, ppid, pgrp, session
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 4);
+    if (Number(fields[3]) === sid && fields[0] !== 'Z') found.push(Number(name));
+  }
+  return found;
+}
+
+/**
+ * SIGKILLs every process of session `sid` (its process groups and those its members made); a
+ * process that started a session of its own has left it. Returns how many were signalled.
+ */
+export function killSession(sid: number): number {
+  let killed = 0;
+  try {
+    process.kill(-sid, 'SIGKILL');
+    killed++;
+  } catch {
+    // the first group is gone
+  }
+  for (const pid of sessionMembers(sid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+      killed++;
+    } catch {
+      // gone in the meantime
+    }
+  }
+  return killed;
 }
 
 /** Records a group started by the current gate, if any; returns its removal. */
@@ -76,16 +126,12 @@ export async function stopRecordedProcessGroups(
       await rm(file, { force: true });
       continue;
     }
+    // The leader's pid taken by a newer process: the session is long gone. (While any process of
+    // the session lives, its id is not given to a new process.)
     const now = startTime(record.pgid);
     const reused = now !== undefined && record.startTime !== undefined && now !== record.startTime;
-    if (Number.isInteger(record.pgid) && record.pgid > 1 && !reused && processAlive(-record.pgid)) {
-      try {
-        process.kill(-record.pgid, 'SIGKILL');
-        stopped.push({ pgid: record.pgid, command: record.command ?? '' });
-      } catch {
-        // gone in the meantime
-      }
-    }
+    if (Number.isInteger(record.pgid) && record.pgid > 1 && !reused && killSession(record.pgid) > 0)
+      stopped.push({ pgid: record.pgid, command: record.command ?? '' });
     await rm(file, { force: true });
   }
   return stopped;

@@ -188,6 +188,28 @@ describe('runProcess', () => {
     expect(r.output).toBe('hello stdin');
   });
 
+  it('kills the processes the command put in process groups of their own, as a build tool does with its jobs', async () => {
+    const pidFile = join(dir, 'job.pid');
+    // a job in a new process group of the same session, deaf to SIGTERM
+    const job = [
+      'import os, signal, time',
+      'os.setpgid(0, 0)',
+      'signal.signal(signal.SIGTERM, signal.SIG_IGN)',
+      `open(${JSON.stringify(pidFile)}, "w").write(str(os.getpid()))`,
+      'time.sleep(60)',
+    ].join('\n');
+    await writeFile(join(dir, 'job.py'), job);
+    const r = await runProcess(
+      'sh',
+      ['-c', `python3 job.py </dev/null >/dev/null 2>&1 & while [ ! -s ${pidFile} ]; do sleep 0.05; done`],
+      { cwd: dir, env: process.env, timeoutMs: 10_000, drainMs: 100 },
+    );
+    expect(r.exitCode).toBe(0);
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    expect(pid).toBeGreaterThan(0);
+    expect(await waitFor(() => !alive(pid), 3000)).toBe(true);
+  });
+
   it('leaves no process of the run behind', async () => {
     const tag = `suture-leftover-${process.pid}-${Date.now()}`;
     await runProcess('sh', ['-c', `sh -c 'exec -a ${tag} sleep 60' & sleep 60`], {

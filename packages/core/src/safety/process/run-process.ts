@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { constants } from 'node:os';
 import { shellQuote } from '../../text/shell-quote.js';
 import { plainTextStream } from './plain-text.js';
-import { recordProcessGroup } from './process-groups.js';
+import { killSession, recordProcessGroup } from './process-groups.js';
 import { currentSpawnWrapper, type SpawnPlan } from './spawn-context.js';
 import { TailBuffer } from './tail-buffer.js';
 
@@ -160,7 +160,9 @@ export async function runProcess(
   let graceTimer: NodeJS.Timeout | undefined;
   const stop = (): void => {
     killGroup('SIGTERM');
-    graceTimer = setTimeout(() => killGroup('SIGKILL'), options.killGraceMs ?? 2000);
+    graceTimer = setTimeout(() => {
+      if (child.pid !== undefined) killSession(child.pid);
+    }, options.killGraceMs ?? 2000);
     graceTimer.unref();
   };
   const timer = setTimeout(() => {
@@ -187,8 +189,9 @@ export async function runProcess(
     ]);
     clearTimeout(drainTimer);
   }
-  // Descendants that outlived the leader (daemonized test helpers) still belong to the group.
-  killGroup('SIGKILL');
+  // Descendants that outlived the leader (daemonized test helpers) still belong to its session,
+  // in its group or in groups of their own (a build tool's jobs).
+  if (child.pid !== undefined) killSession(child.pid);
   forget();
   if (graceTimer) clearTimeout(graceTimer);
   for (const stream of pipes) stream.destroy();
