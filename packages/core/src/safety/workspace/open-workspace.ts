@@ -111,23 +111,30 @@ export async function openWorkspace(root: string, options: WorkspaceOptions = {}
   const sandbox = options.sandbox ?? 'auto';
   const support = await supportFor(workspace, sandbox, options.env);
   const plan = await planForMounts(root, workspace, planIsolation(workspace, sandbox, support));
-  // The layers dead runs left are swept while this one opens: neither touches the other's folders
-  // (a sweep spares this process's own and the state of projects whose root is there).
+  // The layers dead runs left are swept while this one opens and runs: neither touches the other's
+  // folders (a sweep spares this process's own and the state of projects whose root is there). A
+  // machine that gated many projects has hundreds of state folders, so the sweep is not waited
+  // for before the runs start, only when the workspace is disposed.
   const sweeping =
     plan.mode !== 'in-place' || plan.sandboxOn ? sweepStaleViews(stateBase(options.env)) : undefined;
+  // settled at once, so a sweep that fails while the runs go on is not an unhandled rejection
+  const swept = sweeping?.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   let opened: Workspace;
   try {
     opened = await openMode(root, plan, support, options);
   } catch (error) {
-    await sweeping?.catch(() => undefined);
+    await swept;
     throw error;
   }
-  try {
-    await sweeping;
-  } catch (error) {
-    await opened.dispose();
-    throw error;
-  }
+  const dispose = opened.dispose.bind(opened);
+  opened.dispose = async () => {
+    await dispose();
+    const failed = await swept;
+    if (failed !== undefined) throw failed;
+  };
   return opened;
 }
 
