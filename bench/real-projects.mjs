@@ -89,8 +89,9 @@ const PROJECTS = [
     // its .npmrc sets engine-strict and its package.json asks for node 22; the suite runs on 20
     setup: (dir) =>
       run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--engine-strict=false'], dir),
+    // as its `test` script runs it: plain `jest` (suture does not silence the tests' console either)
     native: {
-      warm: [['npx', 'jest', '--ci', '--silent']],
+      warm: [['npx', 'jest', '--ci']],
       counts: (dir) => jestCounts(dir),
     },
   },
