@@ -52,7 +52,8 @@ export async function atomicWrite(path: string, data: Buffer | string, mode?: nu
 function asTarget(error: unknown, tmp: string, path: string): unknown {
   if (!(error instanceof Error)) return error;
   const e = error as NodeJS.ErrnoException & { dest?: string };
-  if (e.path === tmp) e.path = path;
+  // an error of the open file (a full disk on write) carries no path at all
+  if (e.path === tmp || (e.path === undefined && typeof e.code === 'string')) e.path = path;
   if (e.dest === tmp) e.dest = path;
   e.message = e.message.split(tmp).join(path);
   return error;

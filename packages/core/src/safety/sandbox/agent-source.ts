@@ -157,7 +157,7 @@ async function write(path, data, mode) {
   } catch (e) {
     await rm(tmp, { force: true }).catch(() => {});
     // the error names the file being written, not the temp file the user never sees
-    if (e && e.path === tmp) e.path = path;
+    if (e && (e.path === tmp || (e.path === undefined && typeof e.code === 'string'))) e.path = path;
     if (e && typeof e.message === 'string') e.message = e.message.split(tmp).join(path);
     throw e;
   }
