@@ -5,7 +5,7 @@ import { openInPlace } from './in-place.js';
 import type { ModeContext } from './mode-context.js';
 import { mountsInside } from './mounts.js';
 import { openOverlay } from './overlay.js';
-import { sweepStaleViews } from './stale.js';
+import { sweepStaleViewsIfDue } from './stale.js';
 import { projectStateDir, stateBase } from './state-dir.js';
 import type { SandboxChoice, Workspace, WorkspaceChoice, WorkspaceMode, WorkspaceOptions } from './types.js';
 
@@ -111,12 +111,12 @@ export async function openWorkspace(root: string, options: WorkspaceOptions = {}
   const sandbox = options.sandbox ?? 'auto';
   const support = await supportFor(workspace, sandbox, options.env);
   const plan = await planForMounts(root, workspace, planIsolation(workspace, sandbox, support));
-  // The layers dead runs left are swept while this one opens and runs: neither touches the other's
-  // folders (a sweep spares this process's own and the state of projects whose root is there). A
-  // machine that gated many projects has hundreds of state folders, so the sweep is not waited
-  // for before the runs start, only when the workspace is disposed.
+  // The layers dead runs left are swept (every few minutes) while this one opens and runs: neither
+  // touches the other's folders (a sweep spares this process's own and the state of projects
+  // whose root is there). The sweep is not waited for before the runs start, only when the
+  // workspace is disposed.
   const sweeping =
-    plan.mode !== 'in-place' || plan.sandboxOn ? sweepStaleViews(stateBase(options.env)) : undefined;
+    plan.mode !== 'in-place' || plan.sandboxOn ? sweepStaleViewsIfDue(stateBase(options.env)) : undefined;
   // settled at once, so a sweep that fails while the runs go on is not an unhandled rejection
   const swept = sweeping?.then(
     () => undefined,

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sweepStaleViews } from './stale.js';
+import { SWEEP_EVERY_MS, sweepStaleViews, sweepStaleViewsIfDue } from './stale.js';
 import { projectStateDir, ROOT_FILE } from './state-dir.js';
 
 let base: string;
@@ -43,5 +43,22 @@ describe('sweepStaleViews', () => {
     expect((await readdir(base)).sort()).toEqual([basename(dirs[0]!), 'project', 'ws-writing'].sort());
     expect(await readFile(join(dirs[0]!, ROOT_FILE), 'utf8')).toBe(project);
     expect(await readdir(dirs[0]!)).toEqual([ROOT_FILE]);
+  });
+
+  it('sweeps from a run at most once per interval, and again once it is over', async () => {
+    base = await mkdtemp(join(tmpdir(), 'suture-stale-'));
+    const deadView = async (): Promise<string> => {
+      const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+      const view = join(base, 'ws-p', `view-${dead}-00aa11bb`);
+      await mkdir(view, { recursive: true });
+      await writeFile(join(base, 'ws-p', ROOT_FILE), base);
+      return view;
+    };
+    const now = Date.now();
+    const first = await deadView();
+    expect(await sweepStaleViewsIfDue(base, now)).toEqual([first]);
+    const second = await deadView();
+    expect(await sweepStaleViewsIfDue(base, now + 60_000)).toEqual([]);
+    expect(await sweepStaleViewsIfDue(base, now + SWEEP_EVERY_MS + 1000)).toEqual([second]);
   });
 });

@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { processAlive } from '../process/process-groups.js';
 import { removeTree, ROOT_FILE, stateBase } from './state-dir.js';
@@ -47,4 +47,25 @@ export async function sweepStaleViews(base: string = stateBase()): Promise<strin
     }),
   );
   return removed;
+}
+
+/** How often a run sweeps: `suture recover` always does. */
+export const SWEEP_EVERY_MS = 10 * 60_000;
+const STAMP = '.swept';
+
+/**
+ * `sweepStaleViews` when the last run's sweep is over `SWEEP_EVERY_MS` old (a stamp file's mtime
+ * in `base`), else nothing: a machine that gated hundreds of projects has as many state folders,
+ * and looking at each on every run cost a short gate a tenth of a second.
+ */
+export async function sweepStaleViewsIfDue(base: string = stateBase(), now = Date.now()): Promise<string[]> {
+  const stamp = join(base, STAMP);
+  const last = await stat(stamp).then(
+    (s) => s.mtimeMs,
+    () => undefined,
+  );
+  if (last !== undefined && now - last < SWEEP_EVERY_MS && last <= now) return [];
+  const at = new Date(now);
+  await utimes(stamp, at, at).catch(() => writeFile(stamp, '').catch(() => undefined));
+  return sweepStaleViews(base);
 }
