@@ -111,7 +111,9 @@ describe('the overlay workspace', () => {
     const ws = await openWorkspace(repo, { workspace: 'overlay', sandbox: 'off', env });
     await ws.apply([{ file: 'src/app.py', content: 'VALUE = 3\n' }]);
     await ws.dispose();
-    const [project] = await readdir(join(base, 'state'));
+    // the state folder holds the project's folder (and the sweep's stamp)
+    const project = (await readdir(join(base, 'state'))).find((n) => n.startsWith('ws-'));
+    expect(project).toBeDefined();
     expect((await readdir(join(base, 'state', project!))).filter((n) => n.startsWith('view-'))).toEqual([]);
   });
 });
