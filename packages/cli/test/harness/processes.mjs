@@ -11,6 +11,21 @@ const put = async (root, rel, content) => {
   await writeFile(join(root, rel), content);
 };
 
+/** A config gating `project` in place without the sandbox, so the test sees the run's real pids. */
+const putInPlaceConfig = (root, project) =>
+  put(
+    root,
+    'suture.config.json',
+    JSON.stringify({
+      projects: [project],
+      fixers: [],
+      reporters: ['json'],
+      heal: { flakyReruns: 0 },
+      workspace: 'in-place',
+      sandbox: 'off',
+    }),
+  );
+
 /** Pids of live processes whose working directory is inside `dir` (Linux /proc). */
 export async function processesIn(dir) {
   const found = [];
@@ -181,18 +196,7 @@ write();
 export async function runKilledDuringTestScenario() {
   const root = await tempRepoDir('killed-test-');
   const pidFile = join(root, 'test.pid');
-  await put(
-    root,
-    'suture.config.json',
-    JSON.stringify({
-      projects: [{ name: 'slow', root: 'slow', runner: './runner.mjs' }],
-      fixers: [],
-      reporters: ['json'],
-      heal: { flakyReruns: 0 },
-      workspace: 'in-place',
-      sandbox: 'off',
-    }),
-  );
+  await putInPlaceConfig(root, { name: 'slow', root: 'slow', runner: './runner.mjs' });
   await put(root, 'runner.mjs', "export { scriptRunner as default } from '@suture/core/testing';\n");
   await put(
     root,
@@ -240,18 +244,7 @@ export async function runKilledDuringBuildScenario() {
   const root = await tempRepoDir('killed-build-');
   const pids = join(root, 'pids');
   await mkdir(pids);
-  await put(
-    root,
-    'suture.config.json',
-    JSON.stringify({
-      projects: [{ name: 'cpp', root: 'cpp', runner: 'ctest' }],
-      fixers: [],
-      reporters: ['json'],
-      heal: { flakyReruns: 0 },
-      workspace: 'in-place',
-      sandbox: 'off',
-    }),
-  );
+  await putInPlaceConfig(root, { name: 'cpp', root: 'cpp', runner: 'ctest' });
   await put(
     root,
     'cpp/slow-cc.sh',

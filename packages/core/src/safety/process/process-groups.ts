@@ -28,14 +28,19 @@ export async function withProcessGroupRecord<T>(dir: string, fn: () => Promise<T
   }
 }
 
-/** Field 22 of /proc/<pid>/stat: tells a process from a later one that got the same pid. */
-function startTime(pid: number): string | undefined {
+/** The fields of /proc/<pid>/stat after the command's name (state, ppid, pgrp, session, ...). */
+function statFields(pid: number | string): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
+}
+
+/** Field 22 of /proc/<pid>/stat: tells a process from a later one that got the same pid. */
+function startTime(pid: number): string | undefined {
+  return statFields(pid)?.[19];
 }
 
 /** The live processes of session `sid` (Linux /proc; none where there is no /proc). */
@@ -50,15 +55,8 @@ export function sessionMembers(sid: number): number[] {
   for (const name of names) {
     const first = name.charCodeAt(0);
     if (first < 48 || first > 57) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // after the command's name: state, ppid, pgrp, session
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 4);
-    if (Number(fields[3]) === sid && fields[0] !== 'Z') found.push(Number(name));
+    const fields = statFields(name);
+    if (fields && Number(fields[3]) === sid && fields[0] !== 'Z') found.push(Number(name));
   }
   return found;
 }
