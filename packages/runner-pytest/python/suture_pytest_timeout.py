@@ -62,6 +62,8 @@ class Timeouts:
         self._test = None  # (item, limit, source, monotonic deadline) while a test runs with alarms
         self._stack = None  # the stack captured by the alarm, for the report
         self._watchdog = None
+        self._sleeping_until = float("inf")  # the deadline the watchdog sleeps until
+        self._seen = None  # the last watch the watchdog read
 
     def limit(self, item):
         """(seconds, source) for this test, or (None, None) when it has no limit."""
@@ -143,30 +145,45 @@ class Timeouts:
         return on_alarm
 
     def _arm(self, watch):
+        """Hands the watchdog the running test's deadline. The watchdog sleeps until the earliest
+        deadline it was given and is woken only when a new one comes before that; then this waits
+        until it sleeps again. So it never runs while a test's code does (tests that count
+        objects, threads' activity or allocations see what they see under plain pytest), except
+        when a deadline it slept for passes: at most once per limit."""
         with self._cond:
             self._watch = watch
-            if self._watchdog is None and watch is not None:
+            if watch is None:
+                return  # the watchdog finds no test, or a later one, when it wakes
+            if self._watchdog is None:
                 self._watchdog = threading.Thread(target=self._run, name="suture-timeout", daemon=True)
                 self._watchdog.start()
-            self._cond.notify()
+            elif watch[3] >= self._sleeping_until:
+                return
+            else:
+                self._cond.notify()
+            while self._seen is not watch:
+                self._cond.wait()
 
     def _run(self):
         with self._cond:
             while True:
-                if self._watch is None:
-                    self._cond.wait()
-                    continue
-                nodeid, seconds, source, deadline = self._watch
-                left = deadline - time.monotonic()
-                if left > 0:
-                    self._cond.wait(left)
-                    continue
-                frame = sys._current_frames().get(self._main)
-                stack = self._describe(frame, seconds, source, hard=True)
-                self._log.emit({"event": "stopped", "nodeid": nodeid, "timeout": stack})
-                self._log.close()
-                sys.stderr.flush()
-                os._exit(EXIT_STOPPED)
+                watch = self._watch
+                left = None if watch is None else watch[3] - time.monotonic()
+                if left is not None and left <= 0:
+                    self._stop(watch)
+                self._sleeping_until = float("inf") if watch is None else watch[3]
+                self._seen = watch
+                self._cond.notify_all()
+                self._cond.wait(left)
+
+    def _stop(self, watch):
+        nodeid, seconds, source, _ = watch
+        frame = sys._current_frames().get(self._main)
+        stack = self._describe(frame, seconds, source, hard=True)
+        self._log.emit({"event": "stopped", "nodeid": nodeid, "timeout": stack})
+        self._log.close()
+        sys.stderr.flush()
+        os._exit(EXIT_STOPPED)
 
     def _describe(self, frame, seconds, source, hard):
         """The test thread's stack from the outermost project frame in (pytest's own frames
