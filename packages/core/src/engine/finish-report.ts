@@ -7,7 +7,7 @@ export interface FinishOptions {
 }
 
 /** A project that keeps the gate from passing: anything but completed, or healed in fix mode. */
-function blocks(project: ProjectReport, mode: GateReport['mode']): boolean {
+export function blocks(project: ProjectReport, mode: GateReport['mode']): boolean {
   return project.status !== 'completed' && !(mode === 'fix' && project.status === 'healed');
 }
 

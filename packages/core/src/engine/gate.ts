@@ -21,7 +21,7 @@ import { gateProject } from './project-gate.js';
 import { RefusalMemory } from './refusals.js';
 import { RunSpend } from './spend.js';
 import { emptyTotals, sumTotals } from './totals.js';
-import { finishReport } from './finish-report.js';
+import { blocks, finishReport } from './finish-report.js';
 import type { GateOptions } from './types.js';
 import type { Conflict, Heal } from './writes.js';
 
@@ -232,9 +232,7 @@ async function gateLocked(
 
   const finishedAt = new Date();
   const totals = projects.length > 0 ? sumTotals(projects) : emptyTotals();
-  const green =
-    landingConflicts === 0 &&
-    projects.every((p) => p.status === 'completed' || (options.mode === 'fix' && p.status === 'healed'));
+  const green = landingConflicts === 0 && !projects.some((p) => blocks(p, options.mode));
   const built: GateReport = redactDeep(
     {
       schemaVersion: 2,

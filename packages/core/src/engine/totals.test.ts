@@ -64,4 +64,10 @@ describe('totals', () => {
     });
     expect(projectStatus(failures)).toBe('failed_after_repair');
   });
+
+  it('calls a project whose only failures were flaky completed, not healed: nothing was written', () => {
+    expect(projectStatus([failure('flaky', [])])).toBe('completed');
+    expect(projectStatus([failure('flaky', []), failure('healed', [])])).toBe('healed');
+    expect(projectStatus([])).toBe('completed');
+  });
 });

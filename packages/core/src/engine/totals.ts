@@ -56,8 +56,9 @@ export function sumTotals(projects: readonly ProjectReport[]): Totals {
 
 export function projectStatus(failures: readonly FailureReport[], error?: string): ProjectReport['status'] {
   if (error) return 'failed';
+  // a failure that passed when re-run was not healed: nothing was written for it
   const real = failures.filter((f) => f.outcome !== 'flaky');
-  if (real.length === 0) return failures.length === 0 ? 'completed' : 'healed';
+  if (real.length === 0) return 'completed';
   const healed = real.filter((f) => f.outcome === 'healed').length;
   if (healed === real.length) return 'healed';
   return healed > 0 ? 'failed_after_repair' : 'failed';

@@ -1,5 +1,5 @@
 import type { GateReport, ProjectReport } from '../api/contracts/report.js';
-import { finishReport } from '../engine/finish-report.js';
+import { blocks, finishReport } from '../engine/finish-report.js';
 import { emptyTotals, sumTotals } from '../engine/totals.js';
 import { joinFileDiffs, projectParts, projectsOf } from './merge-parts.js';
 
@@ -38,10 +38,6 @@ function ordered(projects: ProjectReport[], order: readonly string[] | undefined
     return i < 0 ? Number.MAX_SAFE_INTEGER : i;
   };
   return [...projects].sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
-}
-
-function blocks(project: ProjectReport, mode: GateReport['mode']): boolean {
-  return project.status !== 'completed' && !(mode === 'fix' && project.status === 'healed');
 }
 
 /**

@@ -94,8 +94,9 @@ export const RoundSchema = z.object({
 export type Round = z.infer<typeof RoundSchema>;
 
 /**
- * completed: nothing failed. healed: every failure was healed (or was flaky). failed_after_repair:
- * some healed, some still fail. failed: nothing healed, or the project could not be gated.
+ * completed: nothing failed but flaky tests (counted under `totals.flaky`). healed: every other
+ * failure was healed. failed_after_repair: some healed, some still fail. failed: nothing healed,
+ * or the project could not be gated.
  */
 export const ProjectStatusSchema = z.enum(['completed', 'healed', 'failed_after_repair', 'failed']);
 export type ProjectStatus = z.infer<typeof ProjectStatusSchema>;

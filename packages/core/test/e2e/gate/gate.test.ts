@@ -138,6 +138,24 @@ describe('runGate on real node test processes', () => {
     expect(fixer.requests.map((r) => r.failure.tests)).toEqual([['tests/add.test.mjs']]);
   });
 
+  it('passes a check-mode gate whose only failure was flaky, and calls the project completed', async () => {
+    const b = await box();
+    const marker = join(b.root, '..', `${b.root.split('/').pop()}-flaky-only-marker`);
+    await writeFile(
+      join(b.root, 'tests/add.test.mjs'),
+      `import { existsSync, writeFileSync } from 'node:fs';\nif (!existsSync(${JSON.stringify(marker)})) { writeFileSync(${JSON.stringify(marker)}, 'x'); throw new Error('first run fails'); }\n`,
+    );
+    const fixer = scriptedFixer([FIX_ADD]);
+    const report = await gate(b, [fixer], { mode: 'check' });
+    await rm(marker, { force: true });
+    expect(failureOf(report, 'tests/add.test.mjs').outcome).toBe('flaky');
+    expect(report.totals.flaky).toBe(1);
+    // nothing was healed: the re-run passed
+    expect(report.projects[0]!.status).toBe('completed');
+    expect(report.exitCode).toBe(0);
+    expect(fixer.requests).toEqual([]);
+  });
+
   it('gives an infra failure no fixer call', async () => {
     const b = await box();
     await writeFile(
