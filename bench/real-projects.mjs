@@ -368,9 +368,14 @@ for (const project of PROJECTS) {
   }
 }
 
-const startup = (argv) => median(Array.from({ length: 7 }, () => timedMs(() => run('node', argv, HERE))));
+const startup = (argv, env) =>
+  median(Array.from({ length: 7 }, () => timedMs(() => run('node', argv, HERE, env))));
 const nodeMs = startup(['-e', '0']);
 const versionMs = startup([SUTURE, '--version']);
+// Node reads NODE_EXTRA_CA_CERTS's certificates as it starts, in every process: suture, Jest and
+// each of Jest's workers pay it alike, natively and under suture
+const extraCerts = process.env.NODE_EXTRA_CA_CERTS;
+const bareNodeMs = extraCerts ? startup(['-e', '0'], { NODE_EXTRA_CA_CERTS: '' }) : undefined;
 
 console.log(`\nreal projects, ${REPEATS} repeats (medians); counts are tests (passed/failed/skipped)`);
 console.log(
@@ -397,3 +402,7 @@ for (const r of rows) {
 console.log(
   `\nstart-up: \`suture --version\` ${versionMs.toFixed(0)} ms against \`node -e 0\` ${nodeMs.toFixed(0)} ms (${(versionMs / nodeMs).toFixed(1)}x)`,
 );
+if (bareNodeMs !== undefined)
+  console.log(
+    `NODE_EXTRA_CA_CERTS is set (${extraCerts}): \`node -e 0\` takes ${bareNodeMs.toFixed(0)} ms without it, so each Node process started here pays ${(nodeMs - bareNodeMs).toFixed(0)} ms for it`,
+  );

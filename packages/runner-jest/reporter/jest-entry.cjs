@@ -50,7 +50,11 @@ async function main() {
   const { buildArgv, runCLI } = loadJest(plan.jestBin);
   const argv = await buildArgv(plan.args);
   Object.assign(argv, plan.argv);
-  argv.reporters = [...(argv.reporters ?? ['default']), [plan.reporter, { events: plan.events }]];
+  // The events file is handed to the reporter here, in the process that loads it, and not as a
+  // reporter option: Jest copies the reporters into each project's config, which keys its
+  // transform cache, and a path that changes per run made every run transform every file again.
+  require(plan.reporter).eventsFile = plan.events;
+  argv.reporters = [...(argv.reporters ?? ['default']), plan.reporter];
   if (plan.files) {
     argv._ = plan.files;
     argv.runTestsByPath = true;
