@@ -21,6 +21,16 @@ afterEach(async () => {
   for (const b of boxes.splice(0)) await rm(b.root, { recursive: true, force: true });
 });
 
+/** Writes a test that fails on its first run and passes after; returns the marker to remove. */
+async function failsOnce(b: Sandbox, file: string, name: string): Promise<string> {
+  const marker = join(b.root, '..', `${b.root.split('/').pop()}-${name}`);
+  await writeFile(
+    join(b.root, file),
+    `import { existsSync, writeFileSync } from 'node:fs';\nif (!existsSync(${JSON.stringify(marker)})) { writeFileSync(${JSON.stringify(marker)}, 'x'); throw new Error('first run fails'); }\n`,
+  );
+  return marker;
+}
+
 function failureOf(report: Awaited<ReturnType<typeof gate>>, test: string) {
   const f = report.projects[0]!.failures.find((x) => x.failure.tests.includes(test));
   if (!f)
@@ -125,11 +135,7 @@ describe('runGate on real node test processes', () => {
 
   it('never sends a flaky test to a fixer', async () => {
     const b = await box();
-    const marker = join(b.root, '..', `${b.root.split('/').pop()}-flaky-marker`);
-    await writeFile(
-      join(b.root, 'tests/flaky.test.mjs'),
-      `import { existsSync, writeFileSync } from 'node:fs';\nif (!existsSync(${JSON.stringify(marker)})) { writeFileSync(${JSON.stringify(marker)}, 'x'); throw new Error('first run fails'); }\n`,
-    );
+    const marker = await failsOnce(b, 'tests/flaky.test.mjs', 'flaky-marker');
     const fixer = scriptedFixer([FIX_ADD]);
     const report = await gate(b, [fixer], { mode: 'fix' });
     await rm(marker, { force: true });
@@ -140,11 +146,7 @@ describe('runGate on real node test processes', () => {
 
   it('passes a check-mode gate whose only failure was flaky, and calls the project completed', async () => {
     const b = await box();
-    const marker = join(b.root, '..', `${b.root.split('/').pop()}-flaky-only-marker`);
-    await writeFile(
-      join(b.root, 'tests/add.test.mjs'),
-      `import { existsSync, writeFileSync } from 'node:fs';\nif (!existsSync(${JSON.stringify(marker)})) { writeFileSync(${JSON.stringify(marker)}, 'x'); throw new Error('first run fails'); }\n`,
-    );
+    const marker = await failsOnce(b, 'tests/add.test.mjs', 'flaky-only-marker');
     const fixer = scriptedFixer([FIX_ADD]);
     const report = await gate(b, [fixer], { mode: 'check' });
     await rm(marker, { force: true });
