@@ -1,8 +1,9 @@
 // Jest reporter shipped with @suture/runner-jest. Appends one JSON line per event to the file
-// jest-entry.cjs sets as `SutureJestReporter.eventsFile` (or its `events` option), which the
-// runner reads while Jest runs: results stream to suture as each test ends, and when a test never
-// ends the runner knows which one it is. Writes are synchronous because a test that loops forever
-// in-band blocks this very process right after its start event.
+// jest-entry.cjs sets as `SutureJestReporter.eventsFile` (not a reporter option: Jest keys its
+// transform cache on those), which the runner reads while Jest runs: results stream to suture as
+// each test ends, and when a test never ends the runner knows which one it is. Writes are
+// synchronous because a test that loops forever in-band blocks this very process right after its
+// start event.
 'use strict';
 const fs = require('node:fs');
 
@@ -18,8 +19,8 @@ function suiteOf(r) {
 }
 
 class SutureJestReporter {
-  constructor(globalConfig, options) {
-    this.path = (options && options.events) || SutureJestReporter.eventsFile;
+  constructor(globalConfig) {
+    this.path = SutureJestReporter.eventsFile;
     this.testTimeout = globalConfig.testTimeout;
   }
   emit(event) {

@@ -12,6 +12,8 @@ import { hasJournal } from '../../../src/safety/journal.js';
 import { FIX_ADD, WRONG_ADD, gate, hashTree, project, sandbox, type Sandbox } from './support.js';
 
 const boxes: Sandbox[] = [];
+/** Files beside the boxes, removed with them. */
+const besides: string[] = [];
 async function box(): Promise<Sandbox> {
   const b = await sandbox();
   boxes.push(b);
@@ -19,16 +21,17 @@ async function box(): Promise<Sandbox> {
 }
 afterEach(async () => {
   for (const b of boxes.splice(0)) await rm(b.root, { recursive: true, force: true });
+  for (const f of besides.splice(0)) await rm(f, { force: true });
 });
 
-/** Writes a test that fails on its first run and passes after; returns the marker to remove. */
-async function failsOnce(b: Sandbox, file: string, name: string): Promise<string> {
-  const marker = join(b.root, '..', `${b.root.split('/').pop()}-${name}`);
+/** Writes a test that fails on its first run and passes after (a marker beside the box says which). */
+async function failsOnce(b: Sandbox, file: string): Promise<void> {
+  const marker = join(b.root, '..', `${b.root.split('/').pop()}-fails-once`);
+  besides.push(marker);
   await writeFile(
     join(b.root, file),
     `import { existsSync, writeFileSync } from 'node:fs';\nif (!existsSync(${JSON.stringify(marker)})) { writeFileSync(${JSON.stringify(marker)}, 'x'); throw new Error('first run fails'); }\n`,
   );
-  return marker;
 }
 
 function failureOf(report: Awaited<ReturnType<typeof gate>>, test: string) {
@@ -135,10 +138,9 @@ describe('runGate on real node test processes', () => {
 
   it('never sends a flaky test to a fixer', async () => {
     const b = await box();
-    const marker = await failsOnce(b, 'tests/flaky.test.mjs', 'flaky-marker');
+    await failsOnce(b, 'tests/flaky.test.mjs');
     const fixer = scriptedFixer([FIX_ADD]);
     const report = await gate(b, [fixer], { mode: 'fix' });
-    await rm(marker, { force: true });
     const flaky = failureOf(report, 'tests/flaky.test.mjs');
     expect(flaky.outcome).toBe('flaky');
     expect(fixer.requests.map((r) => r.failure.tests)).toEqual([['tests/add.test.mjs']]);
@@ -146,10 +148,9 @@ describe('runGate on real node test processes', () => {
 
   it('passes a check-mode gate whose only failure was flaky, and calls the project completed', async () => {
     const b = await box();
-    const marker = await failsOnce(b, 'tests/add.test.mjs', 'flaky-only-marker');
+    await failsOnce(b, 'tests/add.test.mjs');
     const fixer = scriptedFixer([FIX_ADD]);
     const report = await gate(b, [fixer], { mode: 'check' });
-    await rm(marker, { force: true });
     expect(failureOf(report, 'tests/add.test.mjs').outcome).toBe('flaky');
     expect(report.totals.flaky).toBe(1);
     // nothing was healed: the re-run passed
