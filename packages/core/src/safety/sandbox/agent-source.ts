@@ -26,17 +26,29 @@ function unescapeMount(p) {
 const quote = (s) => "'" + String(s).replace(/'/g, "'\\''") + "'";
 
 /**
- * Runs mount commands in order in one shell: a node spawn per command was most of a holder's
- * start-up. A command marked optional may fail (its reason is returned under its tag); the first
- * other failure stops the batch and is thrown with mount's own message.
+ * Runs mount commands in one shell: a node spawn per command was most of a holder's start-up.
+ * A command marked optional may fail (its reason is returned under its tag); the first other
+ * failure stops the batch and is thrown with mount's own message. Consecutive commands marked
+ * apart (remounts of different mount points, which depend on nothing but themselves) run at
+ * once; everything else runs in order, after them.
  */
 function batch(cmds) {
   let script = 'run() { t=$1; shift; e=$("$@" 2>&1) && return 0; printf "\\036%s\\037%s" "$t" "$e"; return 1; }\n';
+  let jobs = 0;
   cmds.forEach((c, i) => {
+    if (jobs > 0 && !c.apart) {
+      script += 'wait\n';
+      jobs = 0;
+    }
     if (c.mkdir) script += '[ -d ' + quote(c.mkdir) + ' ] || mkdir -p -- ' + quote(c.mkdir) + ' 2>/dev/null\n';
-    script += 'run ' + i + ' ' + [setup.mount, ...c.args].map(quote).join(' ') + (c.optional ? '' : ' || exit 1') + '\n';
+    const line = 'run ' + i + ' ' + [setup.mount, ...c.args].map(quote).join(' ');
+    // A failure record is one short write, so records of jobs running at once do not interleave.
+    if (c.apart && c.optional) {
+      script += line + ' &\n';
+      jobs++;
+    } else script += line + (c.optional ? '' : ' || exit 1') + '\n';
   });
-  script += 'exit 0\n';
+  script += (jobs > 0 ? 'wait\n' : '') + 'exit 0\n';
   const r = spawnSync(setup.sh, ['-c', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.error) throw r.error;
   const failures = r.stdout
@@ -56,7 +68,7 @@ function readOnlyCommands() {
     .map((l) => ({ point: unescapeMount(l.split(' ')[4]), opts: l.split(' ')[5] }))
     .filter(({ point, opts }) => point !== '/proc' && !point.startsWith('/proc/') && point !== '/dev/pts' && !opts.split(',').includes('ro'));
   // A point mounted twice is remounted once: a remount reaches the top mount either way.
-  return [...new Set(points.map((p) => p.point))].map((point) => ({ args: ['-o', 'remount,bind,ro', point], optional: true, point }));
+  return [...new Set(points.map((p) => p.point))].map((point) => ({ args: ['-o', 'remount,bind,ro', point], optional: true, apart: true, point }));
 }
 
 function writableBind(src, dst) {
@@ -122,7 +134,7 @@ try {
     for (const point of new Set(points))
       for (const b of binds)
         if (point.startsWith(b.dst + '/') && madeReadOnly.has(b.src + point.slice(b.dst.length)))
-          cmds.push({ args: ['-o', 'remount,bind,rw', point], optional: true, submount: true, point });
+          cmds.push({ args: ['-o', 'remount,bind,rw', point], optional: true, apart: true, submount: true, point });
     flush();
   }
   await Promise.all(pending);

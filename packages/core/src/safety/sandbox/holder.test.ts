@@ -71,4 +71,16 @@ describe('a sandbox holder', () => {
     await expect(start).rejects.toThrow(HolderError);
     await expect(start).rejects.toThrow(/could not be set up: .*no-such-folder/);
   });
+
+  it('stops at a failed step after the read-only remounts, which run at once, with that step named', async (t) => {
+    await requireIsolation(t);
+    const missing = join(base, 'gone');
+    const start = startHolder(
+      tools(),
+      [{ op: 'read-only' }, { op: 'bind', src: missing, dst: join(base, 'dst') }],
+      { network: false },
+    );
+    // the folder outside is read-only by then: the bind cannot make its mount point
+    await expect(start).rejects.toThrow(/could not be set up: .*dst: mount point does not exist/);
+  });
 });
