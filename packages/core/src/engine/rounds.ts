@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FailureSchema, type Failure } from '../api/contracts/failure.js';
 import type { PluginErrorEntry, Round } from '../api/contracts/report.js';
-import { RunResultSchema, type RunResult } from '../api/contracts/run-result.js';
+import { RunResultSchema, type RunResult, type TestResult } from '../api/contracts/run-result.js';
 import { errorMessage } from '../api/errors.js';
 import type { Logger, ProjectInfo } from '../api/plugin.js';
 import type { GateProject } from './types.js';
@@ -111,8 +111,13 @@ export function createRoundRunner(
             signal,
             logger,
             workDir,
-            onTestResult: (test) =>
-              void emitter.emit('onTestResult', { project: project.name, test: back(test) }),
+            // Only asked for where a reporter shows results as they come.
+            ...(emitter.wants('onTestResult')
+              ? {
+                  onTestResult: (test: TestResult) =>
+                    void emitter.emit('onTestResult', { project: project.name, test: back(test) }),
+                }
+              : {}),
           });
         const raw = back(workspace ? await workspace.run(call) : await call());
         const parsed = RunResultSchema.safeParse(raw);

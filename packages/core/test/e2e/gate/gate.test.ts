@@ -9,6 +9,7 @@ import { API_VERSION } from '../../../src/api/plugin.js';
 import { FixerError, PluginError } from '../../../src/api/errors.js';
 import { scriptedFixer } from '../../../src/testing/scripted-fixer.js';
 import { hasJournal } from '../../../src/safety/journal.js';
+import { scriptRunner } from '../../../src/testing/script-runner.js';
 import { FIX_ADD, WRONG_ADD, gate, hashTree, project, sandbox, type Sandbox } from './support.js';
 
 const boxes: Sandbox[] = [];
@@ -44,6 +45,44 @@ function failureOf(report: Awaited<ReturnType<typeof gate>>, test: string) {
 }
 
 describe('runGate on real node test processes', () => {
+  it('streams test results to the reporters that show them, and asks no runner for them otherwise', async () => {
+    const b = await box();
+    const asked: boolean[] = [];
+    const inner = scriptRunner();
+    const runner = {
+      ...inner,
+      run: (ctx: Parameters<typeof inner.run>[0]) => {
+        asked.push(ctx.onTestResult !== undefined);
+        return inner.run(ctx);
+      },
+    };
+    const ended: string[] = [];
+    const endOnly: Reporter = {
+      name: 'end-only',
+      apiVersion: API_VERSION,
+      onRunEnd: (r) => void ended.push(r.runId),
+    };
+    await gate(b, [], { mode: 'no-heal', projects: [project(b.root, { runner })], reporters: [endOnly] });
+    expect(ended).toHaveLength(1);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((given) => !given)).toBe(true);
+    asked.length = 0;
+
+    const streamed: string[] = [];
+    const live: Reporter = {
+      name: 'live',
+      apiVersion: API_VERSION,
+      onTestResult: (e) => void streamed.push(e.test.id),
+    };
+    await gate(b, [], {
+      mode: 'no-heal',
+      projects: [project(b.root, { runner })],
+      reporters: [endOnly, live],
+    });
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((given) => given)).toBe(true);
+    expect(streamed).toEqual(expect.arrayContaining(['tests/add.test.mjs']));
+  });
   it('heals a failure in fix mode and keeps the edit', async () => {
     const b = await box();
     const fixer = scriptedFixer([FIX_ADD]);
