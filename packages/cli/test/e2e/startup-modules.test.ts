@@ -27,7 +27,10 @@ export async function load(url, context, next) {
 }
 `;
 
-/** What a green run has no use for: analysis, fixers' SDKs, config formats it was not given, reports it was not asked for. */
+/**
+ * What a green run has no use for: analysis, fixers' SDKs, config formats it was not given,
+ * reports it was not asked for, globs (only a fix's paths and configured secret files need them).
+ */
 const NOT_ON_A_GREEN_RUN = [
   'tree-sitter',
   'tree-sitter-python',
@@ -37,6 +40,7 @@ const NOT_ON_A_GREEN_RUN = [
   'jiti',
   'fast-xml-parser',
   'diff',
+  'picomatch',
 ];
 
 async function loadedBy(dir: string, args: string[]): Promise<{ code: number | null; modules: string[] }> {

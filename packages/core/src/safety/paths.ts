@@ -1,6 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
-import picomatch from 'picomatch';
+import { picomatch } from '../text/glob.js';
 
 /** Paths no fix may ever write, whatever the config says. */
 export const ALWAYS_DENIED: readonly string[] = [

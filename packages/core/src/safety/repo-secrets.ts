@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, posix, relative, sep } from 'node:path';
-import picomatch from 'picomatch';
+import { picomatch } from '../text/glob.js';
 import type { SecretsConfig } from '../api/contracts/secrets.js';
 import { createRedactor, type Redactor } from './redact.js';
 import { isSecretName } from './secret-names.js';

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import picomatch from 'picomatch';
+import { picomatch } from '../../text/glob.js';
 import type { GenerateRequest } from '../../api/plugin.js';
 import type { GateProject } from '../types.js';
 
