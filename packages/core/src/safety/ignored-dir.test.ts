@@ -58,7 +58,13 @@ describe('the folders the engine makes in a repository', () => {
   it('.suture, made by the lock, the journal or a run folder, is never listed by git status', async () => {
     for (const make of [
       async (root: string) => (await acquireLock(root, 'r1')).release(),
-      async (root: string) => (await Journal.create(root, 'r1')).close(),
+      async (root: string) => {
+        // the journal is on disk from its first write
+        const journal = await Journal.create(root, 'r1');
+        await journal.write('a.txt', 'x\n');
+        await journal.restore();
+        await journal.close();
+      },
       (root: string) => makeRunDir(root, join(root, '.suture/runs/r1')),
     ]) {
       const root = await gitRepo();

@@ -24,6 +24,25 @@ afterEach(async () => {
 });
 
 describe('Journal', () => {
+  it('puts nothing on disk until its first write: a run that writes nothing leaves nothing to recover', async () => {
+    const root = await tree();
+    const before = await snapshot(root);
+    const journal = await Journal.create(root, 'quiet');
+    expect(await journal.restore()).toEqual({ restored: [], deleted: [], conflicts: [] });
+    await journal.close();
+    expect(await snapshot(root)).toEqual(before);
+    expect(await recover(root)).toMatchObject({ found: false });
+
+    const writing = await Journal.create(root, 'writes');
+    expect(await hasJournal(root)).toBe(false);
+    await writing.write('src/crlf.py', 'changed\n');
+    // the manifest is there before the write it records
+    expect(await hasJournal(root)).toBe(true);
+    await writing.restore();
+    await writing.close();
+    expect(await hasJournal(root)).toBe(false);
+  });
+
   it('restores CRLF, missing trailing newline, binary content and file modes byte for byte, and deletes created files and folders', async () => {
     const root = await tree();
     const before = await snapshot(root, skipSuture);

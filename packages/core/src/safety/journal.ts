@@ -156,12 +156,20 @@ export class Journal {
    */
   private readonly touched: Set<string> | undefined;
 
+  /**
+   * Whether the manifest is on disk. A journal this process created writes it before its first
+   * backup: a run that writes nothing (a green run, a check-mode run in a private view) leaves
+   * nothing to recover and spends no fsync on it.
+   */
+  private onDisk: boolean;
+
   private constructor(
     readonly root: string,
     private manifest: JournalManifest,
     own = false,
   ) {
     this.touched = own ? new Set() : undefined;
+    this.onDisk = !own;
     for (const e of manifest.entries) this.byFile.set(e.file, e);
   }
 
@@ -171,8 +179,6 @@ export class Journal {
         `an unrecovered journal exists in ${journalDir(root)}: run \`suture recover\` to restore the files of the interrupted run`,
       );
     }
-    await ensureSutureDir(root);
-    await mkdir(journalDir(root), { recursive: true });
     const journal = new Journal(
       root,
       {
@@ -184,9 +190,17 @@ export class Journal {
       },
       true,
     );
-    await journal.flush();
     phase('journal:created');
     return journal;
+  }
+
+  /** Puts the manifest on disk, before anything it will point at. */
+  private async materialize(): Promise<void> {
+    if (this.onDisk) return;
+    await ensureSutureDir(this.root);
+    await mkdir(journalDir(this.root), { recursive: true });
+    this.onDisk = true;
+    await this.flush();
   }
 
   static async load(root: string): Promise<Journal> {
@@ -198,6 +212,7 @@ export class Journal {
   }
 
   private async flush(): Promise<void> {
+    if (!this.onDisk) return this.materialize();
     await atomicWrite(join(journalDir(this.root), MANIFEST), `${JSON.stringify(this.manifest, null, 2)}\n`);
   }
 
@@ -222,6 +237,7 @@ export class Journal {
   private async entryFor(file: string, durable = true): Promise<JournalEntry> {
     const known = this.entry(file);
     if (known) return known;
+    await this.materialize();
     const abs = join(this.root, file);
     const original = await readOptional(abs);
     const mode = original ? (await stat(abs)).mode & 0o7777 : 0o644;
@@ -414,6 +430,7 @@ export class Journal {
     // The manifest goes first: it is the commit point. A crash while the backups are being
     // removed must not leave a manifest that points at backups already gone.
     phase('journal:closing');
+    if (!this.onDisk) return phase('journal:closed');
     await rm(join(journalDir(this.root), MANIFEST), { force: true });
     phase('journal:closed');
     await rm(journalDir(this.root), { recursive: true, force: true });

@@ -50,9 +50,10 @@ describe('recover after a SIGKILL', () => {
       expect(signal).toBe('SIGKILL');
       expect(out).toContain(`step ${killAt}`);
       if (Number(killAt) >= 1) expect(await snapshot(root, skipSuture)).not.toEqual(before);
-      expect(await hasJournal(root)).toBe(true);
+      // killed before its first write, the run left no journal: there is nothing to recover
+      expect(await hasJournal(root)).toBe(Number(killAt) >= 1);
       const outcome = await recover(root);
-      expect(outcome.found).toBe(true);
+      expect(outcome.found).toBe(Number(killAt) >= 1);
       expect(outcome.conflicts).toEqual([]);
       expect(await snapshot(root, skipSuture)).toEqual(before);
       expect(await hasJournal(root)).toBe(false);
