@@ -23,7 +23,7 @@ import {
 } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const SUTURE = resolve(HERE, '../packages/cli/dist/bin.js');
@@ -372,6 +372,9 @@ const startup = (argv, env) =>
   median(Array.from({ length: 7 }, () => timedMs(() => run('node', argv, HERE, env))));
 const nodeMs = startup(['-e', '0']);
 const versionMs = startup([SUTURE, '--version']);
+// what `suture run` loads before it reads the config: the engine and its contracts
+const ENGINE = pathToFileURL(resolve(HERE, '../packages/core/dist/internal.js')).href;
+const engineMs = startup(['--input-type=module', '-e', `await import(${JSON.stringify(ENGINE)})`]);
 // Node reads NODE_EXTRA_CA_CERTS's certificates as it starts, in every process: suture, Jest and
 // each of Jest's workers pay it alike, natively and under suture
 const extraCerts = process.env.NODE_EXTRA_CA_CERTS;
@@ -400,7 +403,7 @@ for (const r of rows) {
   );
 }
 console.log(
-  `\nstart-up: \`suture --version\` ${versionMs.toFixed(0)} ms against \`node -e 0\` ${nodeMs.toFixed(0)} ms (${(versionMs / nodeMs).toFixed(1)}x)`,
+  `\nstart-up: \`suture --version\` ${versionMs.toFixed(0)} ms against \`node -e 0\` ${nodeMs.toFixed(0)} ms (${(versionMs / nodeMs).toFixed(1)}x); a Node process that loads the engine (@suture/core/internal) ${engineMs.toFixed(0)} ms, ${(engineMs - nodeMs).toFixed(0)} ms more`,
 );
 if (bareNodeMs !== undefined)
   console.log(

@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HealConfigSchema } from '../packages/core/dist/index.js';
-import { Journal, runGate } from '../packages/core/dist/internal.js';
+import { Journal, openWorkspace, runGate } from '../packages/core/dist/internal.js';
 import { scriptedFixer, silentLogger } from '../packages/core/dist/testing/index.js';
 import pytest from '../packages/runner-pytest/dist/index.js';
 import ctest from '../packages/runner-ctest/dist/index.js';
@@ -161,6 +161,27 @@ async function compare(label, p, modes) {
   }
 }
 
+/** What opening and closing the isolated workspace costs alone, without a run: the sandbox holder's start and end. */
+async function openCost(p, modes) {
+  for (const mode of modes) {
+    const open = [];
+    const close = [];
+    for (let i = 0; i <= 2 * REPEATS; i++) {
+      const t = performance.now();
+      const ws = await openWorkspace(p.root, { workspace: mode, sandbox: 'auto', writable: [] });
+      const opened = performance.now();
+      await ws.dispose();
+      // the first opening probes the machine's support and is left out
+      if (i === 0) continue;
+      open.push(opened - t);
+      close.push(performance.now() - opened);
+    }
+    console.log(
+      `  ${mode.padEnd(10)} opening the workspace alone: median ${median(open).toFixed(0)} ms (${range(open)}), closing it ${median(close).toFixed(0)} ms`,
+    );
+  }
+}
+
 async function journalCost(files, batched) {
   const root = await mkdtemp(join(tmpdir(), 'suture-bench-journal-'));
   await mkdir(join(root, 'src'));
@@ -186,6 +207,7 @@ const only = process.env.SUTURE_BENCH_ONLY;
 if (!only || only === 'pytest') {
   const py = await pythonProject();
   await compare(`pytest suite, ${PY_TESTS} tests`, py, ['in-place', 'overlay', 'copy']);
+  await openCost(py, ['overlay', 'copy']);
   await rm(py.root, { recursive: true, force: true });
 }
 

@@ -212,7 +212,6 @@ export class Journal {
   }
 
   private async flush(): Promise<void> {
-    if (!this.onDisk) return this.materialize();
     await atomicWrite(join(journalDir(this.root), MANIFEST), `${JSON.stringify(this.manifest, null, 2)}\n`);
   }
 

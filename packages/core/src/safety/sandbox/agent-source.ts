@@ -36,14 +36,15 @@ function batch(cmds) {
   let script = 'run() { t=$1; shift; e=$("$@" 2>&1) && return 0; printf "\\036%s\\037%s" "$t" "$e"; return 1; }\n';
   let jobs = 0;
   cmds.forEach((c, i) => {
-    if (jobs > 0 && !c.apart) {
+    const parallel = c.apart && c.optional;
+    if (jobs > 0 && !parallel) {
       script += 'wait\n';
       jobs = 0;
     }
     if (c.mkdir) script += '[ -d ' + quote(c.mkdir) + ' ] || mkdir -p -- ' + quote(c.mkdir) + ' 2>/dev/null\n';
     const line = 'run ' + i + ' ' + [setup.mount, ...c.args].map(quote).join(' ');
     // A failure record is one short write, so records of jobs running at once do not interleave.
-    if (c.apart && c.optional) {
+    if (parallel) {
       script += line + ' &\n';
       jobs++;
     } else script += line + (c.optional ? '' : ' || exit 1') + '\n';
