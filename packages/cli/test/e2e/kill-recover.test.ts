@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import { access, readFile, readdir, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { snapshotTree } from '@suture/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -52,6 +52,20 @@ async function manifestEntries(dir: string): Promise<number> {
   }
 }
 
+/** Whether the initial run has started: its runner's scratch folder is there (the journal is not, until the first write). */
+async function initialRunStarted(dir: string): Promise<boolean> {
+  const runs = await readdir(join(dir, '.suture/runs')).catch(() => []);
+  for (const run of runs)
+    if (
+      await access(join(dir, '.suture/runs', run, 'work/app/1')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
+  return false;
+}
+
 describe('SIGKILL in the middle of a run', () => {
   for (const phase of ['initial run', 'journal written', 'during the re-run'] as Phase[]) {
     it(`leaves a tree that \`suture recover\` brings back byte for byte (${phase})`, async () => {
@@ -59,7 +73,7 @@ describe('SIGKILL in the middle of a run', () => {
       const before = await snapshotTree(dir, ['.suture/**']);
       const child = spawnSuture(['run', '--fix'], dir);
       const exited = new Promise((r) => child.on('exit', r));
-      if (phase === 'initial run') await waitFor(async () => (await manifestEntries(dir)) === 0, 20_000);
+      if (phase === 'initial run') expect(await waitFor(() => initialRunStarted(dir), 20_000)).toBe(true);
       else if (phase === 'journal written')
         expect(await waitFor(async () => (await manifestEntries(dir)) > 0, 30_000)).toBe(true);
       else {
