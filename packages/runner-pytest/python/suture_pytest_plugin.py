@@ -49,9 +49,20 @@ def _captured(report):
         if not content.strip():
             continue
         if len(content) > _MAX_CAPTURED:
-            content = "[... earlier output trimmed by suture ...]\n" + content[-_MAX_CAPTURED:]
+            content = "[... earlier output trimmed by suture ...]\n" + _from_line(content[-_MAX_CAPTURED:])
         parts.append("\n" + (" " + title + " ").center(78, "-") + "\n" + content.rstrip("\n"))
     return "".join(parts)
+
+
+def _from_line(tail):
+    """A tail cut at a line start: a line's end (the end of a token) no longer looks like the secret it is."""
+    nl = tail.find("\n")
+    return tail[nl + 1 :] if 0 <= nl < len(tail) - 1 else tail
+
+
+def _to_line(head):
+    nl = head.rfind("\n")
+    return head[:nl] if nl > 0 else head
 
 
 def clip(text):
@@ -61,7 +72,7 @@ def clip(text):
     if len(text) <= _MAX_TEXT:
         return text
     half = _MAX_TEXT // 2
-    return text[:half] + "\n[... output trimmed by suture ...]\n" + text[-half:]
+    return _to_line(text[:half]) + "\n[... output trimmed by suture ...]\n" + _from_line(text[-half:])
 
 
 def trim_frames(frames):

@@ -12,8 +12,13 @@ import { journalDir, makeRunDir, processGroupsDir } from '../safety/suture-dir.j
 import { acquireLock, type RepoLock } from '../safety/lock.js';
 import { fileDiff } from '../safety/patch.js';
 import { phase } from '../safety/phase.js';
-import { openWorkspace, planIsolation, supportFor } from '../safety/workspace/open-workspace.js';
-import type { IsolationInForce } from '../safety/workspace/types.js';
+import {
+  openWorkspace,
+  plannedIsolation,
+  planIsolation,
+  supportFor,
+} from '../safety/workspace/open-workspace.js';
+import type { IsolationInForce, Workspace } from '../safety/workspace/types.js';
 import { Emitter } from './events.js';
 import { landHeals, patchOfHeals } from './landing.js';
 import { containProject } from './containment.js';
@@ -95,8 +100,9 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
       // A config asking for isolation this machine cannot give is refused before anything starts.
       // The probe's sandbox is recorded like a run's, so a run killed during it leaves nothing
       // running for `suture recover` to miss.
-      planIsolation(workspace, sandbox, await supportFor(workspace, sandbox, options.env));
-      return gateLocked(options, runId, redact, logger, lock.staleFrom);
+      const support = await supportFor(workspace, sandbox, options.env);
+      const planned = plannedIsolation(planIsolation(workspace, sandbox, support), support);
+      return gateLocked(options, runId, redact, logger, lock.staleFrom, planned);
     });
   } finally {
     await lock.release();
@@ -109,6 +115,8 @@ async function gateLocked(
   redact: Redactor,
   logger: Logger,
   staleFrom: RepoLock['staleFrom'],
+  /** What a run of patched code would get here: the report's isolation when no workspace opened. */
+  planned: IsolationInForce,
 ): Promise<GateReport> {
   if (await hasJournal(options.root)) throw new UnrecoveredJournalError(options.root);
   if (staleFrom)
@@ -145,19 +153,23 @@ async function gateLocked(
     const spend = new RunSpend(options.budget, startedAt.getTime());
     const outcomes = await mapLimit(options.projects, options.concurrency, (project) =>
       containProject(project, emitter, logger, async () => {
-        const ws = await openWorkspace(project.root, {
-          workspace: options.workspace ?? 'in-place',
-          sandbox: options.sandbox ?? 'off',
-          sandboxEnv: options.sandboxEnv ?? [],
-          secretNames: (options.secrets?.names ?? []).map((n) => new RegExp(n, 'i')),
-          // The runners write their reports here and suture reads them back.
-          writable: [join(runDir, 'work', project.name)],
-          repoRoot: options.root,
-          journal: journal!,
-          ...(options.env ? { env: options.env } : {}),
-        });
-        isolation ??= ws.isolation;
-        isolated ||= ws.mode !== 'in-place';
+        let opened: Promise<Workspace> | undefined;
+        const open = (): Promise<Workspace> =>
+          (opened ??= openWorkspace(project.root, {
+            workspace: options.workspace ?? 'in-place',
+            sandbox: options.sandbox ?? 'off',
+            sandboxEnv: options.sandboxEnv ?? [],
+            secretNames: (options.secrets?.names ?? []).map((n) => new RegExp(n, 'i')),
+            // The runners write their reports here and suture reads them back.
+            writable: [join(runDir, 'work', project.name)],
+            repoRoot: options.root,
+            journal: journal!,
+            ...(options.env ? { env: options.env } : {}),
+          }).then((ws) => {
+            isolation ??= ws.isolation;
+            isolated ||= ws.mode !== 'in-place';
+            return ws;
+          }));
         try {
           return await gateProject(project, {
             repoRoot: options.root,
@@ -171,11 +183,13 @@ async function gateLocked(
             refusals,
             redact,
             spend,
-            workspace: ws,
+            openWorkspace: open,
             ...(options.secrets ? { secretFiles: options.secrets.files } : {}),
           });
         } finally {
-          await ws.dispose();
+          // a workspace that failed to open failed the project already
+          const ws = await opened?.catch(() => undefined);
+          await ws?.dispose();
         }
       }),
     ).finally(() => spend.close());
@@ -246,7 +260,7 @@ async function gateLocked(
       totals,
       patch,
       conflicts,
-      ...(isolation ? { isolation } : {}),
+      isolation: isolation ?? planned,
       exitCode: internalError ? 3 : green ? 0 : 1,
       runDir,
       ...(internalError ? { error: internalError } : {}),

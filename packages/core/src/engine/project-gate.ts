@@ -34,8 +34,12 @@ export interface ProjectGateContext {
   redact?: Redactor;
   spend?: RunSpend;
   secretFiles?: readonly string[];
-  /** The project's workspace: its runs happen there, and heals go to its view unless it is in place. */
-  workspace?: Workspace;
+  /**
+   * Opens the project's workspace: the runs after the initial one happen there, and heals go to
+   * its view unless it is in place. Called only when a run of patched code may follow (the
+   * initial run failed and the mode heals); without it everything runs in the tree.
+   */
+  openWorkspace?: () => Promise<Workspace>;
 }
 
 export interface ProjectOutcome {
@@ -90,9 +94,22 @@ function healedTests(pass: HealPass): Map<string, string[]> {
 export async function gateProject(project: GateProject, ctx: ProjectGateContext): Promise<ProjectOutcome> {
   const started = Date.now();
   await ctx.emitter.emit('onProjectStart', { project: project.name, runner: project.runner.name });
-  const rounds = createRoundRunner(project, ctx.runDir, ctx.emitter, ctx.logger, ctx.signal, ctx.workspace);
+  const rounds = createRoundRunner(project, ctx.runDir, ctx.emitter, ctx.logger, ctx.signal);
+  const noHeal = ctx.mode === 'no-heal';
+
+  // The initial run runs the user's own code as their runner would, in their tree and
+  // environment. Every run after it may run patched code: those happen in the workspace, opened
+  // while the initial run is analyzed, and only when something is to be healed.
+  const initial = await rounds.run('initial');
+  const opening =
+    !noHeal && initial.status !== 'passed' && !ctx.signal.aborted ? ctx.openWorkspace?.() : undefined;
+  // a failure to open is the project's, reported once the analysis is done
+  opening?.catch(() => undefined);
+  const analysis = await rounds.analyze(initial);
+  const workspace = await opening;
+  if (workspace) rounds.useWorkspace(workspace);
   // In a private view the heals never reach the user's tree while they are validated.
-  const view = ctx.workspace && ctx.workspace.mode !== 'in-place' ? ctx.workspace : undefined;
+  const view = workspace && workspace.mode !== 'in-place' ? workspace : undefined;
   const tree = view ? workspaceTree(view, ctx.repoRoot, project.root) : ctx.journal;
   const heal: HealContext = {
     project,
@@ -109,10 +126,7 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
     ...(ctx.spend ? { spend: ctx.spend } : {}),
     ...(ctx.secretFiles ? { secretFiles: ctx.secretFiles } : {}),
   };
-  const noHeal = ctx.mode === 'no-heal';
 
-  const initial = await rounds.run('initial');
-  const analysis = await rounds.analyze(initial);
   const error = projectError(project, initial, analysis);
   const failures = analysis.failures;
   const flaky = error ? new Set<string>() : await triageFlaky(failures, project, rounds);

@@ -2,7 +2,7 @@ import type { Failure } from '../api/contracts/failure.js';
 import type { RunResult } from '../api/contracts/run-result.js';
 import { missingReason, missingTests } from './completeness.js';
 import { failingIds, type RoundRunner } from './rounds.js';
-import { undoWrites, type Conflict, type Heal, type TreeWriter } from './writes.js';
+import { redoWrites, undoWrites, type Conflict, type Heal, type TreeWriter } from './writes.js';
 
 /** A heal undone by the regression run, and the tests it broke. */
 export interface Revert {
@@ -47,8 +47,11 @@ export async function regression(
   // Every test the initial run reported must report again: a heal after which the suite reports
   // fewer tests made the test process end early, whatever its exit code said.
   const ranBefore = initial.tests.map((t) => t.id);
+  // Tests that fail with none of the heals in place are not a heal's doing: flaky ones, or ones
+  // that need what the sandbox withholds (the network, a variable it does not pass).
+  const withoutHeals = new Set<string>();
   const broken = (): { ids: string[]; reason?: string } => {
-    const missing = missingTests(ranBefore, result);
+    const missing = missingTests(ranBefore, result).filter((id) => !withoutHeals.has(id));
     if (missing.length > 0)
       return {
         ids: missing,
@@ -56,14 +59,35 @@ export async function regression(
       };
     const shouldPass = new Set(passedBefore);
     for (const h of kept) for (const id of healedTests.get(h.failureId) ?? []) shouldPass.add(id);
-    return { ids: [...failingIds(result)].filter((id) => shouldPass.has(id)) };
+    return { ids: [...failingIds(result)].filter((id) => shouldPass.has(id) && !withoutHeals.has(id)) };
   };
-  for (let newly = broken(); newly.ids.length > 0 && kept.length > 0; newly = broken()) {
-    const heal = kept.pop()!;
-    conflicts.push(...(await undoWrites(journal, heal.writes)));
-    reverts.push({ heal, broke: newly.ids, ...(newly.reason ? { reason: newly.reason } : {}) });
+  const revertUntilGreen = async (): Promise<string[]> => {
+    let newly = broken();
+    for (; newly.ids.length > 0 && kept.length > 0; newly = broken()) {
+      const heal = kept.pop()!;
+      conflicts.push(...(await undoWrites(journal, heal.writes)));
+      reverts.push({ heal, broke: newly.ids, ...(newly.reason ? { reason: newly.reason } : {}) });
+      result = await rounds.run('regression');
+      failures = (await rounds.analyze(result)).failures;
+    }
+    return newly.ids;
+  };
+  const left = await revertUntilGreen();
+  if (left.length > 0 && reverts.length > 0) {
+    // Every heal is undone and the tests still fail: the heals go back in, and those tests no
+    // longer count against them.
+    for (const id of left) withoutHeals.add(id);
+    const undone = reverts.splice(0).reverse();
+    for (const { heal } of undone) {
+      conflicts.push(...(await redoWrites(journal, heal.writes)));
+      kept.push(heal);
+    }
+    rounds.info.logger.warn(
+      `${left.length} test(s) that passed in the first run fail with no heal in place, so they do not count against the heals: ${left.slice(0, 5).join(', ')}${left.length > 5 ? ', ...' : ''}. If they need the network or an environment variable, name the variable in "sandboxEnv" or set "sandbox" to "off"`,
+    );
     result = await rounds.run('regression');
     failures = (await rounds.analyze(result)).failures;
+    await revertUntilGreen();
   }
   return { kept, reverts, conflicts, final: { result, failures } };
 }

@@ -27,6 +27,8 @@ export interface RoundRunner {
   /** The runner and analyzer errors of those rounds (a runner that threw, an analyzer that did). */
   readonly pluginErrors: readonly PluginErrorEntry[];
   info: ProjectInfo;
+  /** From now on the runs happen in this workspace's view and sandbox. */
+  useWorkspace(workspace: Workspace): void;
 }
 
 const FAILING = new Set(['failed', 'error', 'timeout', 'crashed']);
@@ -51,7 +53,7 @@ export function createRoundRunner(
   /** Runs happen in its view and sandbox; a copy's paths are mapped back to the project's. */
   workspace?: Workspace,
 ): RoundRunner {
-  const root = workspace?.root ?? project.root;
+  let root = workspace?.root ?? project.root;
   const back = <T>(v: T): T => mapPaths(v, root, project.root);
   const rounds: Round[] = [];
   const pluginErrors: PluginErrorEntry[] = [];
@@ -96,6 +98,10 @@ export function createRoundRunner(
     rounds,
     pluginErrors,
     info,
+    useWorkspace(ws) {
+      workspace = ws;
+      root = ws.root;
+    },
     async run(kind, selection) {
       const workDir = join(runDir, 'work', project.name, String(++n));
       await mkdir(workDir, { recursive: true });

@@ -72,3 +72,20 @@ export async function undoWrites(journal: TreeWriter, writes: readonly AppliedWr
   }
   return conflicts;
 }
+
+/**
+ * Writes again what `undoWrites` undid, oldest first, where the files still hold what it put
+ * back (a file the heal created, and the undo deleted, is created again).
+ */
+export async function redoWrites(journal: TreeWriter, writes: readonly AppliedWrite[]): Promise<Conflict[]> {
+  const conflicts: Conflict[] = [];
+  for (const w of writes) {
+    if (w.before === undefined) {
+      await journal.write(w.file, w.after);
+      continue;
+    }
+    const conflict = await journal.putBack(w.file, w.before, w.after);
+    if (conflict) conflicts.push(conflict);
+  }
+  return conflicts;
+}

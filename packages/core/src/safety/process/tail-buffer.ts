@@ -30,8 +30,11 @@ export class TailBuffer {
 
   toString(): string {
     const text = this.chunks.join('');
-    return this.totalBytes > Buffer.byteLength(text)
-      ? `[... output truncated to the last ${this.limit} characters ...]\n${text}`
-      : text;
+    if (this.totalBytes <= Buffer.byteLength(text)) return text;
+    // The cut starts at a line: a line's tail (the end of a token it printed) would no longer
+    // look like the secret it is, and the redactors go by the look of it.
+    const nl = text.indexOf('\n');
+    const whole = nl >= 0 && nl < text.length - 1 ? text.slice(nl + 1) : text;
+    return `[... output truncated to the last ${this.limit} characters ...]\n${whole}`;
   }
 }

@@ -2,12 +2,19 @@ import { ConfigError } from '../../api/errors.js';
 import { isolationSupport, type IsolationSupport } from '../sandbox/support.js';
 import { openCopy } from './copy.js';
 import { openInPlace } from './in-place.js';
-import type { ModeContext } from './mode-context.js';
+import { inForce, type ModeContext } from './mode-context.js';
 import { mountsInside } from './mounts.js';
 import { openOverlay } from './overlay.js';
 import { sweepStaleViewsIfDue } from './stale.js';
 import { projectStateDir, stateBase } from './state-dir.js';
-import type { SandboxChoice, Workspace, WorkspaceChoice, WorkspaceMode, WorkspaceOptions } from './types.js';
+import type {
+  IsolationInForce,
+  SandboxChoice,
+  Workspace,
+  WorkspaceChoice,
+  WorkspaceMode,
+  WorkspaceOptions,
+} from './types.js';
 
 /** What `workspace` and `sandbox` come to on this machine, before anything is opened. */
 export interface IsolationPlan {
@@ -59,6 +66,25 @@ export function planIsolation(
     envOnly: sandbox !== 'off' && !support.namespaces,
     notes,
   };
+}
+
+/**
+ * The isolation a plan gives the runs of patched code, before any workspace is opened (a run
+ * that heals nothing opens none): what the report says then.
+ */
+export function plannedIsolation(plan: IsolationPlan, support: IsolationSupport): IsolationInForce {
+  return inForce(
+    plan.mode,
+    {
+      support,
+      stateDir: '',
+      sandboxOn: plan.sandboxOn,
+      envOnly: plan.envOnly,
+      options: {},
+      notes: plan.notes,
+    },
+    plan.sandboxOn ? { network: support.network, readOnly: support.readOnly } : undefined,
+  );
 }
 
 /**

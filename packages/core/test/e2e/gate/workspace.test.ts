@@ -153,3 +153,85 @@ describe('heals validated in the overlay workspace', () => {
     expect(report.conflicts).toEqual([]);
   });
 });
+
+describe('the initial run, which runs no patched code', () => {
+  // A test that passes only where it sees a variable of the user's environment, which the
+  // sandbox does not pass to patched code.
+  const NEEDS_ENV =
+    "import assert from 'node:assert/strict';\nassert.equal(process.env.CALC_SERVICE_URL, 'http://localhost:9');\n";
+  const withVariable = async <T>(fn: () => Promise<T>): Promise<T> => {
+    process.env.CALC_SERVICE_URL = 'http://localhost:9';
+    try {
+      return await fn();
+    } finally {
+      delete process.env.CALC_SERVICE_URL;
+    }
+  };
+
+  it("runs in the user's tree and environment, as their runner would: a suite green natively is green", async (t) => {
+    await requireIsolation(t, { overlay: true });
+    const b = await box();
+    const math = join(b.root, 'src/math.mjs');
+    await writeFile(math, (await readFile(math, 'utf8')).replace('return a - b;', 'return a + b;'));
+    await writeFile(join(b.root, 'tests/service.test.mjs'), NEEDS_ENV);
+    const report = await withVariable(() =>
+      gate(b, [scriptedFixer([])], { mode: 'check', workspace: 'overlay', sandbox: 'auto' }),
+    );
+    expect(report.projects[0]!.rounds.map((r) => r.kind)).toEqual(['initial']);
+    expect(report.projects[0]!.rounds[0]!.tests.find((x) => x.id.includes('service'))?.status).toBe('passed');
+    expect(report.exitCode).toBe(0);
+    // what runs of patched code would have got is still said
+    expect(report.isolation).toMatchObject({ workspace: 'overlay', sandbox: 'strict', envAllowlist: true });
+  });
+
+  it('a test failing only in the sandbox, with or without the heals, does not undo them', async (t) => {
+    await requireIsolation(t, { overlay: true });
+    const b = await box();
+    await writeFile(join(b.root, 'tests/service.test.mjs'), NEEDS_ENV);
+    const report = await withVariable(() =>
+      gate(b, [scriptedFixer([FIX_ADD])], {
+        mode: 'check',
+        workspace: 'overlay',
+        sandbox: 'auto',
+        healConfig: { flakyReruns: 0 },
+      }),
+    );
+    const p = report.projects[0]!;
+    expect(p.rounds[0]!.tests.find((x) => x.id.includes('service'))?.status).toBe('passed');
+    expect(p.failures.find((f) => f.failure.title.includes('add'))?.outcome).toBe('healed');
+    expect(report.patch).toContain('+  return a + b;');
+    // undone once, the service test still failed: the heal went back in and was kept
+    expect(p.rounds.filter((r) => r.kind === 'regression').length).toBe(3);
+    expect(b.logs.join('\n')).toMatch(
+      /warn 1 test\(s\) that passed in the first run fail with no heal in place.*service.*"sandboxEnv"/,
+    );
+  });
+});
+
+describe('the regression run', () => {
+  it('in place, a test that starts failing on its own does not undo the heals: they are put back, the fix kept', async () => {
+    const b = await box();
+    // passes on its first run only
+    const count = join(b.root, '..', `${b.root.split('/').pop()}-runs`);
+    await writeFile(
+      join(b.root, 'tests/clock.test.mjs'),
+      `import { appendFileSync, readFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(count)}, 'x');\nif (readFileSync(${JSON.stringify(count)}, 'utf8').length > 1) throw new Error('the clock moved');\n`,
+    );
+    try {
+      const report = await gate(b, [scriptedFixer([FIX_ADD])], {
+        mode: 'fix',
+        healConfig: { flakyReruns: 0 },
+      });
+      const p = report.projects[0]!;
+      expect(p.failures.find((f) => f.failure.title.includes('add'))?.outcome).toBe('healed');
+      expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toContain('return a + b;');
+      expect(report.conflicts).toEqual([]);
+      expect(b.logs.join('\n')).toMatch(
+        /fail with no heal in place, so they do not count against the heals: tests\/clock/,
+      );
+      expect(await hasJournal(b.root)).toBe(false);
+    } finally {
+      await rm(count, { force: true });
+    }
+  });
+});
