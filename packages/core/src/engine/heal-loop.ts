@@ -29,6 +29,12 @@ export interface HealContext {
   view?: ProposalView;
   /** The view's path for suture's own reads (the sources shown to fixers), and its pin. */
   workspace?: { readRoot: string; pin(files: readonly string[]): Promise<void> };
+  /**
+   * Waits for the workspace, opened while the failures were analyzed, and sets `journal`, `view`
+   * and `workspace` to it: called before anything is shown to a fixer, so nothing is written
+   * and no patched code runs before.
+   */
+  ready?: () => Promise<void>;
   /** The whole ladder, in config order; a fixer's place in it is its identity. */
   fixers: readonly Fixer[];
   rounds: RoundRunner;
@@ -312,6 +318,7 @@ export async function healFailure(
     });
     // What the fixer is shown is frozen in the view: its patch applies to those bytes, and the
     // heal lands only where the user's file still holds them.
+    await ctx.ready?.();
     await ctx.workspace?.pin(scope.entries.map((e) => e.file));
     const built = await buildFixRequest({
       project: { name: project.name, root: project.root, language: project.runner.language },

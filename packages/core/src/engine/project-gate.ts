@@ -35,9 +35,9 @@ export interface ProjectGateContext {
   spend?: RunSpend;
   secretFiles?: readonly string[];
   /**
-   * Opens the project's workspace: the runs after the initial one happen there, and heals go to
-   * its view unless it is in place. Called only when a run of patched code may follow (the
-   * initial run failed and the mode heals); without it everything runs in the tree.
+   * Opens the project's workspace: the runs of patched code happen there, and heals go to its
+   * view unless it is in place. Called only when the initial run failed and the mode heals;
+   * without it everything runs in the tree.
    */
   openWorkspace?: () => Promise<Workspace>;
 }
@@ -97,25 +97,18 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
   const rounds = createRoundRunner(project, ctx.runDir, ctx.emitter, ctx.logger, ctx.signal);
   const noHeal = ctx.mode === 'no-heal';
 
-  // The initial run runs the user's own code as their runner would, in their tree and
-  // environment. Every run after it may run patched code: those happen in the workspace, opened
-  // while the initial run is analyzed, and only when something is to be healed.
+  // The initial run and the flaky re-runs of its failures run the user's own code as their runner
+  // would, in their tree and environment. What may run patched code happens in the workspace,
+  // opened meanwhile, and only when something is to be healed.
   const initial = await rounds.run('initial');
   const opening =
     !noHeal && initial.status !== 'passed' && !ctx.signal.aborted ? ctx.openWorkspace?.() : undefined;
-  // a failure to open is the project's, reported once the analysis is done
+  // a failure to open is the project's, reported when the workspace is first needed
   opening?.catch(() => undefined);
-  const analysis = await rounds.analyze(initial);
-  const workspace = await opening;
-  if (workspace) rounds.useWorkspace(workspace);
-  // In a private view the heals never reach the user's tree while they are validated.
-  const view = workspace && workspace.mode !== 'in-place' ? workspace : undefined;
-  const tree = view ? workspaceTree(view, ctx.repoRoot, project.root) : ctx.journal;
   const heal: HealContext = {
     project,
     repoRoot: ctx.repoRoot,
-    journal: tree,
-    ...(view ? { view: workspaceView(view), workspace: view } : {}),
+    journal: ctx.journal,
     fixers: ctx.fixers,
     rounds,
     emitter: ctx.emitter,
@@ -126,7 +119,20 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
     ...(ctx.spend ? { spend: ctx.spend } : {}),
     ...(ctx.secretFiles ? { secretFiles: ctx.secretFiles } : {}),
   };
+  if (opening) {
+    let ready: Promise<void> | undefined;
+    heal.ready = () =>
+      (ready ??= opening.then((workspace) => {
+        rounds.useWorkspace(workspace);
+        // In a private view the heals never reach the user's tree while they are validated.
+        if (workspace.mode === 'in-place') return;
+        heal.journal = workspaceTree(workspace, ctx.repoRoot, project.root);
+        heal.view = workspaceView(workspace);
+        heal.workspace = workspace;
+      }));
+  }
 
+  const analysis = await rounds.analyze(initial);
   const error = projectError(project, initial, analysis);
   const failures = analysis.failures;
   const flaky = error ? new Set<string>() : await triageFlaky(failures, project, rounds);
@@ -158,7 +164,7 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
 
   let after: RegressionResult | undefined;
   if (pass.heals.length > 0 && project.heal.regression && !ctx.signal.aborted)
-    after = await regression(rounds, tree, initial, pass.heals, healedTests(pass));
+    after = await regression(rounds, heal.journal, initial, pass.heals, healedTests(pass));
   const kept = after?.kept ?? pass.heals;
   const reverts = after?.reverts ?? [];
 
