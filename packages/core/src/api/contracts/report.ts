@@ -159,7 +159,11 @@ export type ProjectReport = z.infer<typeof ProjectReportSchema>;
 
 export const ConflictSchema = z.object({ file: z.string(), reason: z.string() });
 
-/** How the runs of a gate were isolated: where patches were validated and what sandboxed them. */
+/**
+ * How the runs of patched code were isolated: where patches were validated and what sandboxed
+ * them (what they would have got, in a run that healed nothing). The initial run and the
+ * re-runs of its failures run no patched code and run in the tree, as the project's own runner would.
+ */
 export const IsolationSchema = z.object({
   /** overlay: a copy-on-write view at the project's path; copy: a private copy; in-place: the tree itself, journaled. */
   workspace: z.enum(['overlay', 'copy', 'in-place']),
@@ -202,7 +206,7 @@ export const GateReportSchema = z.object({
   patch: z.string(),
   /** Files the user changed while suture ran: the user's version was kept. */
   conflicts: z.array(ConflictSchema).default([]),
-  /** Where the runs happened and how they were sandboxed (absent in reports of older versions). */
+  /** Where the runs of patched code happened and how they were sandboxed (absent in reports of older versions). */
   isolation: IsolationSchema.optional(),
   /** Process exit code the CLI uses: 0 green, 1 failures remain, 3 internal error. */
   exitCode: z.number().int(),
