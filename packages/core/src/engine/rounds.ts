@@ -50,10 +50,10 @@ export function createRoundRunner(
   emitter: Emitter,
   logger: Logger,
   signal: AbortSignal,
-  /** Runs happen in its view and sandbox; a copy's paths are mapped back to the project's. */
-  workspace?: Workspace,
 ): RoundRunner {
-  let root = workspace?.root ?? project.root;
+  /** Set by useWorkspace: runs happen in its view and sandbox; a copy's paths are mapped back to the project's. */
+  let workspace: Workspace | undefined;
+  let root = project.root;
   const back = <T>(v: T): T => mapPaths(v, root, project.root);
   const rounds: Round[] = [];
   const pluginErrors: PluginErrorEntry[] = [];
