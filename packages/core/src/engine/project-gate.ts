@@ -100,11 +100,17 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
   // The initial run and the flaky re-runs of its failures run the user's own code as their runner
   // would, in their tree and environment. What may run patched code happens in the workspace,
   // opened meanwhile, and only when something is to be healed.
-  const initial = await rounds.run('initial');
-  const opening =
-    !noHeal && initial.status !== 'passed' && !ctx.signal.aborted ? ctx.openWorkspace?.() : undefined;
-  // a failure to open is the project's, reported when the workspace is first needed
-  opening?.catch(() => undefined);
+  // It starts opening at the first failing result the runner streams, so the opening overlaps the
+  // rest of the run, or else when the run has failed.
+  let opening: Promise<Workspace> | undefined;
+  const open = (): void => {
+    if (opening || ctx.signal.aborted || !ctx.openWorkspace) return;
+    opening = ctx.openWorkspace();
+    // a failure to open is the project's, reported when the workspace is first needed
+    opening.catch(() => undefined);
+  };
+  const initial = await rounds.run('initial', undefined, noHeal ? {} : { onFailing: open });
+  if (!noHeal && initial.status !== 'passed') open();
   const heal: HealContext = {
     project,
     repoRoot: ctx.repoRoot,
@@ -119,10 +125,11 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
     ...(ctx.spend ? { spend: ctx.spend } : {}),
     ...(ctx.secretFiles ? { secretFiles: ctx.secretFiles } : {}),
   };
-  if (opening) {
+  const workspaceOpening = opening;
+  if (workspaceOpening) {
     let ready: Promise<void> | undefined;
     heal.ready = () =>
-      (ready ??= opening.then((workspace) => {
+      (ready ??= workspaceOpening.then((workspace) => {
         rounds.useWorkspace(workspace);
         // In a private view the heals never reach the user's tree while they are validated.
         if (workspace.mode === 'in-place') return;

@@ -18,9 +18,17 @@ export interface Analysis {
   error?: PluginErrorEntry;
 }
 
+export interface RunOptions {
+  /**
+   * Called once, as soon as the runner streams the first failing test's result (or, for a runner
+   * that streams none, not at all): what follows a failed run can start while the run goes on.
+   */
+  onFailing?: () => void;
+}
+
 export interface RoundRunner {
   /** Runs the suite (or a selection) and records the round. */
-  run(kind: Round['kind'], selection?: string[]): Promise<RunResult>;
+  run(kind: Round['kind'], selection?: string[], options?: RunOptions): Promise<RunResult>;
   analyze(result: RunResult): Promise<Analysis>;
   /** Every round run so far, in order. */
   readonly rounds: readonly Round[];
@@ -102,12 +110,25 @@ export function createRoundRunner(
       workspace = ws;
       root = ws.root;
     },
-    async run(kind, selection) {
+    async run(kind, selection, options = {}) {
       const workDir = join(runDir, 'work', project.name, String(++n));
       await mkdir(workDir, { recursive: true });
       const started = Date.now();
       let result: RunResult;
       phase(`run:${kind}:start`);
+      const live = emitter.wants('onTestResult');
+      let onFailing = options.onFailing;
+      const onTestResult =
+        live || onFailing
+          ? (test: TestResult): void => {
+              if (onFailing && FAILING.has(test.status)) {
+                const first = onFailing;
+                onFailing = undefined;
+                first();
+              }
+              if (live) void emitter.emit('onTestResult', { project: project.name, test: back(test) });
+            }
+          : undefined;
       try {
         const call = (): ReturnType<typeof project.runner.run> =>
           project.runner.run({
@@ -117,13 +138,8 @@ export function createRoundRunner(
             signal,
             logger,
             workDir,
-            // Only asked for where a reporter shows results as they come.
-            ...(emitter.wants('onTestResult')
-              ? {
-                  onTestResult: (test: TestResult) =>
-                    void emitter.emit('onTestResult', { project: project.name, test: back(test) }),
-                }
-              : {}),
+            // Only asked for where a reporter shows results as they come, or a failure is awaited.
+            ...(onTestResult ? { onTestResult } : {}),
           });
         const raw = back(workspace ? await workspace.run(call) : await call());
         const parsed = RunResultSchema.safeParse(raw);

@@ -9,9 +9,10 @@
  */
 export const AGENT_SOURCE = String.raw`
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, open, readFile, realpath, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 
 const setup = JSON.parse(process.argv[1]);
@@ -25,40 +26,93 @@ function unescapeMount(p) {
 
 const quote = (s) => "'" + String(s).replace(/'/g, "'\\''") + "'";
 
+/** A field of a mount table, escaped as fstab(5) and /proc/self/mountinfo escape them. */
+const field = (s) => String(s).replace(/[\\ \t\n]/g, (c) => '\\' + c.charCodeAt(0).toString(8).padStart(3, '0'));
+
+/** A command as one line of a mount table, or undefined for one that has no such line. */
+function tableLine(args) {
+  const [a, b, c, d, e, g] = args;
+  // the options field is kept as it is: options that would need escaping go to a mount of their own
+  const plain = (o) => !/[\\\s]/.test(o);
+  if (args.length === 3 && (a === '--rbind' || a === '--bind')) return field(b) + ' ' + field(c) + ' none ' + a.slice(2) + ' 0 0';
+  // mount --all never remounts the root: that one runs alone
+  if (args.length === 3 && a === '-o' && c !== '/' && plain(b)) return 'none ' + field(c) + ' none ' + b + ' 0 0';
+  // Sources no mount has, so --all never takes one for a mount already made and skips it.
+  if (args.length === 6 && a === '-t' && b === 'overlay' && d === '-o' && plain(e)) return 'suture-view ' + field(g) + ' overlay ' + e + ' 0 0';
+  if (args.length === 6 && a === '-t' && b === 'tmpfs' && c === '-o' && plain(d)) return 'suture-tmpfs ' + field(g) + ' tmpfs ' + d + ' 0 0';
+  return undefined;
+}
+
+/** The target of a command (its last argument), where a failure message names it. */
+const targetOf = (c) => c.args[c.args.length - 1];
+
 /**
- * Runs mount commands in one shell: a node spawn per command was most of a holder's start-up.
- * A command marked optional may fail (its reason is returned under its tag); the first other
- * failure stops the batch and is thrown with mount's own message. Consecutive commands marked
- * apart (remounts of different mount points, which depend on nothing but themselves) run at
- * once; everything else runs in order, after them.
+ * Runs mount commands in one shell, and consecutive ones that a mount table can hold in one
+ * mount --all over that table: a mount process costs a couple of milliseconds, and a sandbox's
+ * setup is some thirty mounts. A command marked optional may fail (its reason is returned with
+ * it); any other failure stops the batch and is thrown with mount's own message. A folder a
+ * command mounts on is made first, unless it lies under a mount of the same table, which then
+ * ends before it.
  */
 function batch(cmds) {
+  if (cmds.length === 0) return [];
   let script = 'run() { t=$1; shift; e=$("$@" 2>&1) && return 0; printf "\\036%s\\037%s" "$t" "$e"; return 1; }\n';
-  let jobs = 0;
-  cmds.forEach((c, i) => {
-    const parallel = c.apart && c.optional;
-    if (jobs > 0 && !parallel) {
-      script += 'wait\n';
-      jobs = 0;
+  const groups = [];
+  for (const c of cmds) {
+    const line = tableLine(c.args);
+    const last = groups[groups.length - 1];
+    const covered = last && last.table && c.mkdir && last.cmds.some((o) => c.mkdir === targetOf(o) || c.mkdir.startsWith(targetOf(o) + '/'));
+    if (line && last && last.table && !covered) last.cmds.push(c);
+    else groups.push({ table: !!line, cmds: [c] });
+  }
+  // Each table is read from a descriptor of an unlinked file: nothing is left behind once the
+  // folders it sits in are read-only.
+  const fds = [];
+  try {
+    groups.forEach((g, i) => {
+      // mount --all goes on past a failed line: a table with optional lines is judged after it
+      const fatal = g.cmds.every((c) => !c.optional);
+      for (const c of g.cmds) if (c.mkdir) script += '[ -d ' + quote(c.mkdir) + ' ] || mkdir -p -- ' + quote(c.mkdir) + ' 2>/dev/null\n';
+      let args;
+      if (g.table && g.cmds.length > 1) {
+        const dir = mkdtempSync(join(tmpdir(), 'suture-mounts-'));
+        const file = join(dir, 'fstab');
+        writeFileSync(file, g.cmds.map((c) => tableLine(c.args)).join('\n') + '\n');
+        fds.push(openSync(file, 'r'));
+        rmSync(dir, { recursive: true, force: true });
+        args = ['-a', '-T', '/proc/self/fd/' + (2 + fds.length)];
+      } else args = g.cmds[0].args;
+      script += 'run ' + i + ' ' + [setup.mount, ...args].map(quote).join(' ') + (fatal ? ' || exit 1' : '') + '\n';
+    });
+    script += 'exit 0\n';
+    const r = spawnSync(setup.sh, ['-c', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe', ...fds] });
+    if (r.error) throw r.error;
+    const failures = [];
+    for (const rec of r.stdout.split('\x1e').filter(Boolean)) {
+      const g = groups[Number(rec.split('\x1f')[0])];
+      const message = rec.split('\x1f').slice(1).join('\x1f').trim();
+      if (!g) throw new Error('the mount script failed: ' + message);
+      if (g.cmds.length === 1) {
+        failures.push({ cmd: g.cmds[0], message });
+        continue;
+      }
+      // mount --all says "mount: <target>: <why>" for each line of the table that failed
+      const lines = message.split('\n').filter((l) => l.startsWith('mount: '));
+      for (const l of lines) {
+        const cmd = g.cmds
+          .filter((c) => l.startsWith('mount: ' + targetOf(c) + ': '))
+          .sort((x, y) => targetOf(y).length - targetOf(x).length)[0];
+        // an optional step's reason is reported after its target; a fatal one as mount said it
+        failures.push({ cmd, message: cmd && cmd.optional ? l.slice(('mount: ' + targetOf(cmd) + ': ').length).trim() : l.trim() });
+      }
+      if (lines.length === 0) failures.push({ cmd: undefined, message });
     }
-    if (c.mkdir) script += '[ -d ' + quote(c.mkdir) + ' ] || mkdir -p -- ' + quote(c.mkdir) + ' 2>/dev/null\n';
-    const line = 'run ' + i + ' ' + [setup.mount, ...c.args].map(quote).join(' ');
-    // A failure record is one short write, so records of jobs running at once do not interleave.
-    if (parallel) {
-      script += line + ' &\n';
-      jobs++;
-    } else script += line + (c.optional ? '' : ' || exit 1') + '\n';
-  });
-  script += (jobs > 0 ? 'wait\n' : '') + 'exit 0\n';
-  const r = spawnSync(setup.sh, ['-c', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (r.error) throw r.error;
-  const failures = r.stdout
-    .split('\x1e')
-    .filter(Boolean)
-    .map((rec) => ({ cmd: cmds[Number(rec.split('\x1f')[0])], message: rec.split('\x1f').slice(1).join('\x1f').trim() }));
-  const fatal = failures.find((f) => !f.cmd || !f.cmd.optional);
-  if (fatal || r.status !== 0) throw new Error(fatal ? fatal.message : 'the mount script failed: ' + (r.stderr || r.status));
-  return failures;
+    const fatal = failures.find((f) => !f.cmd || !f.cmd.optional);
+    if (fatal || r.status !== 0) throw new Error(fatal ? fatal.message : 'the mount script failed: ' + (r.stderr || r.status));
+    return failures;
+  } finally {
+    for (const fd of fds) closeSync(fd);
+  }
 }
 
 /** Every mount read-only but /proc (a fresh one is mounted over it per run) and the terminals. */
@@ -69,7 +123,7 @@ function readOnlyCommands() {
     .map((l) => ({ point: unescapeMount(l.split(' ')[4]), opts: l.split(' ')[5] }))
     .filter(({ point, opts }) => point !== '/proc' && !point.startsWith('/proc/') && point !== '/dev/pts' && !opts.split(',').includes('ro'));
   // A point mounted twice is remounted once: a remount reaches the top mount either way.
-  return [...new Set(points.map((p) => p.point))].map((point) => ({ args: ['-o', 'remount,bind,ro', point], optional: true, apart: true, point }));
+  return [...new Set(points.map((p) => p.point))].map((point) => ({ args: ['-o', 'remount,bind,ro', point], optional: true, point }));
 }
 
 function writableBind(src, dst) {
@@ -135,7 +189,7 @@ try {
     for (const point of new Set(points))
       for (const b of binds)
         if (point.startsWith(b.dst + '/') && madeReadOnly.has(b.src + point.slice(b.dst.length)))
-          cmds.push({ args: ['-o', 'remount,bind,rw', point], optional: true, apart: true, submount: true, point });
+          cmds.push({ args: ['-o', 'remount,bind,rw', point], optional: true, submount: true, point });
     flush();
   }
   await Promise.all(pending);
@@ -192,8 +246,14 @@ const handlers = {
   pin: async (r) => {
     const st = await lstat(r.path).catch(() => undefined);
     if (!st || !st.isFile()) return false;
-    await write(r.path, await readFile(r.path), st.mode & 0o7777);
-    await utimes(r.path, st.atime, st.mtime);
+    // Opened to write, a file of the lower layer is copied up whole, its mode and times kept,
+    // without a byte written; one the agent may not open so is copied through a temp file.
+    const handle = await open(r.path, 'r+').catch(() => undefined);
+    if (handle) await handle.close();
+    else {
+      await write(r.path, await readFile(r.path), st.mode & 0o7777);
+      await utimes(r.path, st.atime, st.mtime);
+    }
     return true;
   },
   lstat: async (r) => {

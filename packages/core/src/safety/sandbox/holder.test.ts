@@ -72,7 +72,7 @@ describe('a sandbox holder', () => {
     await expect(start).rejects.toThrow(/could not be set up: .*no-such-folder/);
   });
 
-  it('stops at a failed step after the read-only remounts, which run at once, with that step named', async (t) => {
+  it('stops at a failed step after the read-only remounts, which one mount --all does, with that step named', async (t) => {
     await requireIsolation(t);
     const missing = join(base, 'gone');
     const start = startHolder(

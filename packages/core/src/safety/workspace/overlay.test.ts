@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -68,6 +68,20 @@ describe('the overlay workspace', () => {
     expect(ws.diff()).toContain('+VALUE = 2');
   });
 
+  it("pins a file as it is: the user's later edits do not reach the view, its bytes, mode and times do not change", async (t) => {
+    await requireIsolation(t, { overlay: true });
+    const file = join(repo, 'src', 'app.py');
+    await chmod(file, 0o640);
+    await utimes(file, new Date(1_600_000_000_000), new Date(1_600_000_000_000));
+    const ws = await overlay();
+    await ws.pin(['src/app.py', 'src/missing.py']);
+    await writeFile(file, 'VALUE = "edited by the user"\n');
+    expect((await ws.read('src/app.py'))?.toString()).toBe('VALUE = 1\n');
+    const r = await sh(ws, 'stat -c "%a %Y" src/app.py');
+    expect(r.output.trim()).toBe('640 1600000000');
+    expect(await ws.read('src/missing.py')).toBeUndefined();
+    expect(await readFile(file, 'utf8')).toBe('VALUE = "edited by the user"\n');
+  });
   it("keeps suture's build folders and the run's scratch folder real and writable", async (t) => {
     await requireIsolation(t, { overlay: true });
     await makeIgnoredDir(join(repo, 'build-suture'), { owned: true });
