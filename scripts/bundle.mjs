@@ -7,22 +7,29 @@
 // wrote stay; the per-module JavaScript the bundles replace is removed, so nothing can load a
 // second copy of the package's state through a deep path.
 //
-//   node ../../scripts/bundle.mjs [--inline <package>]... [--entry <file under dist/>]...
+// `--zod-locales <name>` keeps one of an inlined zod's locales (zod's own default is "en"): the
+// other sixty-odd are only error messages in other languages, yet a third of the bundle, and
+// compiling them cost every start-up some 15-20 ms. Their names stay, each a function that says
+// to take that locale from zod itself.
+//
+//   node ../../scripts/bundle.mjs [--inline <package>]... [--entry <file under dist/>]... [--zod-locales <name>]
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
-import { builtinModules } from 'node:module';
-import { join, relative, resolve } from 'node:path';
+import { builtinModules, createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
 import { build } from 'rolldown';
 
 const args = process.argv.slice(2);
 const inline = new Set();
 /** Entries the exports do not name (a command's bin), as paths under dist/. */
 const extra = [];
+let zodLocale;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--inline' && args[i + 1]) inline.add(args[++i]);
+  else if (args[i] === '--zod-locales' && args[i + 1]) zodLocale = args[++i];
   else if (args[i] === '--entry' && args[i + 1]) extra.push(`./dist/${args[++i]}`);
   else {
     console.error(
-      `bundle: unknown argument "${args[i]}"; usage: bundle.mjs [--inline <package>]... [--entry <file under dist/>]...`,
+      `bundle: unknown argument "${args[i]}"; usage: bundle.mjs [--inline <package>]... [--entry <file under dist/>]... [--zod-locales <name>]`,
     );
     process.exit(2);
   }
@@ -53,10 +60,43 @@ const external = (id) => {
   return !inline.has(packageOf(id));
 };
 
+/** zod's locales module, replaced by one that holds `zodLocale` and names the others. */
+function zodLocales() {
+  const index = join(
+    dirname(createRequire(join(root, 'package.json')).resolve('zod/v4/locales')),
+    'index.js',
+  );
+  const names = [...readFileSync(index, 'utf8').matchAll(/export \{ default as (\w+) \}/g)].map((m) => m[1]);
+  if (!names.includes(zodLocale)) {
+    console.error(`bundle: zod has no locale "${zodLocale}"; it has ${names.join(', ')}`);
+    process.exit(2);
+  }
+  const id = '\0zod-locales';
+  const code = [
+    `export { default as ${zodLocale} } from ${JSON.stringify(join(dirname(index), `${zodLocale}.js`))};`,
+    'const elsewhere = (name) => () => {',
+    `  throw new Error(\`\${${JSON.stringify(pkg.name)}} bundles zod with its "${zodLocale}" messages only: import the "\${name}" locale from zod itself (import { \${name} } from "zod/locales")\`);`,
+    '};',
+    ...names
+      .filter((n) => n !== zodLocale)
+      .map((n) => `export const ${n} = elsewhere(${JSON.stringify(n)});`),
+  ].join('\n');
+  return {
+    name: 'zod-locales',
+    resolveId(source, importer) {
+      if (importer && source.endsWith('locales/index.js') && resolve(dirname(importer), source) === index)
+        return id;
+      return undefined;
+    },
+    load: (which) => (which === id ? code : undefined),
+  };
+}
+
 const { output } = await build({
   input,
   platform: 'node',
   external,
+  plugins: zodLocale ? [zodLocales()] : [],
   logLevel: 'warn',
   output: {
     dir: dist,
@@ -88,5 +128,5 @@ console.log(
     .filter((f) => !f.startsWith('chunk-'))
     .join(
       ', ',
-    )}), ${removed} compiled modules replaced${inline.size ? `, ${[...inline].join(', ')} inlined` : ''}`,
+    )}), ${removed} compiled modules replaced${inline.size ? `, ${[...inline].join(', ')} inlined` : ''}${zodLocale ? `, zod's "${zodLocale}" locale only` : ''}`,
 );

@@ -107,4 +107,17 @@ describe('what suture loads', () => {
     expect(modules.filter((m) => m.includes('/core/dist/')).length).toBeLessThan(20);
     expect(modules.filter((m) => m.includes('/node_modules/zod/'))).toEqual([]);
   });
+
+  it("the engine's zod holds its English messages only: the other locales say where to take them from", async () => {
+    const core = pathToFileURL(join(import.meta.dirname, '../../../core/dist/index.js')).href;
+    const { z } = (await import(core)) as typeof import('@suture/core');
+    expect(typeof z.locales.en().localeError).toBe('function');
+    expect(z.string().safeParse(1).error?.issues[0]?.message).toBe(
+      'Invalid input: expected string, received number',
+    );
+    expect(() => z.locales.fr()).toThrow(
+      'import the "fr" locale from zod itself (import { fr } from "zod/locales")',
+    );
+    expect(() => z.core.locales.de()).toThrow(/"de" locale from zod itself/);
+  });
 });
