@@ -216,6 +216,17 @@ function jestCounts(dir) {
 function materialise(project) {
   const mirror = join(MIRRORS, project.repo.replace('/', '+'), 'repo');
   const dir = mkdtempSync(join(tmpdir(), `suture-real-${project.name}-`));
+  try {
+    fill(project, mirror, dir);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return dir;
+}
+
+/** Puts the project at its pinned commit into `dir`, with suture's two configs beside it. */
+function fill(project, mirror, dir) {
   if (existsSync(mirror)) {
     const tar = execFileSync('git', ['--git-dir', mirror, 'archive', '--format=tar', project.commit], {
       maxBuffer: 1024 * 1024 * 1024,
@@ -243,7 +254,6 @@ function materialise(project) {
     join(dir, IN_PLACE),
     JSON.stringify({ ...config, workspace: 'in-place', sandbox: 'off' }, null, 2),
   );
-  return dir;
 }
 
 const IN_PLACE = 'suture.in-place.json';
@@ -315,8 +325,9 @@ const rows = [];
 for (const project of PROJECTS) {
   if (only.length > 0 && !only.some((o) => project.name.includes(o))) continue;
   console.error(`== ${project.name} @ ${project.commit.slice(0, 12)}`);
-  const dir = materialise(project);
+  let dir;
   try {
+    dir = materialise(project);
     project.setup?.(dir);
     // suture resolves its plugins from the config file's folder, as it would in the user's repository
     mkdirSync(join(dir, 'node_modules'), { recursive: true });
@@ -363,8 +374,8 @@ for (const project of PROJECTS) {
     console.error(`   failed: ${error.message}`);
     rows.push({ project: project.name, error: error.message.split('\n')[0] });
   } finally {
-    if (!process.env.SUTURE_BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
-    else console.error(`   kept ${dir}`);
+    if (dir && !process.env.SUTURE_BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
+    else if (dir) console.error(`   kept ${dir}`);
   }
 }
 

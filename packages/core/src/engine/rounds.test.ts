@@ -1,0 +1,70 @@
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HealConfigSchema } from '../api/contracts/config.js';
+import type { Logger } from '../api/plugin.js';
+import { scriptAnalyzer, scriptRunner } from '../testing/script-runner.js';
+import { Emitter } from './events.js';
+import { createRoundRunner } from './rounds.js';
+
+const FIXTURE = join(import.meta.dirname, '../../test/e2e/gate/calc');
+const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+const roots: string[] = [];
+afterEach(async () => {
+  for (const r of roots.splice(0)) await rm(r, { recursive: true, force: true });
+});
+
+/** The calc project's rounds: its tests run one file after another, add (which fails) first. */
+async function calcRounds(mulFails = false): Promise<ReturnType<typeof createRoundRunner>> {
+  const root = await mkdtemp(join(tmpdir(), 'suture-rounds-'));
+  roots.push(root);
+  await cp(FIXTURE, root, { recursive: true });
+  if (mulFails)
+    await writeFile(
+      join(root, 'src', 'math.mjs'),
+      'export function add(a, b) {\n  return a - b;\n}\n\nexport function mul(a, b) {\n  return a + b;\n}\n',
+    );
+  const project = {
+    name: 'calc',
+    root,
+    runner: scriptRunner(),
+    analyzer: scriptAnalyzer(),
+    timeoutMs: 60_000,
+    heal: HealConfigSchema.parse({}),
+  };
+  return createRoundRunner(
+    project,
+    join(root, '.suture', 'run'),
+    new Emitter([], quiet),
+    quiet,
+    new AbortController().signal,
+  );
+}
+
+describe('a round', () => {
+  it('says when the first failing result streams, once, while the rest of the suite still runs', async () => {
+    const rounds = await calcRounds(true);
+    let ended = false;
+    const calls: boolean[] = [];
+    const result = await rounds.run('initial', undefined, { onFailing: () => calls.push(ended) });
+    ended = true;
+    expect(result.tests.map((t) => [t.id, t.status])).toEqual([
+      ['tests/add.test.mjs', 'failed'],
+      ['tests/greet.test.mjs', 'passed'],
+      ['tests/mul.test.mjs', 'failed'],
+    ]);
+    // called during the run, not after it, and not again for a later failure
+    expect(calls).toEqual([false]);
+  });
+
+  it('says nothing for a run whose results all pass', async () => {
+    const rounds = await calcRounds();
+    const calls: string[] = [];
+    const result = await rounds.run('retry', ['tests/greet.test.mjs', 'tests/mul.test.mjs'], {
+      onFailing: () => calls.push('failing'),
+    });
+    expect(result.status).toBe('passed');
+    expect(calls).toEqual([]);
+  });
+});
