@@ -9,12 +9,13 @@ import type { PlannedWrite } from './validate.js';
 export interface TreeWriter {
   write(file: string, content: Buffer | string): Promise<void>;
   /**
-   * Puts `previous` back (deletes the file when undefined) if the file still holds `expected`;
-   * otherwise returns a conflict and leaves it as it is.
+   * Puts `previous` back (deletes the file when undefined) if the file still holds `expected`
+   * (is still absent, when `expected` is undefined); otherwise returns a conflict and leaves it
+   * as it is.
    */
   putBack(
     file: string,
-    expected: Buffer | string,
+    expected: Buffer | string | undefined,
     previous: Buffer | string | undefined,
   ): Promise<Conflict | undefined>;
   /** Records a batch before its writes (the journal flushes its manifest once for all of them). */
@@ -75,15 +76,12 @@ export async function undoWrites(journal: TreeWriter, writes: readonly AppliedWr
 
 /**
  * Writes again what `undoWrites` undid, oldest first, where the files still hold what it put
- * back (a file the heal created, and the undo deleted, is created again).
+ * back (a file the heal created, and the undo deleted, is created again where it is still
+ * absent).
  */
 export async function redoWrites(journal: TreeWriter, writes: readonly AppliedWrite[]): Promise<Conflict[]> {
   const conflicts: Conflict[] = [];
   for (const w of writes) {
-    if (w.before === undefined) {
-      await journal.write(w.file, w.after);
-      continue;
-    }
     const conflict = await journal.putBack(w.file, w.before, w.after);
     if (conflict) conflicts.push(conflict);
   }

@@ -143,6 +143,28 @@ describe('Journal', () => {
     });
     expect(await readFile(join(root, 'src/crlf.py'), 'utf8')).toBe('mine\n');
   });
+
+  it('writes a created file again only where it is still absent: one the user made meanwhile is a conflict', async () => {
+    const root = await tree();
+    const journal = await Journal.create(root, 'r1');
+    await journal.write('src/pkg/new.py', 'n = 1\n');
+    await journal.write('src/other.py', 'o = 1\n');
+    expect(await journal.putBack('src/pkg/new.py', 'n = 1\n', undefined)).toBeUndefined();
+    expect(await journal.putBack('src/other.py', 'o = 1\n', undefined)).toBeUndefined();
+    // the heals are written again: one file is still absent, the other the user has made
+    await writeFile(join(root, 'src/other.py'), 'mine\n');
+    expect(await journal.putBack('src/pkg/new.py', undefined, 'n = 1\n')).toBeUndefined();
+    expect(await journal.putBack('src/other.py', undefined, 'o = 1\n')).toEqual({
+      file: 'src/other.py',
+      reason: 'created by someone else while suture ran: your version was kept',
+    });
+    expect(await readFile(join(root, 'src/pkg/new.py'), 'utf8')).toBe('n = 1\n');
+    expect(await readFile(join(root, 'src/other.py'), 'utf8')).toBe('mine\n');
+    // the journal still knows the created file: restoring removes it, and keeps the user's
+    await journal.restore();
+    await expect(stat(join(root, 'src/pkg/new.py'))).rejects.toThrow(/ENOENT/);
+    expect(await readFile(join(root, 'src/other.py'), 'utf8')).toBe('mine\n');
+  });
 });
 
 describe('repository lock', () => {

@@ -296,12 +296,14 @@ export class Journal {
 
   /**
    * Undoes one write: puts `previous` back (deletes the file when it did not exist) if the file
-   * still holds `expected`, what suture wrote. Earlier writes to the same file (another
-   * failure's heal) survive, unlike `restore`. Returns a conflict when someone else changed it.
+   * still holds `expected`, what suture wrote, or, when `expected` is undefined, if the file is
+   * still absent (a write that created it is done again). Earlier writes to the same file
+   * (another failure's heal) survive, unlike `restore`. Returns a conflict when someone else
+   * changed or created it.
    */
   putBack(
     file: string,
-    expected: Buffer | string,
+    expected: Buffer | string | undefined,
     previous: Buffer | string | undefined,
   ): Promise<{ file: string; reason: string } | undefined> {
     return this.serial(async () => {
@@ -316,12 +318,14 @@ export class Journal {
 
   private async putBackNow(
     file: string,
-    expected: Buffer | string,
+    expected: Buffer | string | undefined,
     previous: Buffer | string | undefined,
   ): Promise<{ file: string; reason: string } | undefined> {
     this.touched?.add(file);
     const current = await this.read(file);
-    if (!current || sha256(current) !== sha256(expected)) {
+    if (expected === undefined && current)
+      return { file, reason: 'created by someone else while suture ran: your version was kept' };
+    if (expected !== undefined && (!current || sha256(current) !== sha256(expected))) {
       return { file, reason: 'changed by someone else while suture ran: your version was kept' };
     }
     if (previous !== undefined) {
