@@ -101,6 +101,8 @@ async function cppProject() {
 /** One check-mode gate over the project in `workspace`; returns its wall time and what it did. */
 async function gateOnce(p, workspace) {
   const heal = HealConfigSchema.parse({ flakyReruns: 0, maxAttempts: 1 });
+  /** Each round's kind and its runner's own duration, as the gate reports them. */
+  const rounds = [];
   const t = performance.now();
   const report = await runGate({
     root: p.root,
@@ -117,7 +119,7 @@ async function gateOnce(p, workspace) {
       },
     ],
     fixers: [scriptedFixer([p.fix])],
-    reporters: [],
+    reporters: [{ name: 'rounds', onRoundEnd: (e) => void rounds.push([e.round.kind, e.round.durationMs]) }],
     concurrency: 1,
     logger: silentLogger,
     workspace,
@@ -129,19 +131,28 @@ async function gateOnce(p, workspace) {
     throw new Error(
       `the gate should heal add (${workspace}): ${outcome} ${report.error ?? ''} ${report.projects[0].error ?? ''} ${JSON.stringify(report.projects[0].rounds.map((r) => [r.kind, r.status, r.error, r.diagnostics?.slice(0, 2)]))}`,
     );
-  return { ms, tests: report.totals.tests, isolation: report.isolation };
+  const roundMs = (kind) => rounds.filter(([k]) => k === kind).reduce((n, [, d]) => n + d, 0);
+  const parts = {
+    initial: roundMs('initial'),
+    validation: roundMs('retry'),
+    regression: roundMs('regression'),
+  };
+  parts.rest = ms - parts.initial - parts.validation - parts.regression;
+  return { ms, tests: report.totals.tests, isolation: report.isolation, parts };
 }
 
 async function compare(label, p, modes) {
   // Warm-up: builds, pyc and the views' caches settle in each mode before anything is timed.
   for (const m of modes) await gateOnce(p, m);
   const times = Object.fromEntries(modes.map((m) => [m, []]));
+  const parts = Object.fromEntries(modes.map((m) => [m, []]));
   const info = {};
   for (let i = 0; i < REPEATS; i++) {
     const order = i % 2 === 0 ? modes : [...modes].reverse();
     for (const m of order) {
       const r = await gateOnce(p, m);
       times[m].push(r.ms);
+      parts[m].push(r.parts);
       info[m] = r;
     }
   }
@@ -153,6 +164,12 @@ async function compare(label, p, modes) {
     console.log(
       `  ${m.padEnd(10)} median ${median(times[m]).toFixed(0).padStart(6)} ms  (${range(times[m])})  ${(median(times[m]) / base).toFixed(2)}x in-place`,
     );
+  // where each mode's time goes: the runner's own time per round, and the rest of the gate
+  // (analysis, the workspace's opening as far as the runs do not hide it, pins, writes, its end)
+  for (const m of modes) {
+    const part = (k) => `${k} ${median(parts[m].map((x) => x[k])).toFixed(0)} ms`;
+    console.log(`  ${m.padEnd(10)} ${['initial', 'validation', 'regression', 'rest'].map(part).join(', ')}`);
+  }
   for (const m of modes) {
     const iso = info[m].isolation;
     console.log(

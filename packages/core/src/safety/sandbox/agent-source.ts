@@ -62,8 +62,10 @@ function batch(cmds) {
     const line = tableLine(c.args);
     const last = groups[groups.length - 1];
     const covered = last && last.table && c.mkdir && last.cmds.some((o) => c.mkdir === targetOf(o) || c.mkdir.startsWith(targetOf(o) + '/'));
-    if (line && last && last.table && !covered) last.cmds.push(c);
-    else groups.push({ table: !!line, cmds: [c] });
+    if (line && last && last.table && !covered) {
+      last.cmds.push(c);
+      last.lines.push(line);
+    } else groups.push({ table: !!line, cmds: [c], lines: [line] });
   }
   // Each table is read from a descriptor of an unlinked file: nothing is left behind once the
   // folders it sits in are read-only.
@@ -77,7 +79,7 @@ function batch(cmds) {
       if (g.table && g.cmds.length > 1) {
         const dir = mkdtempSync(join(tmpdir(), 'suture-mounts-'));
         const file = join(dir, 'fstab');
-        writeFileSync(file, g.cmds.map((c) => tableLine(c.args)).join('\n') + '\n');
+        writeFileSync(file, g.lines.join('\n') + '\n');
         fds.push(openSync(file, 'r'));
         rmSync(dir, { recursive: true, force: true });
         args = ['-a', '-T', '/proc/self/fd/' + (2 + fds.length)];

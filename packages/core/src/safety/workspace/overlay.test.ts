@@ -82,6 +82,7 @@ describe('the overlay workspace', () => {
     expect(await ws.read('src/missing.py')).toBeUndefined();
     expect(await readFile(file, 'utf8')).toBe('VALUE = "edited by the user"\n');
   });
+
   it("keeps suture's build folders and the run's scratch folder real and writable", async (t) => {
     await requireIsolation(t, { overlay: true });
     await makeIgnoredDir(join(repo, 'build-suture'), { owned: true });
