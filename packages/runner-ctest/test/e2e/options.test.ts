@@ -1,5 +1,6 @@
-import { access, chmod, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { access, chmod, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { RunResult } from '@suture/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ctest from '../../src/index.js';
@@ -15,8 +16,8 @@ const statuses = (r: RunResult): Record<string, string> =>
 
 /** A tool that appends its arguments to a log, then runs the real one. */
 async function logged(dir: string, tool: string): Promise<{ path: string; log: () => Promise<string[]> }> {
-  const path = join(dir, tool);
-  const log = join(dir, `${tool}.log`);
+  const path = join(dir, basename(tool));
+  const log = join(dir, `${basename(tool)}.log`);
   await writeFile(path, `#!/bin/sh\necho "$*" >> '${log}'\nexec ${tool} "$@"\n`);
   await chmod(path, 0o755);
   return { path, log: async () => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean) };
@@ -90,6 +91,37 @@ describe('the CTest runner options', () => {
     expect(
       (await tool.log()).some((l) => l.startsWith(`--test-dir ${build} -V -j`) && l.endsWith('-E ^pair\\.')),
     ).toBe(true);
+  }, 300_000);
+
+  it('builds a Ninja folder with the Ninja CMake chose, not through cmake --build, unless buildArgs are given', async () => {
+    const bin = await tempDir('bin');
+    // a logging cmake first on PATH, in front of the real one it runs
+    const real = execFileSync('sh', ['-c', 'command -v cmake'], { encoding: 'utf8' }).trim();
+    const cmake = await logged(bin, real);
+    await rename(cmake.path, join(bin, 'cmake'));
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    try {
+      const warm = await runWith({ parallel: 2, configureArgs: ON });
+      expect(statuses(warm)).toEqual({ 'mini.runs': 'passed', 'pair.a': 'passed', 'pair.b': 'passed' });
+      expect((await cmake.log()).filter((l) => l.startsWith('--build'))).toEqual([]);
+      const file = join(root, 'main.cpp');
+      const text = await readFile(file, 'utf8');
+      await writeFile(file, `${text}\nint broken(\n`);
+      const broken = await runWith({ parallel: 2, configureArgs: ON }).finally(() => writeFile(file, text));
+      expect(broken.status).toBe('failed');
+      const ninja = /^CMAKE_MAKE_PROGRAM:FILEPATH=(.+)$/m.exec(
+        await readFile(join(root, 'build-suture', 'CMakeCache.txt'), 'utf8'),
+      )![1]!;
+      expect(broken.command).toBe(`${ninja} -C ${join(root, 'build-suture')} -j 2`);
+      expect(broken.diagnostics).toContainEqual(expect.objectContaining({ file: 'main.cpp', severity: 'error' }));
+      // buildArgs are CMake's: then the build goes through cmake --build
+      const viaCmake = await runWith({ parallel: 2, configureArgs: ON, buildArgs: ['--verbose'] });
+      expect(statuses(viaCmake)['mini.runs']).toBe('passed');
+      expect(await cmake.log()).toContain(`--build ${join(root, 'build-suture')} --parallel 2 --verbose`);
+    } finally {
+      process.env.PATH = path;
+    }
   }, 300_000);
 
   it('says which option to raise when the build step reaches the run’s time limit', async () => {
