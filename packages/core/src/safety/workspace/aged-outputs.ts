@@ -13,18 +13,22 @@ const LONG_AGO = new Date(1000);
  */
 export async function ageOutputs(dir: string, since: number): Promise<number> {
   let n = 0;
+  // A folder's entries are looked at together, not one lstat after another: a build folder holds
+  // thousands of files.
   const walk = async (d: string): Promise<void> => {
-    for (const e of await readdir(d, { withFileTypes: true }).catch(() => [])) {
-      const path = join(d, e.name);
-      if (e.isDirectory()) await walk(path);
-      else if (e.isFile()) {
+    const entries = await readdir(d, { withFileTypes: true }).catch(() => []);
+    await Promise.all(
+      entries.map(async (e) => {
+        const path = join(d, e.name);
+        if (e.isDirectory()) return walk(path);
+        if (!e.isFile()) return;
         const st = await lstat(path).catch(() => undefined);
         if (st && st.mtimeMs >= since) {
           await utimes(path, st.atime, LONG_AGO).catch(() => undefined);
           n++;
         }
-      }
-    }
+      }),
+    );
   };
   await walk(dir);
   return n;

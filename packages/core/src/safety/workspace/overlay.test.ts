@@ -109,13 +109,15 @@ describe('the overlay workspace', () => {
     const ws = await overlay();
     await ws.apply([{ file: 'src/app.py', content: 'VALUE = 2\n' }]);
     // A "build" in the view: an output made from the patched source.
-    await sh(ws, 'cp src/app.py build-suture/app.o');
+    await sh(ws, 'cp src/app.py build-suture/app.o && mkdir -p build-suture/a/b && cp src/app.py build-suture/a/b/deep.o');
     await ws.dispose();
     open.splice(open.indexOf(ws), 1);
     const output = await stat(join(repo, 'build-suture', 'app.o'));
     expect(await readFile(join(repo, 'build-suture', 'app.o'), 'utf8')).toBe('VALUE = 2\n');
     // Older than the user's own source: make and ninja take it as out of date.
-    expect(output.mtimeMs).toBeLessThan((await stat(join(repo, 'src', 'app.py'))).mtimeMs);
+    const source = (await stat(join(repo, 'src', 'app.py'))).mtimeMs;
+    expect(output.mtimeMs).toBeLessThan(source);
+    expect((await stat(join(repo, 'build-suture', 'a', 'b', 'deep.o'))).mtimeMs).toBeLessThan(source);
     // What the view did not make keeps its time.
     expect((await stat(join(repo, 'build-suture', 'untouched.o'))).mtimeMs).toBeCloseTo(old * 1000, -3);
   });

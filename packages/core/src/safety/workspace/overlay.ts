@@ -119,9 +119,10 @@ export async function openOverlay(root: string, ctx: ModeContext): Promise<Works
     async dispose() {
       if (disposed) return;
       disposed = true;
-      await holder.close();
-      // What the runs built from a patch must not pass for up to date with the user's sources.
-      if (changes.written().length > 0) for (const d of owned) await ageOutputs(join(root, d), openedAt);
+      // What the runs built from a patch must not pass for up to date with the user's sources:
+      // the real build folders are aged while the holder ends, the layers removed once it has.
+      const aged = changes.written().length > 0 ? [...owned].map((d) => ageOutputs(join(root, d), openedAt)) : [];
+      await Promise.all([holder.close(), ...aged]);
       await removeTree(layers);
     },
   };
