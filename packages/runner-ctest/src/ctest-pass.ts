@@ -83,9 +83,10 @@ interface EntryInfo {
 export async function runPass(input: PassInput): Promise<PassOutcome> {
   const { options, ctx } = input;
   const backstopS = Math.ceil((input.deadline - Date.now()) / 1000) + 1;
-  const known = await input.listings.known();
   let registry: Registry | undefined;
-  const registryReady = input.registry.then((r) => {
+  // Nothing is awaited before CTest starts: the registry and the listings come while it runs.
+  const registryReady = input.registry.then(async (r) => {
+    const known = await input.listings.known();
     registry = r;
     // listed while the tests run: the listings only read the binaries
     for (const reg of r.values())

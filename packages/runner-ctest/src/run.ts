@@ -89,7 +89,10 @@ export async function runCtest(
       ...(build.timedOut ? { error: build.diagnostics[0]!.message } : {}),
     };
   }
-  const registry = readRegistry(options.ctest, buildDir, ctx);
+  // started once the first pass has started CTest, which is the run's critical path
+  const registry = new Promise<Registry>((resolve) => setImmediate(resolve)).then(() =>
+    readRegistry(options.ctest, buildDir, ctx),
+  );
   const listings = new ListingCache(buildDir, ctx);
   const base: Base = {
     options,
