@@ -12,11 +12,14 @@ const MARK = SELF_IGNORE.split('\n')[0]!;
  */
 export async function ownedDirs(root: string): Promise<string[]> {
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
-  const owned: string[] = [];
-  for (const e of entries) {
-    if (!e.isDirectory() || e.name === SUTURE_DIR) continue;
-    const ignore = await readFile(join(root, e.name, '.gitignore'), 'utf8').catch(() => '');
-    if (ignore.startsWith(MARK)) owned.push(e.name);
-  }
-  return owned.sort();
+  // read together: a workspace looks before each command it starts
+  const marked = await Promise.all(
+    entries
+      .filter((e) => e.isDirectory() && e.name !== SUTURE_DIR)
+      .map(async (e) => {
+        const ignore = await readFile(join(root, e.name, '.gitignore'), 'utf8').catch(() => '');
+        return ignore.startsWith(MARK) ? [e.name] : [];
+      }),
+  );
+  return marked.flat().sort();
 }
