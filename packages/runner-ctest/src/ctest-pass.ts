@@ -122,8 +122,15 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   const cut = new Map<string, string[]>();
   const root = ctx.root;
 
+  // CTest's and GoogleTest's own words that a test failed come before its result can be told
+  // (the registry and the binary's listing may still be read): the engine hears of it at once.
+  const failing = (status: string): void => {
+    if (status !== 'passed' && status !== 'skipped') ctx.onFailing?.();
+  };
+
   const caseEnded = (e: EntryRun, kase: CaseEnd): void => {
     if (input.onlyCases && !input.onlyCases.has(kase.name)) return;
+    failing(kase.status);
     report(e, (i) => (i.split ? [caseResult(root, e.name, kase, i.listing.get(kase.name))] : []));
   };
 
@@ -200,6 +207,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
         stopping: false,
       };
       running.delete(end.number);
+      failing(end.status);
       entryEnded(e, end);
     },
   });

@@ -89,6 +89,12 @@ export interface RunContext {
   workDir: string;
   /** Called as each test finishes, when the runner can stream results. Optional. */
   onTestResult?: (test: TestResult) => void;
+  /**
+   * Called as soon as the runner sees that a test failed, before that test's result is complete
+   * (a runner that must read more before it reports the result, such as a binary's listing).
+   * The engine starts getting ready to heal. Optional; a failing `onTestResult` counts too.
+   */
+  onFailing?: () => void;
 }
 
 export interface DetectedProject {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HealConfigSchema } from '../api/contracts/config.js';
-import type { Logger } from '../api/plugin.js';
+import type { Logger, Runner } from '../api/plugin.js';
 import { scriptAnalyzer, scriptRunner } from '../testing/script-runner.js';
 import { Emitter } from './events.js';
 import { createRoundRunner } from './rounds.js';
@@ -16,7 +16,10 @@ afterEach(async () => {
 });
 
 /** The calc project's rounds: its tests run one file after another, add (which fails) first. */
-async function calcRounds(mulFails = false): Promise<ReturnType<typeof createRoundRunner>> {
+async function calcRounds(
+  mulFails = false,
+  runner: Runner = scriptRunner(),
+): Promise<ReturnType<typeof createRoundRunner>> {
   const root = await mkdtemp(join(tmpdir(), 'suture-rounds-'));
   roots.push(root);
   await cp(FIXTURE, root, { recursive: true });
@@ -28,7 +31,7 @@ async function calcRounds(mulFails = false): Promise<ReturnType<typeof createRou
   const project = {
     name: 'calc',
     root,
-    runner: scriptRunner(),
+    runner,
     analyzer: scriptAnalyzer(),
     timeoutMs: 60_000,
     heal: HealConfigSchema.parse({}),
@@ -66,5 +69,28 @@ describe('a round', () => {
     });
     expect(result.status).toBe('passed');
     expect(calls).toEqual([]);
+  });
+
+  it("takes a runner's word that a test failed before its result is ready, once", async () => {
+    const seen: string[] = [];
+    const early: Runner = {
+      name: 'early',
+      language: 'javascript',
+      supportsSelection: false,
+      async run(ctx) {
+        // a runner that still has to read a listing before it can report which test failed
+        ctx.onFailing?.();
+        seen.push('runner: a test failed');
+        ctx.onFailing?.();
+        const test = { id: 'tests/add.test.mjs', status: 'failed' as const };
+        ctx.onTestResult?.(test);
+        seen.push('runner: its result');
+        return { status: 'failed', tests: [test], exitCode: 1, command: 'early', durationMs: 1 };
+      },
+    };
+    const rounds = await calcRounds(false, early);
+    const result = await rounds.run('initial', undefined, { onFailing: () => seen.push('engine: failing') });
+    expect(result.status).toBe('failed');
+    expect(seen).toEqual(['engine: failing', 'runner: a test failed', 'runner: its result']);
   });
 });

@@ -118,14 +118,15 @@ export function createRoundRunner(
       phase(`run:${kind}:start`);
       const live = emitter.wants('onTestResult');
       let onFailing = options.onFailing;
+      const failing = (): void => {
+        const first = onFailing;
+        onFailing = undefined;
+        first?.();
+      };
       const onTestResult =
         live || onFailing
           ? (test: TestResult): void => {
-              if (onFailing && FAILING.has(test.status)) {
-                const first = onFailing;
-                onFailing = undefined;
-                first();
-              }
+              if (FAILING.has(test.status)) failing();
               if (live) void emitter.emit('onTestResult', { project: project.name, test: back(test) });
             }
           : undefined;
@@ -140,6 +141,8 @@ export function createRoundRunner(
             workDir,
             // Only asked for where a reporter shows results as they come, or a failure is awaited.
             ...(onTestResult ? { onTestResult } : {}),
+            // a runner's word that a test failed, before it can report which
+            ...(onFailing ? { onFailing: failing } : {}),
           });
         const raw = back(workspace ? await workspace.run(call) : await call());
         const parsed = RunResultSchema.safeParse(raw);

@@ -17,6 +17,8 @@ describe('the CTest runner on entries and GoogleTest cases of every shape', () =
   let root: string;
   let result: RunResult;
   const streamed: TestResult[] = [];
+  /** At each word that a test failed: how many failing results had streamed by then. */
+  const hints: number[] = [];
   let tests: Record<string, TestResult>;
   beforeAll(async () => {
     root = await copy('native');
@@ -26,6 +28,7 @@ describe('the CTest runner on entries and GoogleTest cases of every shape', () =
         if (streamed.length === 0) void writeFile(join(root, 'live.marker'), t.id);
         streamed.push(t);
       },
+      onFailing: () => hints.push(streamed.filter((t) => t.status === 'failed').length),
     });
     tests = Object.fromEntries(result.tests.map((t) => [t.id, t]));
   }, 600_000);
@@ -70,6 +73,11 @@ describe('the CTest runner on entries and GoogleTest cases of every shape', () =
     expect(tests['lib::test::Live.SeesAnEarlierResult']!.status).toBe('passed');
     expect(streamed.map((t) => t.id).sort()).toEqual(result.tests.map((t) => t.id).sort());
     expect(streamed.find((t) => t.id === 'lib::test::Whole.Fails')).toEqual(tests['lib::test::Whole.Fails']);
+  });
+
+  it('says a test failed as soon as CTest or GoogleTest prints it, before any failing result is ready', () => {
+    expect(hints.length).toBeGreaterThan(0);
+    expect(hints[0]).toBe(0);
   });
 
   it('re-runs exactly the selected entries and cases, whatever their names hold, with the same results', async () => {

@@ -32,6 +32,7 @@ export interface RunExtra {
   /** The runner instance to use (its options, its memory of durations); default ctest({ parallel: 2 }). */
   runner?: Runner;
   onTestResult?: (test: TestResult) => void;
+  onFailing?: () => void;
   /** The run's scratch folder, when the test looks into it. */
   workDir?: string;
 }
@@ -48,6 +49,7 @@ export async function run(root: string, extra: RunExtra = {}): Promise<RunResult
       logger: silentLogger,
       ...(extra.selection ? { selection: extra.selection } : {}),
       ...(extra.onTestResult ? { onTestResult: extra.onTestResult } : {}),
+      ...(extra.onFailing ? { onFailing: extra.onFailing } : {}),
     }),
   );
 }
