@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HealConfigSchema } from '../api/contracts/config.js';
-import type { Logger, Runner } from '../api/plugin.js';
+import { API_VERSION, type Logger, type Runner } from '../api/plugin.js';
 import { scriptAnalyzer, scriptRunner } from '../testing/script-runner.js';
 import { Emitter } from './events.js';
 import { createRoundRunner } from './rounds.js';
@@ -75,6 +75,7 @@ describe('a round', () => {
     const seen: string[] = [];
     const early: Runner = {
       name: 'early',
+      apiVersion: API_VERSION,
       language: 'javascript',
       supportsSelection: false,
       async run(ctx) {

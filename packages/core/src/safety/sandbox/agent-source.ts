@@ -1,8 +1,8 @@
 /**
  * The program that holds a sandbox's namespaces open: started as root of a private user, mount
- * (and network) namespace, it mounts the view (`setup`), prints one `{"ready":...}` line, then
- * serves file requests on stdin, one JSON line each, until stdin closes (suture ended or died),
- * when it exits and the namespaces go with it. Its file operations see the view at the project's
+ * (and network) namespace, it reads its setup (the first line on stdin), mounts the view, prints
+ * one `{"ready":...}` line, then serves file requests on stdin, one JSON line each, until stdin
+ * closes (suture ended or died), when it exits and the namespaces go with it. Its file operations see the view at the project's
  * own path; everything outside the writable folders is read-only to it as to the tests, so no
  * request can write outside them. Plain JavaScript run with `node --input-type=module -e`: it
  * never loads suture's own modules.
@@ -15,7 +15,12 @@ import { dirname, basename, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 
-const setup = JSON.parse(process.argv[1]);
+// The setup is the first line on stdin: the agent starts while suture still decides what to mount.
+const rl = createInterface({ input: process.stdin });
+const setup = await new Promise((resolve) => {
+  rl.once('line', (line) => resolve(JSON.parse(line)));
+  rl.once('close', () => process.exit(0));
+});
 const notes = [];
 const mount = (...args) => execFileSync(setup.mount, args, { stdio: ['ignore', 'ignore', 'pipe'] });
 const why = (e) => String((e && e.stderr && e.stderr.toString().trim()) || (e && e.message) || e);
@@ -269,7 +274,6 @@ const handlers = {
   },
 };
 
-const rl = createInterface({ input: process.stdin });
 rl.on('line', (line) => {
   let req;
   try {

@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { requireIsolation } from '../workspace/isolation.test-support.js';
 import { joinCommand } from './command.js';
-import { HolderError, startHolder, type Holder } from './holder.js';
+import { processAlive } from '../process/process-groups.js';
+import { HolderError, spawnHolder, startHolder, type Holder } from './holder.js';
 import { findSandboxTools, type SandboxTools } from './tools.js';
 
 const run = promisify(execFile);
@@ -60,6 +61,24 @@ describe('a sandbox holder', () => {
     expect(out).toContain('refused-outside');
     expect(await readFile(join(odd, 'f'), 'utf8')).toBe('in\n');
     await expect(readFile(join(outside, 'f'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('starts before its setup is known, and is set up once told, or ends without a process when abandoned', async (t) => {
+    await requireIsolation(t);
+    const dir = join(base, 'later');
+    await mkdir(dir);
+    const pending = spawnHolder(tools(), { network: false });
+    // what to mount is decided while the agent starts
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const holder = await pending.setup([{ op: 'read-only' }, { op: 'bind', src: dir, dst: dir }]);
+    holders.push(holder);
+    expect(holder.pid).toBe(pending.pid);
+    expect(await inside(holder, `echo in > ${dir}/f && cat ${dir}/f`)).toBe('in\n');
+
+    const abandoned = spawnHolder(tools(), { network: false });
+    expect(processAlive(-abandoned.pid!)).toBe(true);
+    await abandoned.abandon();
+    expect(processAlive(-abandoned.pid!)).toBe(false);
   });
 
   it("fails its start with mount's own reason when a step of the setup cannot be done", async (t) => {

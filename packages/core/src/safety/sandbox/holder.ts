@@ -54,16 +54,34 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
+/** A holder whose agent is starting and waits for the setup it is to do. */
+export interface PendingHolder {
+  /** The holder's process (its group's id), while it runs. */
+  readonly pid: number | undefined;
+  /** Sends the setup and waits for the agent to have done it; rejects as `startHolder` does. */
+  setup(ops: readonly SetupOp[]): Promise<Holder>;
+  /** Ends a holder that will not be set up (what was to be mounted could not be planned). */
+  abandon(): Promise<void>;
+}
+
 /**
  * Starts a holder: `unshare` makes the namespaces with the current user as their root, the agent
  * does `ops` and serves requests. Rejects with the setup's own error when a step fails. Its
  * process group is recorded, so `suture recover` ends a holder a killed run left.
  */
-export async function startHolder(
+export function startHolder(
   tools: SandboxTools,
   ops: readonly SetupOp[],
   options: { network: boolean },
 ): Promise<Holder> {
+  return spawnHolder(tools, options).setup(ops);
+}
+
+/**
+ * Starts a holder's processes before its setup is known: Node's start, most of a holder's cost,
+ * then overlaps the work that decides what to mount.
+ */
+export function spawnHolder(tools: SandboxTools, options: { network: boolean }): PendingHolder {
   const args = [
     '--user',
     '--map-root-user',
@@ -74,7 +92,6 @@ export async function startHolder(
     '--input-type=module',
     '-e',
     AGENT_SOURCE,
-    JSON.stringify({ mount: tools.mount, sh: tools.sh, ops }),
   ];
   const child = spawn(tools.unshare, args, {
     // The agent needs no more than to find `mount`, `sh` and `ip`, whose paths it is given (and mkdir).
@@ -139,7 +156,9 @@ export async function startHolder(
       reject(new HolderError(`the sandbox holder could not start: ${error.message}`)),
     );
   });
-  const hello = await ready.catch(async (error: unknown) => {
+  // the setup may come after the agent has failed to start: that failure is its answer then
+  ready.catch(() => undefined);
+  const kill = async (): Promise<void> => {
     if (child.pid !== undefined && !closed) {
       try {
         process.kill(-child.pid, 'SIGKILL');
@@ -148,10 +167,32 @@ export async function startHolder(
       }
     }
     await exited(child);
-    throw error;
-  });
+  };
+  return {
+    pid: child.pid,
+    async setup(ops) {
+      child.stdin!.write(`${JSON.stringify({ mount: tools.mount, sh: tools.sh, ops })}\n`);
+      const hello = await ready.catch(async (error: unknown) => {
+        await kill();
+        throw error;
+      });
+      return serving(child, hello, options.network, pending, () => nextId++, () => closed);
+    },
+    abandon: kill,
+  };
+}
+
+/** A holder whose agent has done its setup and serves requests. */
+function serving(
+  child: ChildProcess,
+  hello: { pid: number; facts: HolderFacts; notes: string[] },
+  ownNetwork: boolean,
+  pending: Map<number, Pending>,
+  nextId: () => number,
+  isClosed: () => boolean,
+): Holder {
   const close = async (): Promise<void> => {
-    if (closed) return;
+    if (isClosed()) return;
     child.stdin!.end();
     // The agent keeps nothing to save: its mounts end with its namespaces, so its group is ended
     // at once rather than waited on to exit by itself (which cost a few ms a workspace).
@@ -166,10 +207,10 @@ export async function startHolder(
     pid: child.pid!,
     facts: hello.facts,
     notes: hello.notes,
-    ownNetwork: options.network,
+    ownNetwork,
     request<T>(op: string, fields: Record<string, unknown> = {}): Promise<T> {
-      if (closed) return Promise.reject(new HolderError('the sandbox holder has exited'));
-      const id = nextId++;
+      if (isClosed()) return Promise.reject(new HolderError('the sandbox holder has exited'));
+      const id = nextId();
       return new Promise<T>((resolve, reject) => {
         pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
         child.stdin!.write(`${JSON.stringify({ id, op, ...fields })}\n`);

@@ -1,4 +1,5 @@
 import { ConfigError } from '../../api/errors.js';
+import { spawnHolder, type PendingHolder } from '../sandbox/holder.js';
 import { isolationSupport, type IsolationSupport } from '../sandbox/support.js';
 import { openCopy } from './copy.js';
 import { openInPlace } from './in-place.js';
@@ -136,7 +137,23 @@ export async function openWorkspace(root: string, options: WorkspaceOptions = {}
   const workspace = options.workspace ?? 'auto';
   const sandbox = options.sandbox ?? 'auto';
   const support = await supportFor(workspace, sandbox, options.env);
-  const plan = await planForMounts(root, workspace, planIsolation(workspace, sandbox, support));
+  const planned = planIsolation(workspace, sandbox, support);
+  // An overlay's holder starts now: its Node starts while the mounts are looked at and the
+  // layers made, and is told what to mount once that is known.
+  const tools = support.tools;
+  const early =
+    planned.mode === 'overlay' && tools
+      ? spawnHolder(tools, { network: planned.sandboxOn && !!tools.ip })
+      : undefined;
+  let plan: IsolationPlan;
+  try {
+    plan = await planForMounts(root, workspace, planned);
+  } catch (error) {
+    await early?.abandon();
+    throw error;
+  }
+  const holder = plan.mode === 'overlay' ? early : undefined;
+  if (early && !holder) await early.abandon();
   // The layers dead runs left are swept (every few minutes) while this one opens and runs: neither
   // touches the other's folders (a sweep spares this process's own and the state of projects
   // whose root is there). The sweep is not waited for before the runs start, only when the
@@ -150,8 +167,10 @@ export async function openWorkspace(root: string, options: WorkspaceOptions = {}
   );
   let opened: Workspace;
   try {
-    opened = await openMode(root, plan, support, options);
+    opened = await openMode(root, plan, support, options, holder);
   } catch (error) {
+    // a holder the mode never set up (its folders could not be made) ends here
+    await holder?.abandon();
     await swept;
     throw error;
   }
@@ -169,9 +188,11 @@ async function openMode(
   plan: IsolationPlan,
   support: IsolationSupport,
   options: WorkspaceOptions,
+  holder: PendingHolder | undefined,
 ): Promise<Workspace> {
   const ctx: ModeContext = {
     support,
+    ...(holder ? { holder } : {}),
     // A run in place without namespaces keeps no state outside the repository.
     stateDir: plan.mode === 'in-place' && !plan.sandboxOn ? '' : await projectStateDir(root, options.env),
     sandboxOn: plan.sandboxOn,

@@ -54,7 +54,7 @@ export async function openOverlay(root: string, ctx: ModeContext): Promise<Works
   ];
   let holder;
   try {
-    holder = await startHolder(tools, ops, { network: ctx.sandboxOn && !!tools.ip });
+    holder = await (ctx.holder?.setup(ops) ?? startHolder(tools, ops, { network: ctx.sandboxOn && !!tools.ip }));
   } catch (error) {
     await removeTree(layers);
     throw error;
