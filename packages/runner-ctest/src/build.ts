@@ -129,9 +129,9 @@ export async function configureAndBuild(
     await writeFile(hashFile, hash);
   }
   const jobs = String(options.parallel ?? cpus().length);
-  const ninja = await directNinja(options, buildDir);
-  const [tool, args] = ninja
-    ? [ninja, ['-C', buildDir, '-j', jobs]]
+  const direct = await directNinja(options, buildDir);
+  const [tool, args] = direct
+    ? [direct, ['-C', buildDir, '-j', jobs]]
     : [options.cmake, ['--build', buildDir, '--parallel', jobs, ...options.buildArgs]];
   const b = await runProcess(tool, args, {
     cwd: ctx.root,

@@ -90,7 +90,7 @@ export async function runCtest(
     };
   }
   // started once the first pass has started CTest, which is the run's critical path
-  const registry = new Promise<Registry>((resolve) => setImmediate(resolve)).then(() =>
+  const registry = new Promise<void>((next) => setImmediate(next)).then(() =>
     readRegistry(options.ctest, buildDir, ctx),
   );
   const listings = new ListingCache(buildDir, ctx);

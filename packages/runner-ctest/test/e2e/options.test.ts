@@ -114,7 +114,9 @@ describe('the CTest runner options', () => {
         await readFile(join(root, 'build-suture', 'CMakeCache.txt'), 'utf8'),
       )![1]!;
       expect(broken.command).toBe(`${ninja} -C ${join(root, 'build-suture')} -j 2`);
-      expect(broken.diagnostics).toContainEqual(expect.objectContaining({ file: 'main.cpp', severity: 'error' }));
+      expect(broken.diagnostics).toContainEqual(
+        expect.objectContaining({ file: 'main.cpp', severity: 'error' }),
+      );
       // buildArgs are CMake's: then the build goes through cmake --build
       const viaCmake = await runWith({ parallel: 2, configureArgs: ON, buildArgs: ['--verbose'] });
       expect(statuses(viaCmake)['mini.runs']).toBe('passed');

@@ -176,7 +176,14 @@ export function spawnHolder(tools: SandboxTools, options: { network: boolean }):
         await kill();
         throw error;
       });
-      return serving(child, hello, options.network, pending, () => nextId++, () => closed);
+      return serving(
+        child,
+        hello,
+        options.network,
+        pending,
+        () => nextId++,
+        () => closed,
+      );
     },
     abandon: kill,
   };

@@ -109,7 +109,10 @@ describe('the overlay workspace', () => {
     const ws = await overlay();
     await ws.apply([{ file: 'src/app.py', content: 'VALUE = 2\n' }]);
     // A "build" in the view: an output made from the patched source.
-    await sh(ws, 'cp src/app.py build-suture/app.o && mkdir -p build-suture/a/b && cp src/app.py build-suture/a/b/deep.o');
+    await sh(
+      ws,
+      'cp src/app.py build-suture/app.o && mkdir -p build-suture/a/b && cp src/app.py build-suture/a/b/deep.o',
+    );
     await ws.dispose();
     open.splice(open.indexOf(ws), 1);
     const output = await stat(join(repo, 'build-suture', 'app.o'));

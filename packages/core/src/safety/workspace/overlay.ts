@@ -54,7 +54,8 @@ export async function openOverlay(root: string, ctx: ModeContext): Promise<Works
   ];
   let holder;
   try {
-    holder = await (ctx.holder?.setup(ops) ?? startHolder(tools, ops, { network: ctx.sandboxOn && !!tools.ip }));
+    holder = await (ctx.holder?.setup(ops) ??
+      startHolder(tools, ops, { network: ctx.sandboxOn && !!tools.ip }));
   } catch (error) {
     await removeTree(layers);
     throw error;
@@ -121,7 +122,8 @@ export async function openOverlay(root: string, ctx: ModeContext): Promise<Works
       disposed = true;
       // What the runs built from a patch must not pass for up to date with the user's sources:
       // the real build folders are aged while the holder ends, the layers removed once it has.
-      const aged = changes.written().length > 0 ? [...owned].map((d) => ageOutputs(join(root, d), openedAt)) : [];
+      const aged =
+        changes.written().length > 0 ? [...owned].map((d) => ageOutputs(join(root, d), openedAt)) : [];
       await Promise.all([holder.close(), ...aged]);
       await removeTree(layers);
     },
