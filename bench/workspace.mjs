@@ -160,9 +160,12 @@ async function compare(label, p, modes) {
     `\n${label}: ${info[modes[0]].tests} tests, ${REPEATS} gates per mode (check mode: initial run, one fix validated, regression run)`,
   );
   const base = median(times['in-place']);
+  // Each repeat runs every mode back to back: the median of those pairs' ratios is less swayed by
+  // a machine whose speed drifts over the minutes the bench takes than the ratio of the medians.
+  const paired = (m) => median(times[m].map((t, i) => t / times['in-place'][i]));
   for (const m of modes)
     console.log(
-      `  ${m.padEnd(10)} median ${median(times[m]).toFixed(0).padStart(6)} ms  (${range(times[m])})  ${(median(times[m]) / base).toFixed(2)}x in-place`,
+      `  ${m.padEnd(10)} median ${median(times[m]).toFixed(0).padStart(6)} ms  (${range(times[m])})  ${(median(times[m]) / base).toFixed(2)}x in-place (paired: ${paired(m).toFixed(2)}x)`,
     );
   // where each mode's time goes: the runner's own time per round, and the rest of the gate
   // (analysis, the workspace's opening as far as the runs do not hide it, pins, writes, its end)
