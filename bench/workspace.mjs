@@ -9,7 +9,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HealConfigSchema } from '../packages/core/dist/index.js';
+import { HealConfigSchema, runProcess } from '../packages/core/dist/index.js';
 import { Journal, openWorkspace, runGate } from '../packages/core/dist/internal.js';
 import { scriptedFixer, silentLogger } from '../packages/core/dist/testing/index.js';
 import pytest from '../packages/runner-pytest/dist/index.js';
@@ -200,6 +200,25 @@ async function openCost(p, modes) {
       `  ${mode.padEnd(10)} opening the workspace alone: median ${median(open).toFixed(0)} ms (${range(open)}), closing it ${median(close).toFixed(0)} ms`,
     );
   }
+  // What each process a run starts costs in the sandbox (its namespaces joined, a PID namespace
+  // of its own and its init) against the same process started directly.
+  const ws = await openWorkspace(p.root, { workspace: 'overlay', sandbox: 'auto', writable: [] });
+  const spawnMs = async (inSandbox) => {
+    const xs = [];
+    for (let i = 0; i < 10 * REPEATS; i++) {
+      const t = performance.now();
+      const once = () => runProcess('true', [], { cwd: p.root, timeoutMs: 10_000 });
+      await (inSandbox ? ws.run(once) : once());
+      xs.push(performance.now() - t);
+    }
+    return median(xs);
+  };
+  const direct = await spawnMs(false);
+  const sandboxed = await spawnMs(true);
+  await ws.dispose();
+  console.log(
+    `  a process started in the overlay's sandbox: median ${sandboxed.toFixed(1)} ms against ${direct.toFixed(1)} ms directly (\`true\`)`,
+  );
 }
 
 async function journalCost(files, batched) {

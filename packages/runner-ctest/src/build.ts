@@ -85,9 +85,10 @@ export async function configureAndBuild(
     ...options.configureArgs,
   ];
   const hash = createHash('sha1').update(options.cmake).update(JSON.stringify(configure)).digest('hex');
-  const configured =
-    (await exists(join(buildDir, 'CMakeCache.txt'))) &&
-    (await readFile(hashFile, 'utf8').catch(() => '')) === hash;
+  const readCache = (): Promise<string | undefined> =>
+    readFile(join(buildDir, 'CMakeCache.txt'), 'utf8').catch(() => undefined);
+  let cache = await readCache();
+  const configured = cache !== undefined && (await readFile(hashFile, 'utf8').catch(() => '')) === hash;
   let log = '';
   const stopped = (step: string, command: string): BuildOutcome => ({
     ok: false,
@@ -127,9 +128,10 @@ export async function configureAndBuild(
     if (r.timedOut) return stopped('configure', r.command);
     if (r.exitCode !== 0) return configureFailed(r.output, r.command, log, ctx.root, started);
     await writeFile(hashFile, hash);
+    cache = await readCache();
   }
   const jobs = String(options.parallel ?? cpus().length);
-  const direct = await directNinja(options, buildDir);
+  const direct = await directNinja(options, cache ?? '');
   const [tool, args] = direct
     ? [direct, ['-C', buildDir, '-j', jobs]]
     : [options.cmake, ['--build', buildDir, '--parallel', jobs, ...options.buildArgs]];
@@ -173,9 +175,8 @@ export async function configureAndBuild(
  * `cmake` of the default and no `buildArgs`, which are CMake's to read. Ninja re-runs CMake itself
  * when a CMakeLists.txt changed, as it does under `cmake --build`.
  */
-async function directNinja(options: ResolvedCtestOptions, buildDir: string): Promise<string | undefined> {
+async function directNinja(options: ResolvedCtestOptions, cache: string): Promise<string | undefined> {
   if (options.cmake !== 'cmake' || options.buildArgs.length > 0) return undefined;
-  const cache = await readFile(join(buildDir, 'CMakeCache.txt'), 'utf8').catch(() => '');
   if (!/^CMAKE_GENERATOR:INTERNAL=Ninja$/m.test(cache)) return undefined;
   const program = /^CMAKE_MAKE_PROGRAM:FILEPATH=(.+)$/m.exec(cache)?.[1];
   return program && isAbsolute(program) && (await exists(program, constants.X_OK)) ? program : undefined;

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RunContext, RunResultInput, TestResult } from '@suture/core';
 import { configureAndBuild } from './build.js';
 import { runPass, type PassInput, type PassOutcome } from './ctest-pass.js';
@@ -90,9 +91,7 @@ export async function runCtest(
     };
   }
   // started once the first pass has started CTest, which is the run's critical path
-  const registry = new Promise<void>((next) => setImmediate(next)).then(() =>
-    readRegistry(options.ctest, buildDir, ctx),
-  );
+  const registry = nextTurn().then(() => readRegistry(options.ctest, buildDir, ctx));
   const listings = new ListingCache(buildDir, ctx);
   const base: Base = {
     options,

@@ -2,10 +2,10 @@
  * The program that holds a sandbox's namespaces open: started as root of a private user, mount
  * (and network) namespace, it reads its setup (the first line on stdin), mounts the view, prints
  * one `{"ready":...}` line, then serves file requests on stdin, one JSON line each, until stdin
- * closes (suture ended or died), when it exits and the namespaces go with it. Its file operations see the view at the project's
- * own path; everything outside the writable folders is read-only to it as to the tests, so no
- * request can write outside them. Plain JavaScript run with `node --input-type=module -e`: it
- * never loads suture's own modules.
+ * closes (suture ended or died), when it exits and the namespaces go with it. Its file
+ * operations see the view at the project's own path; everything outside the writable folders is
+ * read-only to it as to the tests, so no request can write outside them. Plain JavaScript run
+ * with `node --input-type=module -e`: it never loads suture's own modules.
  */
 export const AGENT_SOURCE = String.raw`
 import { execFile, execFileSync, spawnSync } from 'node:child_process';

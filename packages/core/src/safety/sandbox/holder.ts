@@ -176,53 +176,28 @@ export function spawnHolder(tools: SandboxTools, options: { network: boolean }):
         await kill();
         throw error;
       });
-      return serving(
-        child,
-        hello,
-        options.network,
-        pending,
-        () => nextId++,
-        () => closed,
-      );
+      return {
+        pid: child.pid!,
+        facts: hello.facts,
+        notes: hello.notes,
+        ownNetwork: options.network,
+        request<T>(op: string, fields: Record<string, unknown> = {}): Promise<T> {
+          if (closed) return Promise.reject(new HolderError('the sandbox holder has exited'));
+          const id = nextId++;
+          return new Promise<T>((resolve, reject) => {
+            pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+            child.stdin!.write(`${JSON.stringify({ id, op, ...fields })}\n`);
+          });
+        },
+        // The agent keeps nothing to save: its mounts end with its namespaces, so its group is
+        // ended at once rather than waited on to exit by itself (which cost a few ms a workspace).
+        async close() {
+          if (closed) return;
+          child.stdin!.end();
+          await kill();
+        },
+      };
     },
     abandon: kill,
-  };
-}
-
-/** A holder whose agent has done its setup and serves requests. */
-function serving(
-  child: ChildProcess,
-  hello: { pid: number; facts: HolderFacts; notes: string[] },
-  ownNetwork: boolean,
-  pending: Map<number, Pending>,
-  nextId: () => number,
-  isClosed: () => boolean,
-): Holder {
-  const close = async (): Promise<void> => {
-    if (isClosed()) return;
-    child.stdin!.end();
-    // The agent keeps nothing to save: its mounts end with its namespaces, so its group is ended
-    // at once rather than waited on to exit by itself (which cost a few ms a workspace).
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // gone already
-    }
-    await exited(child);
-  };
-  return {
-    pid: child.pid!,
-    facts: hello.facts,
-    notes: hello.notes,
-    ownNetwork,
-    request<T>(op: string, fields: Record<string, unknown> = {}): Promise<T> {
-      if (isClosed()) return Promise.reject(new HolderError('the sandbox holder has exited'));
-      const id = nextId();
-      return new Promise<T>((resolve, reject) => {
-        pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-        child.stdin!.write(`${JSON.stringify({ id, op, ...fields })}\n`);
-      });
-    },
-    close,
   };
 }

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
-import type { PendingHolder, SetupOp } from '../sandbox/holder.js';
+import type { SetupOp } from '../sandbox/holder.js';
 import type { IsolationSupport } from '../sandbox/support.js';
 import type { IsolationInForce, WorkspaceMode, WorkspaceOptions } from './types.js';
 
@@ -15,8 +15,6 @@ export interface ModeContext {
   envOnly: boolean;
   options: WorkspaceOptions;
   notes: string[];
-  /** The overlay's holder, already starting, waiting to be told what to mount. */
-  holder?: PendingHolder;
 }
 
 /** Whether `path` is `root` or inside it. */

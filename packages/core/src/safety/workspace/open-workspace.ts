@@ -1,11 +1,11 @@
 import { ConfigError } from '../../api/errors.js';
-import { spawnHolder, type PendingHolder } from '../sandbox/holder.js';
+import type { PendingHolder } from '../sandbox/holder.js';
 import { isolationSupport, type IsolationSupport } from '../sandbox/support.js';
 import { openCopy } from './copy.js';
 import { openInPlace } from './in-place.js';
 import { inForce, type ModeContext } from './mode-context.js';
 import { mountsInside } from './mounts.js';
-import { openOverlay } from './overlay.js';
+import { openOverlay, spawnOverlayHolder } from './overlay.js';
 import { sweepStaleViewsIfDue } from './stale.js';
 import { projectStateDir, stateBase } from './state-dir.js';
 import type {
@@ -140,11 +140,7 @@ export async function openWorkspace(root: string, options: WorkspaceOptions = {}
   const planned = planIsolation(workspace, sandbox, support);
   // An overlay's holder starts now: its Node starts while the mounts are looked at and the
   // layers made, and is told what to mount once that is known.
-  const tools = support.tools;
-  const early =
-    planned.mode === 'overlay' && tools
-      ? spawnHolder(tools, { network: planned.sandboxOn && !!tools.ip })
-      : undefined;
+  const early = planned.mode === 'overlay' ? spawnOverlayHolder(support, planned.sandboxOn) : undefined;
   let plan: IsolationPlan;
   try {
     plan = await planForMounts(root, workspace, planned);
@@ -192,7 +188,6 @@ async function openMode(
 ): Promise<Workspace> {
   const ctx: ModeContext = {
     support,
-    ...(holder ? { holder } : {}),
     // A run in place without namespaces keeps no state outside the repository.
     stateDir: plan.mode === 'in-place' && !plan.sandboxOn ? '' : await projectStateDir(root, options.env),
     sandboxOn: plan.sandboxOn,
@@ -200,7 +195,8 @@ async function openMode(
     options,
     notes: plan.notes,
   };
-  if (plan.mode === 'overlay') return openOverlay(root, ctx);
+  // the overlay's holder is already starting (`holder` is set exactly when the mode is overlay)
+  if (holder) return openOverlay(root, ctx, holder);
   if (plan.mode === 'copy') return openCopy(root, ctx);
   return openInPlace(root, ctx);
 }

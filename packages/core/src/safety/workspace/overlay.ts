@@ -2,7 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { resolveRealPath } from '../paths.js';
 import { withSpawnWrapper } from '../process/spawn-context.js';
-import { startHolder, type SetupOp } from '../sandbox/holder.js';
+import { spawnHolder, type PendingHolder, type SetupOp } from '../sandbox/holder.js';
+import type { IsolationSupport } from '../sandbox/support.js';
 import { ViewChanges, toBuffer } from './changes.js';
 import {
   inForce,
@@ -20,14 +21,26 @@ import type { Workspace } from './types.js';
 import { agentFs } from './view-fs.js';
 
 /**
+ * Starts the holder of an overlay view (its own network where the sandbox applies), before the
+ * view is planned: Node's start, most of the holder's cost, overlaps the planning.
+ */
+export function spawnOverlayHolder(support: IsolationSupport, sandboxOn: boolean): PendingHolder {
+  const tools = support.tools!;
+  return spawnHolder(tools, { network: sandboxOn && !!tools.ip });
+}
+
+/**
  * The copy-on-write view: an overlay whose lower layer is the project itself, mounted at the
  * project's own path in a private mount namespace (absolute paths in build folders stay right).
  * Runs join the namespace; writes (the patches, the tests' own files) land in a throwaway upper
  * layer. suture's build folders and the run's scratch folder are bound in real and writable, so
  * builds stay warm and suture reads the reports its runners wrote.
  */
-export async function openOverlay(root: string, ctx: ModeContext): Promise<Workspace> {
-  const tools = ctx.support.tools!;
+export async function openOverlay(
+  root: string,
+  ctx: ModeContext,
+  pending: PendingHolder,
+): Promise<Workspace> {
   // A second of slack: a file's mtime may be rounded below the clock read here.
   const openedAt = Date.now() - 1000;
   const layers = await freshDir(ctx.stateDir, 'view');
@@ -54,8 +67,7 @@ export async function openOverlay(root: string, ctx: ModeContext): Promise<Works
   ];
   let holder;
   try {
-    holder = await (ctx.holder?.setup(ops) ??
-      startHolder(tools, ops, { network: ctx.sandboxOn && !!tools.ip }));
+    holder = await pending.setup(ops);
   } catch (error) {
     await removeTree(layers);
     throw error;
