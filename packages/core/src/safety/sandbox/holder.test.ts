@@ -63,6 +63,28 @@ describe('a sandbox holder', () => {
     await expect(readFile(join(outside, 'f'))).rejects.toThrow(/ENOENT/);
   });
 
+  it('brings up the loopback of its own network beside the mounts', async (t) => {
+    await requireIsolation(t);
+    const ip = tools().ip;
+    if (!ip) return t.skip('ip (iproute2) is not installed');
+    const holder = await startHolder(tools(), [{ op: 'loopback', ip }, { op: 'read-only' }], {
+      network: true,
+    });
+    holders.push(holder);
+    expect(holder.facts).toEqual({ network: true, readOnly: true, readOnlyFailures: [] });
+    const cmd = joinCommand(
+      tools(),
+      { holder: holder.pid, network: true, uid: process.getuid!(), gid: process.getgid!(), procMount: false },
+      base,
+      ip,
+      ['-o', 'link', 'show'],
+    );
+    const links = (await run(cmd.file, cmd.args, { cwd: base })).stdout.trim().split('\n');
+    // a network of its own: the loopback alone, and up
+    expect(links).toHaveLength(1);
+    expect(links[0]).toMatch(/^1: lo: <LOOPBACK,UP,LOWER_UP>/);
+  });
+
   it('starts before its setup is known, and is set up once told, or ends without a process when abandoned', async (t) => {
     await requireIsolation(t);
     const dir = join(base, 'later');

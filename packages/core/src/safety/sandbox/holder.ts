@@ -1,10 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import { recordProcessGroup } from '../process/process-groups.js';
 import { AGENT_SOURCE } from './agent-source.js';
+import { parseMountInfo, setupOutcome, setupScript } from './setup-script.js';
 import type { SandboxTools } from './tools.js';
 
-/** One step of a holder's setup, done in order by the agent before it says it is ready. */
+/** One step of a holder's setup, done in order before it is ready. */
 export type SetupOp =
   | { op: 'loopback'; ip: string }
   /** Binds the real `src` at `dst` before anything covers it, so the view can still reach it. */
@@ -78,8 +83,24 @@ export function startHolder(
 }
 
 /**
+ * The holder's first process, as root of the namespaces: it starts the agent (its arguments) on
+ * its own stdin and, meanwhile, reads the setup script on descriptor 3, runs it and reports on
+ * descriptor 4, then waits for the agent. The mounts are done while the agent's Node starts.
+ */
+const HOLDER = [
+  'exec 5<&0',
+  '"$@" <&5 5<&- 3<&- 4>&- &',
+  'a=$!',
+  'exec 5<&-',
+  'eval "$(cat <&3)" && exec 3<&- && setup',
+  `printf '\\036end\\037%s' "$?" >&4`,
+  'exec 4>&-',
+  'wait "$a"',
+].join('\n');
+
+/**
  * Starts a holder's processes before its setup is known: Node's start, most of a holder's cost,
- * then overlaps the work that decides what to mount.
+ * then overlaps the work that decides what to mount, and the mounts themselves.
  */
 export function spawnHolder(tools: SandboxTools, options: { network: boolean }): PendingHolder {
   const args = [
@@ -88,15 +109,19 @@ export function spawnHolder(tools: SandboxTools, options: { network: boolean }):
     '--mount',
     ...(options.network ? ['--net'] : []),
     '--',
+    tools.sh,
+    '-c',
+    HOLDER,
+    'suture-holder',
     process.execPath,
-    '--input-type=module',
     '-e',
     AGENT_SOURCE,
+    tools.mount,
   ];
   const child = spawn(tools.unshare, args, {
-    // The agent needs no more than to find `mount`, `sh` and `ip`, whose paths it is given (and mkdir).
+    // Its shell needs no more than to find `cat` and `mkdir`: the other tools are given by path.
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C' },
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe'],
     detached: true,
   });
   const forget = child.pid !== undefined ? recordProcessGroup(child.pid, 'suture sandbox holder') : undefined;
@@ -108,40 +133,39 @@ export function spawnHolder(tools: SandboxTools, options: { network: boolean }):
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let closed = false;
-  const lines = createInterface({ input: child.stdout! });
-  const ready = new Promise<{ pid: number; facts: HolderFacts; notes: string[] }>((resolve, reject) => {
-    let first = true;
-    lines.on('line', (line) => {
-      let msg: {
-        id?: number;
-        result?: unknown;
-        error?: { message: string; code?: string; path?: string };
-      } & Record<string, unknown>;
-      try {
-        msg = JSON.parse(line) as typeof msg;
-      } catch {
-        return;
-      }
-      if (first) {
-        first = false;
-        if (msg.ready) resolve(msg as unknown as { pid: number; facts: HolderFacts; notes: string[] });
-        else reject(new HolderError(`the sandbox could not be set up: ${String(msg.error)}`));
-        return;
-      }
-      const waiting = msg.id !== undefined ? pending.get(msg.id) : undefined;
-      if (!waiting) return;
-      pending.delete(msg.id!);
-      if (msg.error)
-        waiting.reject(
-          // The path lets a refusal name the file (the view sits at the project's own path).
-          Object.assign(
-            new Error(msg.error.message),
-            msg.error.code ? { code: msg.error.code } : {},
-            msg.error.path ? { path: msg.error.path } : {},
-          ),
-        );
-      else waiting.resolve(msg.result);
+  // The agent's answers, one JSON line per request.
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    let msg: { id?: number; result?: unknown; error?: { message: string; code?: string; path?: string } };
+    try {
+      msg = JSON.parse(line) as typeof msg;
+    } catch {
+      return;
+    }
+    const waiting = msg.id !== undefined ? pending.get(msg.id) : undefined;
+    if (!waiting) return;
+    pending.delete(msg.id!);
+    if (msg.error)
+      waiting.reject(
+        // The path lets a refusal name the file (the view sits at the project's own path).
+        Object.assign(
+          new Error(msg.error.message),
+          msg.error.code ? { code: msg.error.code } : {},
+          msg.error.path ? { path: msg.error.path } : {},
+        ),
+      );
+    else waiting.resolve(msg.result);
+  });
+  // What the setup script reports on descriptor 4, up to its `end` record.
+  const reported = new Promise<{ records: string; status: number }>((resolve, reject) => {
+    let text = '';
+    const report = child.stdio[4] as Readable;
+    report.setEncoding('utf8');
+    report.on('data', (chunk: string) => {
+      text += chunk;
+      const end = /\x1eend\x1f(\d+)$/.exec(text);
+      if (end) resolve({ records: text.slice(0, end.index), status: Number(end[1]) });
     });
+    report.on('error', () => undefined);
     child.once('exit', (code, signal) => {
       closed = true;
       forget?.();
@@ -156,8 +180,8 @@ export function spawnHolder(tools: SandboxTools, options: { network: boolean }):
       reject(new HolderError(`the sandbox holder could not start: ${error.message}`)),
     );
   });
-  // the setup may come after the agent has failed to start: that failure is its answer then
-  ready.catch(() => undefined);
+  // the setup may come after the holder has failed to start: that failure is its answer then
+  reported.catch(() => undefined);
   const kill = async (): Promise<void> => {
     if (child.pid !== undefined && !closed) {
       try {
@@ -171,15 +195,37 @@ export function spawnHolder(tools: SandboxTools, options: { network: boolean }):
   return {
     pid: child.pid,
     async setup(ops) {
-      child.stdin!.write(`${JSON.stringify({ mount: tools.mount, sh: tools.sh, ops })}\n`);
-      const hello = await ready.catch(async (error: unknown) => {
+      let outcome: { facts: HolderFacts; notes: string[] };
+      const tableDir = await mkdtemp(join(tmpdir(), 'suture-mounts-'));
+      try {
+        const plan = setupScript(
+          ops,
+          parseMountInfo(await readFile('/proc/self/mountinfo', 'utf8')),
+          tools,
+          tableDir,
+        );
+        await Promise.all(plan.tables.map((t) => writeFile(t.path, t.text)));
+        const script = child.stdio[3] as Writable;
+        script.on('error', () => undefined);
+        script.end(plan.script);
+        const { records, status } = await reported;
+        try {
+          outcome = setupOutcome(plan, ops, records, status);
+        } catch (error) {
+          throw new HolderError(
+            `the sandbox could not be set up: ${(error as Error).message}${status !== 0 && !records && stderr.trim() ? `: ${stderr.trim()}` : ''}`,
+          );
+        }
+      } catch (error) {
         await kill();
         throw error;
-      });
+      } finally {
+        await rm(tableDir, { recursive: true, force: true });
+      }
       return {
         pid: child.pid!,
-        facts: hello.facts,
-        notes: hello.notes,
+        facts: outcome.facts,
+        notes: outcome.notes,
         ownNetwork: options.network,
         request<T>(op: string, fields: Record<string, unknown> = {}): Promise<T> {
           if (closed) return Promise.reject(new HolderError('the sandbox holder has exited'));
