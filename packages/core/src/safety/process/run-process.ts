@@ -84,6 +84,9 @@ function start(plan: SpawnPlan, options: RunProcessOptions): ChildProcess | Erro
   }
 }
 
+/** How long after a command's exit its output may take to close before a helper is taken to hold it. */
+const HELD_MS = 50;
+
 const closed = (stream: Readable): Promise<void> =>
   new Promise((resolve) => {
     if (stream.closed) resolve();
@@ -180,14 +183,21 @@ export async function runProcess(
   clearTimeout(timer);
   options.signal?.removeEventListener('abort', onAbort);
   if (!('error' in end)) {
+    const allClosed = Promise.all(pipes.map(closed)).then(() => true);
     let drainTimer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(pipes.map(closed)),
-      new Promise<void>((resolve) => {
-        drainTimer = setTimeout(resolve, options.drainMs ?? 1000);
-      }),
-    ]);
-    clearTimeout(drainTimer);
+    const waitFor = (ms: number): Promise<boolean> =>
+      Promise.race([
+        allClosed,
+        new Promise<boolean>((resolve) => {
+          drainTimer = setTimeout(() => resolve(false), ms);
+        }),
+      ]).finally(() => clearTimeout(drainTimer));
+    if (plan.exited) {
+      // the pipes close just after the exit, unless something the command left holds them
+      const held = !(await waitFor(HELD_MS));
+      await plan.exited(held);
+      if (held) await waitFor(options.drainMs ?? 1000);
+    } else await waitFor(options.drainMs ?? 1000);
   }
   // Descendants that outlived the leader (daemonized test helpers) still belong to its session,
   // in its group or in groups of their own (a build tool's jobs).

@@ -11,6 +11,11 @@ export interface SpawnPlan {
    * namespace's first process cannot die of most signals itself): such codes are read back as signals.
    */
   signalsAsExitCodes: boolean;
+  /**
+   * Called once the command has exited, with whether its output was still held open a moment
+   * later (a helper it left running has it): the sandbox may then end what the command left.
+   */
+  exited?: (outputHeld: boolean) => Promise<void>;
 }
 
 /** Turns a command into its plan, or says why it cannot start (a missing executable). */

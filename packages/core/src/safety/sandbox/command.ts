@@ -21,6 +21,32 @@ export interface JoinOptions {
 }
 
 /**
+ * `nsenter` into a holder's namespaces and `unshare` of a PID namespace of their own, as the
+ * user's own uid and gid: the command line up to the program its first process runs.
+ */
+function intoPidNamespace(tools: SandboxTools, options: JoinOptions): string[] {
+  return [
+    `--target=${options.holder}`,
+    '--user',
+    '--mount',
+    ...(options.network ? ['--net'] : []),
+    // Entering as the namespace's root (uid 0 there is the user) without setgroups, which an
+    // unprivileged user may not call.
+    '--preserve-credentials',
+    '--',
+    tools.unshare,
+    '--user',
+    `--map-user=${options.uid}`,
+    `--map-group=${options.gid}`,
+    '--pid',
+    '--fork',
+    '--kill-child',
+    ...(options.procMount ? ['--mount-proc'] : []),
+    '--',
+  ];
+}
+
+/**
  * The command line that runs `file args` in `cwd` inside a holder's namespaces, in a PID
  * namespace of its own, as the user's own uid and gid.
  */
@@ -33,32 +59,7 @@ export function joinCommand(
 ): { file: string; args: string[] } {
   return {
     file: tools.nsenter,
-    args: [
-      `--target=${options.holder}`,
-      '--user',
-      '--mount',
-      ...(options.network ? ['--net'] : []),
-      // Entering as the namespace's root (uid 0 there is the user) without setgroups, which an
-      // unprivileged user may not call.
-      '--preserve-credentials',
-      '--',
-      tools.unshare,
-      '--user',
-      `--map-user=${options.uid}`,
-      `--map-group=${options.gid}`,
-      '--pid',
-      '--fork',
-      '--kill-child',
-      ...(options.procMount ? ['--mount-proc'] : []),
-      '--',
-      tools.sh,
-      '-c',
-      INIT,
-      'suture-init',
-      cwd,
-      file,
-      ...args,
-    ],
+    args: [...intoPidNamespace(tools, options), tools.sh, '-c', INIT, 'suture-init', cwd, file, ...args],
   };
 }
 
@@ -88,6 +89,56 @@ export function pidNamespaceCommand(
       '-c',
       INIT,
       'suture-init',
+      cwd,
+      file,
+      ...args,
+    ],
+  };
+}
+
+/**
+ * The first process of a run's PID namespace when the run's commands join it one after another
+ * (`runSpaceCommand` below): it says it is up with one line, then waits for its stdin to close.
+ * When it exits, the kernel kills every process left in the namespace.
+ */
+const SPACE_INIT = 'echo up; read -r _';
+
+/**
+ * The command line of a run's space: a PID namespace (with its own /proc where allowed) inside a
+ * holder's namespaces, as the user's own uid and gid, that the run's commands join. Its pid (the
+ * `unshare` that made it) is what `runSpaceCommand` targets.
+ */
+export function spaceCommand(tools: SandboxTools, options: JoinOptions): { file: string; args: string[] } {
+  return { file: tools.nsenter, args: [...intoPidNamespace(tools, options), tools.sh, '-c', SPACE_INIT] };
+}
+
+/**
+ * The command line that runs `file args` in `cwd` inside a run's space (see `spaceCommand`),
+ * whose `unshare` is `space`. A joined command is not its namespace's first process, so it has
+ * the signals and exit status it has outside; `nsenter` dies of the signal its command died of.
+ * The folder is entered by a shell inside: `nsenter --wd` would open it outside the view.
+ */
+export function runSpaceCommand(
+  tools: SandboxTools,
+  space: { pid: number; network: boolean },
+  cwd: string,
+  file: string,
+  args: readonly string[],
+): { file: string; args: string[] } {
+  return {
+    file: tools.nsenter,
+    args: [
+      `--target=${space.pid}`,
+      '--user',
+      '--mount',
+      ...(space.network ? ['--net'] : []),
+      `--pid=/proc/${space.pid}/ns/pid_for_children`,
+      '--preserve-credentials',
+      '--',
+      tools.sh,
+      '-c',
+      'cd -- "$1" || exit 126; shift; exec "$@"',
+      'suture-run',
       cwd,
       file,
       ...args,

@@ -3,7 +3,6 @@ import { dirname, join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { atomicWrite } from '../atomic.js';
 import { resolveRealPath } from '../paths.js';
-import { withSpawnWrapper } from '../process/spawn-context.js';
 import { startHolder, type Holder, type SetupOp } from '../sandbox/holder.js';
 import { ViewChanges, toBuffer } from './changes.js';
 import { forgetCopied, syncCopy } from './copy-sync.js';
@@ -45,7 +44,7 @@ export async function openCopy(root: string, ctx: ModeContext): Promise<Workspac
     ];
     holder = await startHolder(ctx.support.tools!, ops, { network: !!ctx.support.tools?.ip });
   }
-  const wrapper = sandboxRuns({
+  const runs = sandboxRuns({
     support: ctx.support,
     ...(holder ? { holder } : {}),
     envAllowlist: ctx.sandboxOn || ctx.envOnly,
@@ -71,7 +70,7 @@ export async function openCopy(root: string, ctx: ModeContext): Promise<Workspac
     readRoot: copy,
     // The copy is a snapshot of the tree from the open on.
     pin: async () => undefined,
-    run: (fn) => withSpawnWrapper(wrapper, fn),
+    run: (fn) => runs.run(fn),
     read,
     resolve: (file) => resolveRealPath(copy, file),
     async apply(edits) {
@@ -95,7 +94,7 @@ export async function openCopy(root: string, ctx: ModeContext): Promise<Workspac
     async dispose() {
       if (disposed) return;
       disposed = true;
-      await holder?.close();
+      await Promise.all([runs.close(), holder?.close()]);
       await forgetCopied(ctx.stateDir, changes.written());
     },
   };

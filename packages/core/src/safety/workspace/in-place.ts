@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { resolveRealPath, toPosix } from '../paths.js';
-import { withSpawnWrapper } from '../process/spawn-context.js';
 import { startHolder, type Holder, type SetupOp } from '../sandbox/holder.js';
 import { ViewChanges, toBuffer } from './changes.js';
 import {
@@ -47,7 +46,7 @@ export async function openInPlace(root: string, ctx: ModeContext): Promise<Works
     ];
     holder = await startHolder(ctx.support.tools!, ops, { network: !!ctx.support.tools?.ip });
   }
-  const wrapper = sandboxRuns({
+  const runs = sandboxRuns({
     support: ctx.support,
     ...(holder ? { holder } : {}),
     envAllowlist: ctx.sandboxOn || ctx.envOnly,
@@ -73,7 +72,7 @@ export async function openInPlace(root: string, ctx: ModeContext): Promise<Works
     root,
     readRoot: root,
     pin: async () => undefined,
-    run: (fn) => withSpawnWrapper(wrapper, fn),
+    run: (fn) => runs.run(fn),
     read,
     resolve: (file) => resolveRealPath(root, file),
     async apply(edits) {
@@ -90,7 +89,7 @@ export async function openInPlace(root: string, ctx: ModeContext): Promise<Works
     async dispose() {
       if (disposed) return;
       disposed = true;
-      await holder?.close();
+      await Promise.all([runs.close(), holder?.close()]);
     },
   };
 }

@@ -197,6 +197,54 @@ describe('the sandbox around the runs', () => {
     expect((await sleeps()).filter((pid) => !before.has(pid))).toEqual([]);
   });
 
+  it("starts a run's commands in one PID namespace of the run's own, which ends with the run", async (t) => {
+    await requireIsolation(t, { overlay: true });
+    const ws = await overlay();
+    await mkdir(work, { recursive: true });
+    const before = new Set(await sleeps());
+    const helper = join(work, 'helper');
+    const opts = { cwd: ws.root, env: process.env, timeoutMs: 60_000 };
+    const alive = `kill -0 "$(cat ${helper})" 2>/dev/null && echo alive || echo gone`;
+    const { first, second } = await ws.run(async () => ({
+      first: await runProcess(
+        'sh',
+        ['-c', `setsid sh -c 'echo $$ > ${helper}; exec sleep 300' >/dev/null 2>&1 & sleep 0.2`],
+        opts,
+      ),
+      // the helper the first command left is in the namespace the second one sees
+      second: await runProcess('sh', ['-c', alive], opts),
+    }));
+    expect(first.exitCode).toBe(0);
+    expect(second.output).toBe('alive\n');
+    expect((await sleeps()).filter((pid) => !before.has(pid))).toEqual([]);
+    // the next run has a namespace of its own: the helper's pid means nothing there
+    expect((await sh(ws, alive)).output).toBe('gone\n');
+  });
+
+  it('ends at once what a command left holding its output, when no other command of the run is going', async (t) => {
+    await requireIsolation(t, { overlay: true });
+    const ws = await overlay();
+    await mkdir(work, { recursive: true });
+    const helper = join(work, 'helper');
+    const opts = { cwd: ws.root, env: process.env, timeoutMs: 60_000 };
+    const { held, next } = await ws.run(async () => ({
+      held: await runProcess(
+        'sh',
+        ['-c', `setsid sh -c 'echo $$ > ${helper}; exec sleep 300' & sleep 0.2; echo done`],
+        opts,
+      ),
+      next: await runProcess(
+        'sh',
+        ['-c', `kill -0 "$(cat ${helper})" 2>/dev/null && echo alive || echo gone`],
+        opts,
+      ),
+    }));
+    expect(held.output).toBe('done\n');
+    // well under the second runProcess waits for output a helper holds
+    expect(held.durationMs).toBeLessThan(900);
+    expect(next.output).toBe('gone\n');
+  });
+
   it('reports a death by signal as the signal', async (t) => {
     await requireIsolation(t, { overlay: true });
     const ws = await overlay();

@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { resolveRealPath } from '../paths.js';
-import { withSpawnWrapper } from '../process/spawn-context.js';
 import { spawnHolder, type PendingHolder, type SetupOp } from '../sandbox/holder.js';
 import type { IsolationSupport } from '../sandbox/support.js';
 import { ViewChanges, toBuffer } from './changes.js';
@@ -75,14 +74,18 @@ export async function openOverlay(
   const fs = agentFs(holder);
   const changes = new ViewChanges();
 
-  const bindNewOwned = async (): Promise<void> => {
+  /** Binds in the build folders suture made since the view was mounted; true when there were any. */
+  const bindNewOwned = async (): Promise<boolean> => {
+    let bound = false;
     for (const d of await ownedDirs(root)) {
       if (owned.has(d)) continue;
       owned.add(d);
       await fs.bind(join(lower, d), join(root, d));
+      bound = true;
     }
+    return bound;
   };
-  const wrapper = sandboxRuns({
+  const runs = sandboxRuns({
     support: ctx.support,
     holder,
     envAllowlist: ctx.sandboxOn,
@@ -116,7 +119,7 @@ export async function openOverlay(
         }),
       );
     },
-    run: (fn) => withSpawnWrapper(wrapper, fn),
+    run: (fn) => runs.run(fn),
     read,
     resolve: (file) => resolveRealPath(root, file, fs),
     async apply(edits) {
@@ -136,7 +139,7 @@ export async function openOverlay(
       // the real build folders are aged while the holder ends, the layers removed once it has.
       const aged =
         changes.written().length > 0 ? [...owned].map((d) => ageOutputs(join(root, d), openedAt)) : [];
-      await Promise.all([holder.close(), ...aged]);
+      await Promise.all([runs.close(), holder.close(), ...aged]);
       await removeTree(layers);
     },
   };

@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { recordProcessGroup } from '../process/process-groups.js';
+import { spaceCommand, type JoinOptions } from './command.js';
+import type { SandboxTools } from './tools.js';
+
+/**
+ * A run's PID namespace inside a holder's namespaces: the run's commands join it (one `nsenter`
+ * each, rather than a namespace of their own each), and when it ends the kernel kills every
+ * process left in it, setsid'd and daemonised ones included.
+ */
+export interface RunSpace {
+  /** The `unshare` that made the namespace, which commands target to join it. */
+  readonly pid: number | undefined;
+  /** Resolves once the namespace is up; rejects with the reason it could not be made. */
+  readonly ready: Promise<void>;
+  /** Ends the space (once, however often called); resolves once every process in it is gone. */
+  close(): Promise<void>;
+  /** Ends a space no command has joined, without waiting for its init to leave by itself. */
+  discard(): Promise<void>;
+}
+
+/** How long a space's init may take to leave once told to, before its group is killed. */
+const CLOSE_GRACE_MS = 2000;
+
+export function startRunSpace(tools: SandboxTools, options: JoinOptions): RunSpace {
+  const cmd = spaceCommand(tools, options);
+  const child = spawn(cmd.file, cmd.args, {
+    cwd: '/',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  // `suture recover` ends a space a killed run left, and every process in it with it
+  const forget = child.pid !== undefined ? recordProcessGroup(child.pid, 'suture run space') : undefined;
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => {
+    if (stderr.length < 4096) stderr += c.toString();
+  });
+  child.stdin!.on('error', () => undefined);
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      forget?.();
+      resolve();
+    });
+    child.once('error', () => resolve());
+  });
+  let up = false;
+  const ready = new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', () => {
+      up = true;
+      resolve();
+    });
+    void exited.then(() =>
+      reject(
+        new Error(
+          `the run's PID namespace could not be made: ${stderr.trim() || 'its first process exited'}`,
+        ),
+      ),
+    );
+  });
+  ready.catch(() => undefined);
+  const kill = (): void => {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  };
+  let closing: Promise<void> | undefined;
+  const discard = async (): Promise<void> => {
+    kill();
+    await exited;
+  };
+  return {
+    pid: child.pid,
+    ready,
+    close() {
+      closing ??= up
+        ? (async () => {
+            // Its init leaves once its stdin closes, and `unshare`, which waits for it, once the
+            // kernel has killed what was left in the namespace.
+            child.stdin!.end();
+            const timer = setTimeout(kill, CLOSE_GRACE_MS);
+            await exited;
+            clearTimeout(timer);
+          })()
+        : discard();
+      return closing;
+    },
+    discard() {
+      closing ??= discard();
+      return closing;
+    },
+  };
+}
