@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { recordProcessGroup } from '../process/process-groups.js';
 import { spaceCommand, type JoinOptions } from './command.js';
@@ -14,6 +15,12 @@ export interface RunSpace {
   readonly pid: number | undefined;
   /** Resolves once the namespace is up; rejects with the reason it could not be made. */
   readonly ready: Promise<void>;
+  /**
+   * Whether nothing runs in the space but its first process, once the commands that joined it
+   * have exited: what they left running is that process's child then (it adopts orphans).
+   * False when that cannot be read.
+   */
+  idle(): Promise<boolean>;
   /** Ends the space (once, however often called); resolves once every process in it is gone. */
   close(): Promise<void>;
   /** Ends a space no command has joined, without waiting for its init to leave by itself. */
@@ -46,10 +53,16 @@ export function startRunSpace(tools: SandboxTools, options: JoinOptions): RunSpa
     child.once('error', () => resolve());
   });
   let up = false;
+  /** The space's first process, the child of `unshare`, as this machine's /proc numbers it. */
+  let init: string | undefined;
   const ready = new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', () => {
       up = true;
-      resolve();
+      const pid = String(child.pid);
+      void readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')
+        .then((text) => (init = text.trim() || undefined))
+        .catch(() => undefined)
+        .finally(resolve);
     });
     void exited.then(() =>
       reject(
@@ -76,6 +89,11 @@ export function startRunSpace(tools: SandboxTools, options: JoinOptions): RunSpa
   return {
     pid: child.pid,
     ready,
+    async idle() {
+      if (!init || closing || child.exitCode !== null || child.signalCode !== null) return false;
+      const children = await readFile(`/proc/${init}/task/${init}/children`, 'utf8').catch(() => undefined);
+      return children !== undefined && children.trim() === '';
+    },
     close() {
       closing ??= up
         ? (async () => {

@@ -219,6 +219,15 @@ describe('the sandbox around the runs', () => {
     expect((await sleeps()).filter((pid) => !before.has(pid))).toEqual([]);
     // the next run has a namespace of its own: the helper's pid means nothing there
     expect((await sh(ws, alive)).output).toBe('gone\n');
+    // a namespace its run left nothing in serves the next run; one with a helper left does not
+    const ns = async (script = ''): Promise<string> =>
+      (await sh(ws, `${script}readlink /proc/self/ns/pid`)).output;
+    const clean = await ns();
+    expect(await ns()).toBe(clean);
+    const left = await ns(`setsid sleep 300 >/dev/null 2>&1 & `);
+    expect(left).toBe(clean);
+    expect(await ns()).not.toBe(left);
+    expect((await sleeps()).filter((pid) => !before.has(pid))).toEqual([]);
   });
 
   it('ends at once what a command left holding its output, when no other command of the run is going', async (t) => {

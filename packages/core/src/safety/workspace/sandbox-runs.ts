@@ -141,8 +141,12 @@ export function sandboxRuns(input: SandboxRunsInput): SandboxRuns {
       try {
         return await withSpawnWrapper(wrapper(run), fn);
       } finally {
-        await Promise.all(run.all.map((s) => s.space.close()));
-        if (!closed && !spare) spare = space();
+        // A space its commands left nothing in serves the next run; any other ends with this one.
+        const last = run.current;
+        const reuse =
+          !closed && !spare && last?.mounts === mounts && (await last.space.idle()) ? last : undefined;
+        await Promise.all(run.all.filter((s) => s !== reuse).map((s) => s.space.close()));
+        if (!closed && !spare) spare = reuse ?? space();
       }
     },
     async close() {
