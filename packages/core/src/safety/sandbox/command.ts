@@ -21,8 +21,25 @@ export interface JoinOptions {
 }
 
 /**
- * `nsenter` into a holder's namespaces and `unshare` of a PID namespace of their own, as the
- * user's own uid and gid: the command line up to the program its first process runs.
+ * `unshare`'s options for a PID namespace of its own (with its /proc where allowed), as the
+ * user's own uid and gid, up to the program its first process runs.
+ */
+function pidNamespaceOptions(options: Omit<JoinOptions, 'holder' | 'network'>): string[] {
+  return [
+    '--user',
+    `--map-user=${options.uid}`,
+    `--map-group=${options.gid}`,
+    '--pid',
+    '--fork',
+    '--kill-child',
+    ...(options.procMount ? ['--mount-proc'] : []),
+    '--',
+  ];
+}
+
+/**
+ * `nsenter` into a holder's namespaces, then `unshare` of a PID namespace of their own: the
+ * command line up to the program its first process runs.
  */
 function intoPidNamespace(tools: SandboxTools, options: JoinOptions): string[] {
   return [
@@ -35,14 +52,7 @@ function intoPidNamespace(tools: SandboxTools, options: JoinOptions): string[] {
     '--preserve-credentials',
     '--',
     tools.unshare,
-    '--user',
-    `--map-user=${options.uid}`,
-    `--map-group=${options.gid}`,
-    '--pid',
-    '--fork',
-    '--kill-child',
-    ...(options.procMount ? ['--mount-proc'] : []),
-    '--',
+    ...pidNamespaceOptions(options),
   ];
 }
 
@@ -76,23 +86,7 @@ export function pidNamespaceCommand(
 ): { file: string; args: string[] } {
   return {
     file: tools.unshare,
-    args: [
-      '--user',
-      `--map-user=${options.uid}`,
-      `--map-group=${options.gid}`,
-      '--pid',
-      '--fork',
-      '--kill-child',
-      ...(options.procMount ? ['--mount-proc'] : []),
-      '--',
-      tools.sh,
-      '-c',
-      INIT,
-      'suture-init',
-      cwd,
-      file,
-      ...args,
-    ],
+    args: [...pidNamespaceOptions(options), tools.sh, '-c', INIT, 'suture-init', cwd, file, ...args],
   };
 }
 
