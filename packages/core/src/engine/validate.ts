@@ -86,11 +86,13 @@ export async function validateEdits(input: ValidateInput): Promise<ProposalCheck
   const allowed = matcher(policy.allowedPaths);
   // Scope entries by the file they really are, so that a link inside the root names the same file.
   const inScope = new Set<string>();
-  for (const e of scope.entries) {
+  // resolved together: in a view each lookup is a request to its holder
+  const reals = await Promise.all(scope.entries.map((e) => resolveIn(e.file)));
+  scope.entries.forEach((e, i) => {
     inScope.add(e.file);
-    const real = await resolveIn(e.file);
+    const real = reals[i]!;
     if (real.ok) inScope.add(real.path);
-  }
+  });
   const contents = new Map<string, { before: string | undefined; after: string }>();
 
   for (const [i, edit] of input.edits.entries()) {

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { recordProcessGroup } from '../process/process-groups.js';
+import { processAlive, recordProcessGroup } from '../process/process-groups.js';
 import { AGENT_SOURCE } from './agent-source.js';
 import { parseMountInfo, setupOutcome, setupScript } from './setup-script.js';
 import type { SandboxTools } from './tools.js';
@@ -57,6 +58,11 @@ function exited(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
   });
+}
+
+/** Waits, briefly, until no process of group `pgid` is left (killed ones included, until reaped). */
+async function groupGone(pgid: number): Promise<void> {
+  for (let waited = 0; waited < 200 && processAlive(-pgid); waited += 2) await delay(2);
 }
 
 /** A holder whose agent is starting and waits for the setup it is to do. */
@@ -191,6 +197,9 @@ export function spawnHolder(tools: SandboxTools, options: { network: boolean }):
       }
     }
     await exited(child);
+    // The agent, the shell's child, is reaped by the machine's init once both are killed: the
+    // group is gone a moment after the shell's exit.
+    if (child.pid !== undefined) await groupGone(child.pid);
   };
   return {
     pid: child.pid,
