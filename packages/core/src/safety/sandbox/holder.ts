@@ -94,6 +94,8 @@ export function startHolder(
  * descriptor 4, then waits for the agent. The mounts are done while the agent's Node starts.
  */
 const HOLDER = [
+  // Ended with SIGTERM, it reaps what it started before it leaves: no orphan is left to the machine's init.
+  "trap 'wait; exit 143' TERM",
   'exec 5<&0',
   '"$@" <&5 5<&- 3<&- 4>&- &',
   'a=$!',
@@ -136,6 +138,7 @@ export function spawnHolder(tools: SandboxTools, options: { network: boolean }):
     if (stderr.length < 8192) stderr += c.toString();
   });
   child.stdin!.on('error', () => undefined);
+  (child.stdio[3] as Writable).on('error', () => undefined);
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let closed = false;
@@ -189,16 +192,23 @@ export function spawnHolder(tools: SandboxTools, options: { network: boolean }):
   // the setup may come after the holder has failed to start: that failure is its answer then
   reported.catch(() => undefined);
   const kill = async (): Promise<void> => {
-    if (child.pid !== undefined && !closed) {
+    const signal = (name: NodeJS.Signals): void => {
+      if (child.pid === undefined || closed) return;
       try {
-        process.kill(-child.pid, 'SIGKILL');
+        process.kill(-child.pid, name);
       } catch {
         // gone already
       }
-    }
+    };
+    // SIGTERM ends the agent (and a step of the setup) and has the shell reap them; a process it
+    // missed, forked as it came, still reads the end of its input. SIGKILL is for a holder that
+    // does not leave.
+    (child.stdio[3] as Writable).end();
+    child.stdin!.end();
+    signal('SIGTERM');
+    const stubborn = setTimeout(() => signal('SIGKILL'), 1000);
     await exited(child);
-    // The agent, the shell's child, is reaped by the machine's init once both are killed: the
-    // group is gone a moment after the shell's exit.
+    clearTimeout(stubborn);
     if (child.pid !== undefined) await groupGone(child.pid);
   };
   return {
@@ -215,7 +225,6 @@ export function spawnHolder(tools: SandboxTools, options: { network: boolean }):
         );
         await Promise.all(plan.tables.map((t) => writeFile(t.path, t.text)));
         const script = child.stdio[3] as Writable;
-        script.on('error', () => undefined);
         script.end(plan.script);
         const { records, status } = await reported;
         try {
