@@ -23,8 +23,6 @@ export interface RunSpace {
   idle(): Promise<boolean>;
   /** Ends the space (once, however often called); resolves once every process in it is gone. */
   close(): Promise<void>;
-  /** Ends a space no command has joined, without waiting for its init to leave by itself. */
-  discard(): Promise<void>;
 }
 
 /** How long a space's init may take to leave once told to, before its group is killed. */
@@ -52,12 +50,10 @@ export function startRunSpace(tools: SandboxTools, options: JoinOptions): RunSpa
     });
     child.once('error', () => resolve());
   });
-  let up = false;
   /** The space's first process, the child of `unshare`, as this machine's /proc numbers it. */
   let init: string | undefined;
   const ready = new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', () => {
-      up = true;
       const pid = String(child.pid);
       void readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')
         .then((text) => (init = text.trim() || undefined))
@@ -82,10 +78,6 @@ export function startRunSpace(tools: SandboxTools, options: JoinOptions): RunSpa
     }
   };
   let closing: Promise<void> | undefined;
-  const discard = async (): Promise<void> => {
-    kill();
-    await exited;
-  };
   return {
     pid: child.pid,
     ready,
@@ -95,20 +87,15 @@ export function startRunSpace(tools: SandboxTools, options: JoinOptions): RunSpa
       return children !== undefined && children.trim() === '';
     },
     close() {
-      closing ??= up
-        ? (async () => {
-            // Its init leaves once its stdin closes, and `unshare`, which waits for it, once the
-            // kernel has killed what was left in the namespace.
-            child.stdin!.end();
-            const timer = setTimeout(kill, CLOSE_GRACE_MS);
-            await exited;
-            clearTimeout(timer);
-          })()
-        : discard();
-      return closing;
-    },
-    discard() {
-      closing ??= discard();
+      // Its init leaves once its stdin closes (at once when it is still starting), and `unshare`,
+      // which waits for it, once the kernel has killed what was left in the namespace: nothing is
+      // orphaned to the machine's init. A space that does not leave is killed.
+      closing ??= (async () => {
+        child.stdin!.end();
+        const timer = setTimeout(kill, CLOSE_GRACE_MS);
+        await exited;
+        clearTimeout(timer);
+      })();
       return closing;
     },
   };

@@ -151,7 +151,7 @@ export function sandboxRuns(input: SandboxRunsInput): SandboxRuns {
     },
     async close() {
       closed = true;
-      await spare?.space.discard();
+      await spare?.space.close();
       spare = undefined;
     },
   };
