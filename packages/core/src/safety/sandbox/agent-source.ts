@@ -8,19 +8,18 @@
  * with `node -e` (CommonJS, which starts sooner than a module): it never loads suture's own modules.
  */
 export const AGENT_SOURCE = String.raw`
-const { execFileSync } = require('node:child_process');
-const { lstatSync, mkdirSync } = require('node:fs');
+const fs = require('node:fs');
 const { lstat, mkdir, open, readFile, realpath, rename, rm, stat, utimes } = require('node:fs/promises');
 const { dirname, basename, join } = require('node:path');
-const { createInterface } = require('node:readline');
+const { StringDecoder } = require('node:string_decoder');
 
-const rl = createInterface({ input: process.stdin });
 // mount(8), whose path is the agent's argument, binds a build folder made after the setup
-const mount = (...args) => execFileSync(process.argv[1], args, { stdio: ['ignore', 'ignore', 'pipe'] });
+const mount = (...args) =>
+  require('node:child_process').execFileSync(process.argv[1], args, { stdio: ['ignore', 'ignore', 'pipe'] });
 
 function writableBind(src, dst) {
   try {
-    mkdirSync(dst, { recursive: true });
+    fs.mkdirSync(dst, { recursive: true });
   } catch {}
   mount('--bind', src, dst);
   mount('-o', 'remount,bind,rw', dst);
@@ -89,12 +88,34 @@ const handlers = {
   },
   realpath: async (r) => realpath(r.path),
   bind: async (r) => {
-    lstatSync(r.src);
+    fs.lstatSync(r.src);
     writableBind(r.src, r.dst);
   },
 };
 
-rl.on('line', (line) => {
+// Requests are read from stdin and answers written to stdout with plain reads and writes: a
+// stream over a pipe loads modules whose start-up would delay the first answer.
+const queue = [];
+let writing = false;
+function flush() {
+  const chunk = queue.shift();
+  if (!chunk) {
+    writing = false;
+    return;
+  }
+  writing = true;
+  fs.write(1, chunk, 0, chunk.length, null, (e, n) => {
+    if (e) process.exit(0); // suture is gone: nobody is left to answer
+    if (n < chunk.length) queue.unshift(chunk.subarray(n));
+    flush();
+  });
+}
+function send(answer) {
+  queue.push(Buffer.from(JSON.stringify(answer) + '\n'));
+  if (!writing) flush();
+}
+
+function serve(line) {
   let req;
   try {
     req = JSON.parse(line);
@@ -105,9 +126,24 @@ rl.on('line', (line) => {
   Promise.resolve()
     .then(() => (handler ? handler(req) : Promise.reject(new Error('unknown request ' + req.op))))
     .then(
-      (result) => process.stdout.write(JSON.stringify({ id: req.id, result: result ?? null }) + '\n'),
-      (e) => process.stdout.write(JSON.stringify({ id: req.id, error: { message: String(e && e.message), code: e && e.code, path: e && e.path } }) + '\n'),
+      (result) => send({ id: req.id, result: result ?? null }),
+      (e) => send({ id: req.id, error: { message: String(e && e.message), code: e && e.code, path: e && e.path } }),
     );
-});
-rl.on('close', () => process.exit(0));
+}
+
+const decoder = new StringDecoder('utf8');
+const input = Buffer.alloc(1 << 16);
+let partial = '';
+function read() {
+  fs.read(0, input, 0, input.length, null, (e, n) => {
+    if (e && e.code === 'EAGAIN') return void setTimeout(read, 2);
+    // the end of stdin: suture ended or died
+    if (e || n === 0) process.exit(0);
+    const lines = (partial + decoder.write(input.subarray(0, n))).split('\n');
+    partial = lines.pop();
+    for (const line of lines) if (line) serve(line);
+    read();
+  });
+}
+read();
 `;

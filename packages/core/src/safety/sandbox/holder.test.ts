@@ -103,6 +103,30 @@ describe('a sandbox holder', () => {
     expect(processAlive(-abandoned.pid!)).toBe(false);
   });
 
+  it('answers requests sent together, each answer whole, when requests and answers outgrow a pipe', async (t) => {
+    await requireIsolation(t);
+    const dir = join(base, 'files');
+    await mkdir(dir);
+    const holder = await startHolder(tools(), [{ op: 'read-only' }, { op: 'bind', src: dir, dst: dir }], {
+      network: false,
+    });
+    holders.push(holder);
+    // 600 KiB each, base64 on the wire: every request and answer is several reads of the pipe, and
+    // a multi-byte name may be cut between two of them
+    const bodies = [0, 1, 2, 3, 4, 5].map((n) => Buffer.alloc(600 * 1024, 97 + n));
+    const name = (n: number): string => join(dir, `é-${n}-ü.txt`);
+    await Promise.all(
+      bodies.map((b, n) => holder.request('write', { path: name(n), data: b.toString('base64') })),
+    );
+    for (const [n, b] of bodies.entries()) expect((await readFile(name(n))).equals(b)).toBe(true);
+    const read = await Promise.all(
+      bodies.map((_, n) => holder.request<string | null>('read', { path: name(n) })),
+    );
+    for (const [n, data] of read.entries())
+      expect(Buffer.from(data!, 'base64').equals(bodies[n]!)).toBe(true);
+    expect(await holder.request('read', { path: join(dir, 'none') })).toBeNull();
+  }, 30_000);
+
   it("fails its start with mount's own reason when a step of the setup cannot be done", async (t) => {
     await requireIsolation(t);
     const missing = join(base, 'no-such-folder');
