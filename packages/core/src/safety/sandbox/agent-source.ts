@@ -105,6 +105,11 @@ function flush() {
   }
   writing = true;
   fs.write(1, chunk, 0, chunk.length, null, (e, n) => {
+    // a pipe left non-blocking is full for now: the same bytes again shortly
+    if (e && e.code === 'EAGAIN') {
+      queue.unshift(chunk);
+      return void setTimeout(flush, 2);
+    }
     if (e) process.exit(0); // suture is gone: nobody is left to answer
     if (n < chunk.length) queue.unshift(chunk.subarray(n));
     flush();
@@ -133,15 +138,25 @@ function serve(line) {
 
 const decoder = new StringDecoder('utf8');
 const input = Buffer.alloc(1 << 16);
-let partial = '';
+// the pieces of a line not yet ended: a file's bytes may take many reads, each looked at once
+let parts = [];
+function take(text) {
+  let from = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', from)) {
+    parts.push(text.slice(from, at));
+    const line = parts.join('');
+    parts = [];
+    if (line) serve(line);
+    from = at + 1;
+  }
+  if (from < text.length) parts.push(text.slice(from));
+}
 function read() {
   fs.read(0, input, 0, input.length, null, (e, n) => {
     if (e && e.code === 'EAGAIN') return void setTimeout(read, 2);
     // the end of stdin: suture ended or died
     if (e || n === 0) process.exit(0);
-    const lines = (partial + decoder.write(input.subarray(0, n))).split('\n');
-    partial = lines.pop();
-    for (const line of lines) if (line) serve(line);
+    take(decoder.write(input.subarray(0, n)));
     read();
   });
 }
