@@ -38,22 +38,29 @@ function pidNamespaceOptions(options: Omit<JoinOptions, 'holder' | 'network'>): 
 }
 
 /**
- * `nsenter` into a holder's namespaces, then `unshare` of a PID namespace of their own: the
- * command line up to the program its first process runs.
+ * `nsenter`'s options that join the user, mount (and network) namespaces of process `target`,
+ * and `extra` namespaces, up to the program it runs.
  */
-function intoPidNamespace(tools: SandboxTools, options: JoinOptions): string[] {
+function enterOptions(target: number, network: boolean, extra: readonly string[] = []): string[] {
   return [
-    `--target=${options.holder}`,
+    `--target=${target}`,
     '--user',
     '--mount',
-    ...(options.network ? ['--net'] : []),
+    ...(network ? ['--net'] : []),
+    ...extra,
     // Entering as the namespace's root (uid 0 there is the user) without setgroups, which an
     // unprivileged user may not call.
     '--preserve-credentials',
     '--',
-    tools.unshare,
-    ...pidNamespaceOptions(options),
   ];
+}
+
+/**
+ * `nsenter` into a holder's namespaces, then `unshare` of a PID namespace of their own: the
+ * command line up to the program its first process runs.
+ */
+function intoPidNamespace(tools: SandboxTools, options: JoinOptions): string[] {
+  return [...enterOptions(options.holder, options.network), tools.unshare, ...pidNamespaceOptions(options)];
 }
 
 /**
@@ -122,13 +129,7 @@ export function runSpaceCommand(
   return {
     file: tools.nsenter,
     args: [
-      `--target=${space.pid}`,
-      '--user',
-      '--mount',
-      ...(space.network ? ['--net'] : []),
-      `--pid=/proc/${space.pid}/ns/pid_for_children`,
-      '--preserve-credentials',
-      '--',
+      ...enterOptions(space.pid, space.network, [`--pid=/proc/${space.pid}/ns/pid_for_children`]),
       tools.sh,
       '-c',
       'cd -- "$1" || exit 126; shift; exec "$@"',
