@@ -31,11 +31,13 @@ const exists = (file: string, mode = constants.F_OK): Promise<boolean> =>
 let ninja: Promise<boolean> | undefined;
 /** Looked up on PATH rather than run: a warm gate starts no process it does not need. */
 function hasNinja(): Promise<boolean> {
-  ninja ??= (async () => {
-    for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean))
-      if (await exists(join(dir, 'ninja'), constants.X_OK)) return true;
-    return false;
-  })();
+  // every folder of PATH at once: one after another, a long PATH costs a warm gate milliseconds
+  ninja ??= Promise.all(
+    (process.env.PATH ?? '')
+      .split(delimiter)
+      .filter(Boolean)
+      .map((dir) => exists(join(dir, 'ninja'), constants.X_OK)),
+  ).then((found) => found.includes(true));
   return ninja;
 }
 
@@ -67,10 +69,18 @@ export async function configureAndBuild(
   started = Date.now(),
 ): Promise<BuildOutcome> {
   const env = buildEnv();
-  // a build folder suture makes (or its own by name) never shows up in `git status`
-  await makeIgnoredDir(buildDir, { owned: options.buildDir === DEFAULT_BUILD_DIR });
   const hashFile = join(buildDir, '.suture-configure');
-  const generator = options.generator ?? ((await hasNinja()) ? 'Ninja' : undefined);
+  const readCache = (): Promise<string | undefined> =>
+    readFile(join(buildDir, 'CMakeCache.txt'), 'utf8').catch(() => undefined);
+  // what a warm gate reads before it builds, read together
+  const [, ninjaFound, cached, configuredWith] = await Promise.all([
+    // a build folder suture makes (or its own by name) never shows up in `git status`
+    makeIgnoredDir(buildDir, { owned: options.buildDir === DEFAULT_BUILD_DIR }),
+    options.generator ? false : hasNinja(),
+    readCache(),
+    readFile(hashFile, 'utf8').catch(() => ''),
+  ]);
+  const generator = options.generator ?? (ninjaFound ? 'Ninja' : undefined);
   const configure = [
     '-S',
     ctx.root,
@@ -85,10 +95,8 @@ export async function configureAndBuild(
     ...options.configureArgs,
   ];
   const hash = createHash('sha1').update(options.cmake).update(JSON.stringify(configure)).digest('hex');
-  const readCache = (): Promise<string | undefined> =>
-    readFile(join(buildDir, 'CMakeCache.txt'), 'utf8').catch(() => undefined);
-  let cache = await readCache();
-  const configured = cache !== undefined && (await readFile(hashFile, 'utf8').catch(() => '')) === hash;
+  let cache = cached;
+  const configured = cache !== undefined && configuredWith === hash;
   let log = '';
   const stopped = (step: string, command: string): BuildOutcome => ({
     ok: false,

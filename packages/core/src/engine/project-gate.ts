@@ -94,7 +94,7 @@ function healedTests(pass: HealPass): Map<string, string[]> {
 export async function gateProject(project: GateProject, ctx: ProjectGateContext): Promise<ProjectOutcome> {
   const started = Date.now();
   await ctx.emitter.emit('onProjectStart', { project: project.name, runner: project.runner.name });
-  const rounds = createRoundRunner(project, ctx.runDir, ctx.emitter, ctx.logger, ctx.signal);
+  const rounds = createRoundRunner(project, ctx.runDir, ctx.emitter, ctx.logger, ctx.signal, ctx.redact);
   const noHeal = ctx.mode === 'no-heal';
 
   // The initial run and the flaky re-runs of its failures run the user's own code as their runner

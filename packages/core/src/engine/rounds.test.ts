@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HealConfigSchema } from '../api/contracts/config.js';
-import { API_VERSION, type Logger, type Runner } from '../api/plugin.js';
+import { API_VERSION, type Logger, type Runner, type TestResultEvent } from '../api/plugin.js';
+import type { Redactor } from '../safety/redact.js';
 import { scriptAnalyzer, scriptRunner } from '../testing/script-runner.js';
 import { Emitter } from './events.js';
 import { createRoundRunner } from './rounds.js';
@@ -19,6 +20,8 @@ afterEach(async () => {
 async function calcRounds(
   mulFails = false,
   runner: Runner = scriptRunner(),
+  emitter = new Emitter([], quiet),
+  redact?: Redactor,
 ): Promise<ReturnType<typeof createRoundRunner>> {
   const root = await mkdtemp(join(tmpdir(), 'suture-rounds-'));
   roots.push(root);
@@ -39,9 +42,10 @@ async function calcRounds(
   return createRoundRunner(
     project,
     join(root, '.suture', 'run'),
-    new Emitter([], quiet),
+    emitter,
     quiet,
     new AbortController().signal,
+    redact,
   );
 }
 
@@ -93,5 +97,58 @@ describe('a round', () => {
     const result = await rounds.run('initial', undefined, { onFailing: () => seen.push('engine: failing') });
     expect(result.status).toBe('failed');
     expect(seen).toEqual(['engine: failing', 'runner: a test failed', 'runner: its result']);
+  });
+
+  /** A runner that streams a broken result between two good ones, and returns all three. */
+  const streaming: Runner = {
+    name: 'streaming',
+    apiVersion: API_VERSION,
+    language: 'javascript',
+    supportsSelection: false,
+    async run(ctx) {
+      const tests = [
+        { id: 'tests/add.test.mjs', status: 'passed' as const, message: 'token s3cr3t-value' },
+        { id: '', status: 'passed' as const },
+        { id: 'tests/mul.test.mjs', status: 'passed' as const },
+      ];
+      for (const t of tests) ctx.onTestResult?.(t);
+      return { status: 'passed', tests, exitCode: 0, command: 'streaming', durationMs: 1 };
+    },
+  };
+  const masking: Redactor = (text) => text.replaceAll('s3cr3t-value', '[REDACTED]');
+
+  it('hands a live reporter only the streamed results that are valid, redacted', async () => {
+    const live: TestResultEvent[] = [];
+    const emitter = new Emitter(
+      [{ name: 'live', apiVersion: API_VERSION, onTestResult: (e) => void live.push(e) }],
+      quiet,
+      masking,
+    );
+    const rounds = await calcRounds(false, streaming, emitter, masking);
+    const result = await rounds.run('initial');
+    await emitter.end({} as Parameters<Emitter['end']>[0], { runDir: '', root: '' });
+    expect(live.map((e) => [e.test.id, e.test.message])).toEqual([
+      ['tests/add.test.mjs', 'token [REDACTED]'],
+      ['tests/mul.test.mjs', undefined],
+    ]);
+    // the whole result is still checked at the end: the broken one makes it an error
+    expect(result.status).toBe('error');
+    expect(rounds.pluginErrors[0]?.message).toMatch(/invalid RunResult: tests\.1\.id/);
+  });
+
+  it('redacts each valid streamed result as it comes when no reporter shows them', async () => {
+    const seen: string[] = [];
+    const rounds = await calcRounds(false, streaming, new Emitter([], quiet), (text) => {
+      seen.push(text);
+      return masking(text);
+    });
+    await rounds.run('initial');
+    expect(seen).toEqual([
+      'tests/add.test.mjs',
+      'passed',
+      'token s3cr3t-value',
+      'tests/mul.test.mjs',
+      'passed',
+    ]);
   });
 });

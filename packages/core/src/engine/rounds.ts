@@ -2,12 +2,18 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FailureSchema, type Failure } from '../api/contracts/failure.js';
 import type { PluginErrorEntry, Round } from '../api/contracts/report.js';
-import { RunResultSchema, type RunResult, type TestResult } from '../api/contracts/run-result.js';
+import {
+  RunResultSchema,
+  TestResultSchema,
+  type RunResult,
+  type TestResult,
+} from '../api/contracts/run-result.js';
 import { errorMessage } from '../api/errors.js';
 import type { Logger, ProjectInfo } from '../api/plugin.js';
 import type { GateProject } from './types.js';
 import type { Emitter } from './events.js';
 import { phase } from '../safety/phase.js';
+import { redactDeep, type Redactor } from '../safety/redact.js';
 import type { Workspace } from '../safety/workspace/types.js';
 import { pluginErrorEntry } from './plugin-errors.js';
 import { mapPaths } from './view-paths.js';
@@ -58,6 +64,8 @@ export function createRoundRunner(
   emitter: Emitter,
   logger: Logger,
   signal: AbortSignal,
+  /** The gate's redactor, which remembers the strings it has seen. */
+  redact?: Redactor,
 ): RoundRunner {
   /** Set by useWorkspace: runs happen in its view and sandbox; a copy's paths are mapped back to the project's. */
   let workspace: Workspace | undefined;
@@ -123,13 +131,17 @@ export function createRoundRunner(
         onFailing = undefined;
         first?.();
       };
-      const onTestResult =
-        live || onFailing
-          ? (test: TestResult): void => {
-              if (FAILING.has(test.status)) failing();
-              if (live) void emitter.emit('onTestResult', { project: project.name, test: back(test) });
-            }
-          : undefined;
+      // Each result a runner streams is checked as it comes, while the tests still run: a live
+      // reporter only gets valid ones, and the checks and the redaction of the whole result at
+      // the round's end (the redactor remembers the strings it has seen) then find the schema's
+      // code warm and the strings done, instead of doing all of it after the last test.
+      const onTestResult = (test: TestResult): void => {
+        if (FAILING.has(test.status)) failing();
+        const parsed = TestResultSchema.safeParse(back(test));
+        if (!parsed.success) return;
+        if (live) void emitter.emit('onTestResult', { project: project.name, test: parsed.data });
+        else if (redact) redactDeep(parsed.data, redact);
+      };
       try {
         const call = (): ReturnType<typeof project.runner.run> =>
           project.runner.run({
@@ -139,8 +151,7 @@ export function createRoundRunner(
             signal,
             logger,
             workDir,
-            // Only asked for where a reporter shows results as they come, or a failure is awaited.
-            ...(onTestResult ? { onTestResult } : {}),
+            onTestResult,
             // a runner's word that a test failed, before it can report which
             ...(onFailing ? { onFailing: failing } : {}),
           });

@@ -75,9 +75,8 @@ export async function cachedSupport(
   env: NodeJS.ProcessEnv,
   probe: () => Promise<IsolationSupport>,
 ): Promise<IsolationSupport> {
-  const base = await privateDir(stateBase(env));
+  const [base, key] = await Promise.all([privateDir(stateBase(env)), probeKey(tools)]);
   const file = join(base, FILE);
-  const key = await probeKey(tools);
   const saved = await readFile(file, 'utf8')
     .then((text) => JSON.parse(text) as { key?: string; support?: unknown })
     .catch(() => undefined);
