@@ -95,8 +95,7 @@ export async function configureAndBuild(
     ...options.configureArgs,
   ];
   const hash = createHash('sha1').update(options.cmake).update(JSON.stringify(configure)).digest('hex');
-  let cache = cached;
-  const configured = cache !== undefined && configuredWith === hash;
+  const configured = cached !== undefined && configuredWith === hash;
   let log = '';
   const stopped = (step: string, command: string): BuildOutcome => ({
     ok: false,
@@ -136,8 +135,8 @@ export async function configureAndBuild(
     if (r.timedOut) return stopped('configure', r.command);
     if (r.exitCode !== 0) return configureFailed(r.output, r.command, log, ctx.root, started);
     await writeFile(hashFile, hash);
-    cache = await readCache();
   }
+  const cache = configured ? cached : await readCache();
   const jobs = String(options.parallel ?? cpus().length);
   const direct = await directNinja(options, cache ?? '');
   const [tool, args] = direct
