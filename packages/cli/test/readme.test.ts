@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { documentedOptions } from '@suture/core/testing';
 import { describe, expect, it } from 'vitest';
@@ -25,4 +26,28 @@ describe('README.md', () => {
     const documented = documentedOptions(README).map((o) => o.split(' ')[0]!);
     expect(documented.sort()).toEqual([...options].sort());
   });
+});
+
+const ROOT_README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+
+/** The options the root README's "Runners" table names for a runner: the names outside parentheses. */
+function rootRunnerOptions(runner: string): string[] {
+  const row = readFileSync(ROOT_README, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`| \`${runner}\` |`));
+  if (!row) throw new Error(`README.md: no row for the runner "${runner}" in the runners table`);
+  // drop what the parentheses explain (defaults, examples), nested ones included
+  let cell = row.split('|')[2]!;
+  for (let prev = ''; prev !== cell;) [prev, cell] = [cell, cell.replace(/\([^()]*\)/g, '')];
+  return [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+}
+
+describe('the root README.md', () => {
+  it.each(['pytest', 'ctest', 'jest'])(
+    'names every option of the %s runner in its runners table, as the runner package documents them',
+    (runner) => {
+      const own = fileURLToPath(new URL(`../../runner-${runner}/README.md`, import.meta.url));
+      expect(rootRunnerOptions(runner).sort()).toEqual(documentedOptions(own).sort());
+    },
+  );
 });
