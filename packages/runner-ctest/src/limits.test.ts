@@ -30,6 +30,15 @@ describe('testLimit', () => {
     expect(testLimit(options, 'slower', true, memory)).toEqual({ ms: 30_000, source: 'option' });
     expect(testLimit(options, 'unmeasured', true, memory)).toEqual({ ms: 30_000, source: 'option' });
   });
+
+  it('gives a re-run of a test a limit cut short before, never measured, rerunTimeoutMs', () => {
+    const memory: DurationMemory = new Map([['hung', null]]);
+    expect(testLimit(options, 'hung', true, memory)).toEqual({ ms: 10_000, source: 'cut' });
+    // the whole run of the suite still gives it the whole limit
+    expect(testLimit(options, 'hung', false, memory)).toEqual({ ms: 30_000, source: 'option' });
+    const low = CtestOptionsSchema.parse({ testTimeoutMs: 5000 });
+    expect(testLimit(low, 'hung', true, memory)).toEqual({ ms: 5000, source: 'option' });
+  });
 });
 
 describe('remember', () => {
@@ -39,8 +48,12 @@ describe('remember', () => {
       { id: 'ok', status: 'passed', durationMs: 12 },
       { id: 'hung', status: 'timeout', durationMs: 30_000 },
       { id: 'bad', status: 'failed', durationMs: 7 },
+      { id: 'new-hang', status: 'timeout', durationMs: 30_000 },
     ]);
-    expect(Object.fromEntries(memory)).toEqual({ ok: 12, hung: 50, bad: 7 });
+    expect(Object.fromEntries(memory)).toEqual({ ok: 12, hung: 50, bad: 7, 'new-hang': null });
+    // a later run that measures it replaces the mark
+    remember(memory, [{ id: 'new-hang', status: 'passed', durationMs: 40 }]);
+    expect(memory.get('new-hang')).toBe(40);
   });
 });
 
@@ -51,6 +64,9 @@ describe('timeoutMessage', () => {
     );
     expect(timeoutMessage(options, { ms: 10_000, source: 'derived', measuredMs: 20 })).toMatch(
       /^ran past 10 s, .*earlier duration of 0\.02 s.*raise the runner option "rerunTimeoutMs"$/,
+    );
+    expect(timeoutMessage(options, { ms: 10_000, source: 'cut' }, 'S.C')).toMatch(
+      /^ran past 10 s in the GoogleTest case S\.C, the limit of this re-run of a test that ran past its limit before .*raise the runner option "rerunTimeoutMs"$/,
     );
     expect(timeoutMessage(options, { ms: 2000, source: 'declared' })).toMatch(
       /^ran past 2 s, the TIMEOUT property/,

@@ -38,7 +38,8 @@ export const CtestOptionsSchema = z
     /**
      * The least limit a test gets in a re-run of selected tests (flaky triage, a fix's
      * validation), in ms. Such a re-run gives each test 5x its measured duration, at least this,
-     * at most `testTimeoutMs`, so a fix that makes a test hang costs seconds, not minutes.
+     * at most `testTimeoutMs`, so a fix that makes a test hang costs seconds, not minutes. A test
+     * that ran past its limit before and was never measured gets this limit in a re-run.
      */
     rerunTimeoutMs: z.number().int().positive().default(10_000),
   })

@@ -27,6 +27,16 @@ describe('per-test limits', () => {
     expect(testLimit({ lastDurationMs: 1200 }).why).toMatch(/10 times the 1200 ms/);
   });
 
+  it('gives a re-run of a test a limit stopped before, never measured, its own timeout and a grace', () => {
+    expect(testLimit({ stoppedBefore: true })).toMatchObject({
+      ms: 7500,
+      why: expect.stringMatching(/ran past its limit before gets its timeout of 5000 ms/),
+    });
+    expect(testLimit({ jestTimeout: 20_000, stoppedBefore: true }).ms).toBe(30_000);
+    // a test whose own timeout is past the blocking limit keeps that
+    expect(testLimit({ jestTimeout: 60_000, stoppedBefore: true }).ms).toBe(90_000);
+  });
+
   it('gives the time outside any test at least a minute', () => {
     expect(fileGapLimit({})).toBe(60_000);
     expect(fileGapLimit({ jestTimeout: 60_000 })).toBe(180_000);

@@ -23,6 +23,8 @@ export interface LimitInputs {
   declared?: number;
   /** How long the test took when this runner last ran it, for a re-run of selected tests. */
   lastDurationMs?: number;
+  /** In a re-run of selected tests: a limit stopped this test before, and no run measured it. */
+  stoppedBefore?: boolean;
 }
 
 export interface Limit {
@@ -45,6 +47,15 @@ export function testLimit(inputs: LimitInputs): Limit {
       : {
           ms: BLOCKING_DEFAULT_MS,
           why: "the default limit for a test that blocks its worker; Jest's own timeout cannot stop synchronous code",
+        };
+  // A re-run of a test that blocked its worker tells a hang that comes and goes from one that
+  // stays; one that stays costs the test's own timeout, not the whole blocking limit again.
+  if (inputs.stoppedBefore)
+    return afterJest >= full.ms
+      ? full
+      : {
+          ms: afterJest,
+          why: `a re-run of a test that ran past its limit before gets its timeout of ${jest} ms and a grace for Jest's own timer`,
         };
   if (inputs.lastDurationMs === undefined) return full;
   const rerun = Math.max(afterJest, Math.round(RERUN_FACTOR * inputs.lastDurationMs));

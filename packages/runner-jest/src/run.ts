@@ -23,8 +23,11 @@ function tail(text: string, lines: number): string {
   return stripVTControlCharacters(text).trimEnd().split('\n').slice(-lines).join('\n');
 }
 
-/** Durations (ms) of the tests a runner has seen, by id: the limits of a later re-run come from them. */
-export type DurationMemory = Map<string, number>;
+/**
+ * Durations (ms) of the tests a runner has seen, by id: the limits of a later re-run come from
+ * them. `null` for a test a limit stopped before any run measured it.
+ */
+export type DurationMemory = Map<string, number | null>;
 
 /** A test or a test file stopped at its limit, as it goes into the result. */
 function stoppedResult(
@@ -105,13 +108,16 @@ export async function runJest(
   const command = displayCommand(ctx.root, options, jest.script, flags, selection);
   const facts = new FileFactsCache();
   const limits: WatchdogLimits = {
-    test: (file, fullName, jestTimeout) =>
-      testLimit({
+    test: (file, fullName, jestTimeout) => {
+      const last = selection ? memory.get(testId(relative(ctx.root, file), fullName)) : undefined;
+      return testLimit({
         option: options.testTimeoutMs,
         jestTimeout,
         declared: facts.now(file)?.timeout,
-        lastDurationMs: selection ? memory.get(testId(relative(ctx.root, file), fullName)) : undefined,
-      }),
+        lastDurationMs: last ?? undefined,
+        stoppedBefore: last === null,
+      });
+    },
     fileGap: (file, jestTimeout) =>
       fileGapLimit({ option: options.testTimeoutMs, jestTimeout, declared: facts.now(file)?.timeout }),
   };
@@ -204,7 +210,12 @@ export async function runJest(
   }
   const kept = tests.filter(wanted);
   await live.finish(kept);
-  for (const t of kept) if (t.durationMs !== undefined) memory.set(t.id, t.durationMs);
+  // the time of a test its limit stopped is not a duration: it keeps an earlier one, or is marked
+  for (const t of kept) {
+    if (t.status === 'timeout') {
+      if (!memory.has(t.id)) memory.set(t.id, null);
+    } else if (t.durationMs !== undefined) memory.set(t.id, t.durationMs);
+  }
 
   if (last.proc.timedOut || ctx.signal.aborted || cut) {
     const why = ctx.signal.aborted

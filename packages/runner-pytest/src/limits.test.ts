@@ -16,7 +16,12 @@ describe('testLimits', () => {
   );
 
   it('gives every test of a full run the configured limit', () => {
-    expect(testLimits(options, undefined, memory)).toEqual({ defaultS: 60, perTest: {}, measuredMs: {} });
+    expect(testLimits(options, undefined, memory)).toEqual({
+      defaultS: 60,
+      perTest: {},
+      measuredMs: {},
+      cut: [],
+    });
   });
 
   it('gives a re-run 5x each measured duration, at least rerunTimeoutMs and at most testTimeoutMs', () => {
@@ -29,6 +34,28 @@ describe('testLimits', () => {
 
   it('sets no limit at all when testTimeoutMs is 0', () => {
     const off = PytestOptionsSchema.parse({ testTimeoutMs: 0 });
-    expect(testLimits(off, ['t.py::quick'], memory)).toEqual({ defaultS: null, perTest: {}, measuredMs: {} });
+    expect(testLimits(off, ['t.py::quick'], memory)).toEqual({
+      defaultS: null,
+      perTest: {},
+      measuredMs: {},
+      cut: [],
+    });
+  });
+
+  it('gives a re-run of a test a limit cut short before, never measured, rerunTimeoutMs', () => {
+    const cutMemory = new DurationMemory();
+    cutMemory.record([['t.py::known', 40]], [], ['t.py::hung', 't.py::known']);
+    const limits = testLimits(options, ['t.py::hung', 't.py::known'], cutMemory);
+    // known: a limit cut it short this time, but an earlier run measured it
+    expect(limits.perTest).toEqual({ 't.py::hung': 10, 't.py::known': 10 });
+    expect(limits.cut).toEqual(['t.py::hung']);
+    expect(limits.measuredMs).toEqual({ 't.py::known': 40 });
+    // measured later, it is no longer cut
+    cutMemory.record([['t.py::hung', 30]], []);
+    expect(testLimits(options, ['t.py::hung'], cutMemory).cut).toEqual([]);
+    // a floor at or above the limit leaves the limit
+    const low = PytestOptionsSchema.parse({ testTimeoutMs: 8000 });
+    cutMemory.record([], [], ['t.py::other']);
+    expect(testLimits(low, ['t.py::other'], cutMemory)).toMatchObject({ defaultS: 8, perTest: {}, cut: [] });
   });
 });

@@ -10,12 +10,27 @@ export const RERUN_FACTOR = 5;
  */
 export class DurationMemory {
   private readonly durations = new Map<string, number>();
+  /** Tests a limit cut short before any run measured them. */
+  private readonly cut = new Set<string>();
   /** The longest setup of any test: fixtures of wider scope that a lone re-run pays again. */
   private longestSetupMs = 0;
 
-  record(durations: Iterable<[string, number]>, setups: Iterable<number>): void {
-    for (const [id, ms] of durations) this.durations.set(id, ms);
+  /**
+   * What a run measured. The time of a test a limit cut short (`cut`) is not a duration: the test
+   * keeps what an earlier run measured, or is marked as cut.
+   */
+  record(durations: Iterable<[string, number]>, setups: Iterable<number>, cut: Iterable<string> = []): void {
+    for (const [id, ms] of durations) {
+      this.durations.set(id, ms);
+      this.cut.delete(id);
+    }
+    for (const id of cut) if (!this.durations.has(id)) this.cut.add(id);
     for (const ms of setups) this.longestSetupMs = Math.max(this.longestSetupMs, ms);
+  }
+
+  /** Whether a limit cut `id` short before any run measured it. */
+  wasCut(id: string): boolean {
+    return this.cut.has(id);
   }
 
   /** What a re-run of `id` alone may take: its own time, or its fixtures' setup when longer. */
@@ -32,18 +47,31 @@ export interface TestLimits {
   perTest: Record<string, number>;
   /** The measured durations behind `perTest`, in ms, for the messages. */
   measuredMs: Record<string, number>;
+  /** Selected tests that ran past their limit before and were never measured: `perTest` holds `rerunTimeoutMs` for them. */
+  cut: string[];
 }
 
-/** Per-test limits of a run: the configured one, or for a re-run one from each test's measured time. */
+/**
+ * Per-test limits of a run: the configured one, or for a re-run one from each test's measured
+ * time. A test that ran past its limit before and was never measured gets `rerunTimeoutMs`: the
+ * re-run tells a hang that comes and goes from one that stays, and one that stays costs seconds,
+ * not the whole limit again.
+ */
 export function testLimits(
   options: ResolvedPytestOptions,
   selection: readonly string[] | undefined,
   memory: DurationMemory,
 ): TestLimits {
-  const limits: TestLimits = { defaultS: null, perTest: {}, measuredMs: {} };
+  const limits: TestLimits = { defaultS: null, perTest: {}, measuredMs: {}, cut: [] };
   if (options.testTimeoutMs === 0) return limits;
   limits.defaultS = options.testTimeoutMs / 1000;
   for (const id of selection ?? []) {
+    if (memory.wasCut(id)) {
+      if (options.rerunTimeoutMs >= options.testTimeoutMs) continue;
+      limits.perTest[id] = options.rerunTimeoutMs / 1000;
+      limits.cut.push(id);
+      continue;
+    }
     const measured = memory.measured(id);
     if (measured === undefined) continue;
     const ms = Math.max(options.rerunTimeoutMs, RERUN_FACTOR * measured);
@@ -71,6 +99,9 @@ export function describeTimeout(
     const limit = seconds(info.limitS);
     if (info.source === 'declared') {
       return `ran past ${limit}, the limit the project declares for it (@pytest.mark.timeout or pytest-timeout's "timeout" setting)${where}. If it needs longer, raise that value.${stopped}`;
+    }
+    if (info.source === 'derived' && limits.cut.includes(nodeid)) {
+      return `ran past ${limit}, the limit of this re-run of a test that ran past its limit before (the runner option "rerunTimeoutMs")${where}. If it needs longer, raise the runner option "rerunTimeoutMs".${stopped}`;
     }
     if (info.source === 'derived') {
       const measured = limits.measuredMs[nodeid];

@@ -101,10 +101,13 @@ export async function runPytest(
     ctx.logger.info(`pytest stopped at ${stuck}; running the ${left.length} test(s) left in a new process`);
   }
   const tests = [...fold.tests.values()];
-  // a test cut off by the wall-clock limit has no duration to go by
+  // a test cut off by the wall-clock limit has no duration to go by, nor one its own limit stopped
   memory.record(
-    tests.filter((t) => t.id !== fold.running).map((t) => [t.id, t.durationMs ?? 0]),
+    tests
+      .filter((t) => t.id !== fold.running && t.status !== 'timeout')
+      .map((t) => [t.id, t.durationMs ?? 0]),
     fold.setupMs.values(),
+    tests.filter((t) => t.status === 'timeout').map((t) => t.id),
   );
   const diagnostics = [...fold.diagnostics, ...shadowWarnings(fold)];
   for (const d of diagnostics) if (d.severity === 'warning') ctx.logger.warn(d.message);

@@ -65,6 +65,15 @@ describe('per-test limits of the CTest runner', () => {
     }
   });
 
+  it('gives a re-run of the tests that hung, never measured, rerunTimeoutMs instead of the whole limit', async () => {
+    const again = await run(root, { runner, selection: ['Hang.Forever', 'hang::all::Hang.Forever'] });
+    expect(statuses(again)).toEqual({ 'Hang.Forever': 'timeout', 'hang::all::Hang.Forever': 'timeout' });
+    for (const t of again.tests)
+      expect(t.message).toMatch(
+        /^ran past 1 s.*, the limit of this re-run of a test that ran past its limit before \(the runner option "rerunTimeoutMs"\); .*raise the runner option "rerunTimeoutMs"$/,
+      );
+  });
+
   it('with testTimeoutMs 0 leaves a hang to the run’s wall-clock limit, and names timeoutMs and the case', async () => {
     const r = await run(root, { runner: ctest({ parallel: 2, testTimeoutMs: 0 }), timeoutMs: 8000 });
     expect(r.status).toBe('timeout');

@@ -14,7 +14,8 @@ const statuses = (r: { tests: Array<{ id: string; status: string }> }): string[]
 describe('Jest runner per-test limits', () => {
   it('with default settings, names a synchronous loop and a promise that never settles as timeouts and keeps every other result', async () => {
     const root = await copy('hang');
-    const r = await run(root);
+    const runner = jest();
+    const r = await run(root, { runner });
     expect(statuses(r)).toEqual([
       ['__tests__/plain.test.js::plain fails', 'failed'],
       ['__tests__/plain.test.js::plain passes', 'passed'],
@@ -33,6 +34,13 @@ describe('Jest runner per-test limits', () => {
     const wait = r.tests.find((t) => t.id === '__tests__/wait.test.js::waits forever')!;
     expect(wait.message).toMatch(/Exceeded timeout of 5000 ms/);
     expect(wait.message).toMatch(/raise the runner option "testTimeoutMs"/);
+
+    // its re-run (flaky triage, a fix's validation) is held to Jest's timeout, not the 30 s again
+    const again = await run(root, { runner, selection: ['__tests__/spin.test.js::spins forever'] });
+    expect(statuses(again)).toEqual([['__tests__/spin.test.js::spins forever', 'timeout']]);
+    expect(again.tests[0]!.message).toMatch(
+      /^spins forever did not finish within 7500 ms \(a re-run of a test that ran past its limit before gets its timeout of 5000 ms/,
+    );
   }, 240_000);
 
   it('stops a loop in a worker at testTimeoutMs and keeps the results of the files other workers ran', async () => {

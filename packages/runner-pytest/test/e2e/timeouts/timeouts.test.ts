@@ -84,6 +84,23 @@ describe('per-test time limits', () => {
     );
   });
 
+  it('gives a re-run of a test that hung, never measured, rerunTimeoutMs instead of the whole limit', async () => {
+    const root = await copyOf(here, 'hangs');
+    const runner = pytest({ testTimeoutMs: 3000, rerunTimeoutMs: 1000 });
+    const sleeps = 'tests/test_hangs.py::test_sleeps';
+    const first = await runIn(runner, root, { selection: [sleeps] });
+    expect(first.tests[0]).toMatchObject({ status: 'timeout', details: { timeout: { limitMs: 3000 } } });
+    const again = await runIn(runner, root, { selection: [sleeps] });
+    expect(again.tests[0]).toMatchObject({
+      id: sleeps,
+      status: 'timeout',
+      details: { timeout: { limitMs: 1000, source: 'derived' } },
+    });
+    expect(again.tests[0]!.message).toBe(
+      'ran past 1 s, the limit of this re-run of a test that ran past its limit before (the runner option "rerunTimeoutMs"); it was at app/waiting.py:5 in wait_for_ever. If it needs longer, raise the runner option "rerunTimeoutMs".',
+    );
+  });
+
   it('lets a test declare a longer limit of its own', async () => {
     const root = await copyOf(here, 'hangs');
     const file = join(root, 'tests/test_hangs.py');
