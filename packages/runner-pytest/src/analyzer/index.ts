@@ -52,6 +52,7 @@ export function pythonAnalyzer(options: PythonAnalyzerOptions = {}): Analyzer {
         allPassing: (root) => seen.allPassing(root),
         allFailing: (root) => seen.allFailing(root),
         duration: (root, id) => seen.duration(root, id),
+        stuck: (root, id) => seen.stuck(root, id),
         traces,
         ...(trace ? { trace: run } : {}),
       }),

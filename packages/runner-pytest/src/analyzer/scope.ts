@@ -184,7 +184,10 @@ export async function scopePytest(
   let executed: { failing: Array<Set<string>>; passing: Array<Set<string>> } | undefined;
   if (ctx.trace) {
     const request = traceRequest(failing, info.root, ctx, TRACE_TIME_LIMIT_MS);
-    const trace = await ctx.traces.take(project, request, ctx.trace, TRACE_TIME_LIMIT_MS);
+    const trace =
+      request.failing.length > 0
+        ? await ctx.traces.take(project, request, ctx.trace, TRACE_TIME_LIMIT_MS)
+        : undefined;
     if (trace && failing.some((id) => trace.has(id))) executed = await executedSets(project, trace);
   }
 

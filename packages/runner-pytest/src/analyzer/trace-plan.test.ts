@@ -36,6 +36,31 @@ describe('traceRequest', () => {
     });
   });
 
+  it('never traces a test its time limit stopped, in its own group or along with another', () => {
+    const seen = new SeenTests();
+    const result = run([
+      ['tests/test_a.py::test_hangs', 'failed', 60_000],
+      ['tests/test_a.py::test_fails', 'failed', 10],
+      ['tests/test_a.py::test_ok', 'passed', 10],
+    ]);
+    result.tests[0]!.status = 'timeout';
+    seen.record('/p', result);
+    expect(seen.stuck('/p', 'tests/test_a.py::test_hangs')).toBe(true);
+    expect(traceRequest(['tests/test_a.py::test_hangs'], '/p', seen, 30_000)).toEqual({
+      failing: [],
+      passing: [],
+      prefetch: [],
+    });
+    expect(
+      traceRequest(['tests/test_a.py::test_hangs', 'tests/test_a.py::test_fails'], '/p', seen, 30_000)
+        .failing,
+    ).toEqual(['tests/test_a.py::test_fails']);
+    expect(traceRequest(['tests/test_a.py::test_fails'], '/p', seen, 30_000).prefetch).toEqual([]);
+    // one that ends in a later re-run is traced again
+    seen.record('/p', run([['tests/test_a.py::test_hangs', 'failed', 40]]));
+    expect(seen.stuck('/p', 'tests/test_a.py::test_hangs')).toBe(false);
+  });
+
   it('forgets a failing test that passes in a later re-run', () => {
     const seen = new SeenTests();
     seen.record('/p', run([['tests/test_a.py::test_one', 'failed', 5]]));

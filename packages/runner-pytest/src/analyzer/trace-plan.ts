@@ -13,6 +13,8 @@ export interface TestsSeen {
   allFailing: (root: string) => readonly string[];
   /** How long a test took, in ms, when the run said. */
   duration: (root: string, id: string) => number | undefined;
+  /** Whether the latest run of a test stopped it at its time limit: traced, it would hang again. */
+  stuck: (root: string, id: string) => boolean;
 }
 
 /** The latest run of each project as the analyzer read it; a re-run of some tests updates only those. */
@@ -20,18 +22,27 @@ export class SeenTests implements TestsSeen {
   private readonly passed = new PassingTests();
   private readonly failed = new Map<string, Set<string>>();
   private readonly took = new Map<string, Map<string, number>>();
+  private readonly timedOut = new Map<string, Set<string>>();
 
   record(root: string, result: RunResult): void {
     this.passed.record(root, result, (t) => testSymbol(t.id).file);
     const failed = this.failed.get(root) ?? new Set<string>();
     const took = this.took.get(root) ?? new Map<string, number>();
+    const timedOut = this.timedOut.get(root) ?? new Set<string>();
     for (const t of result.tests) {
       if (t.status === 'passed' || t.status === 'skipped') failed.delete(t.id);
       else failed.add(t.id);
+      if (t.status === 'timeout') timedOut.add(t.id);
+      else timedOut.delete(t.id);
       if (t.durationMs !== undefined) took.set(t.id, t.durationMs);
     }
     this.failed.set(root, failed);
     this.took.set(root, took);
+    this.timedOut.set(root, timedOut);
+  }
+
+  stuck(root: string, id: string): boolean {
+    return this.timedOut.get(root)?.has(id) ?? false;
   }
 
   passing(root: string, file: string): readonly string[] {
@@ -89,7 +100,7 @@ function passingFor(failing: readonly string[], root: string, seen: TestsSeen): 
 
 /** Other failing tests of the run, each with its passing neighbours: what other groups' scopes trace. */
 function prefetchFor(failing: readonly string[], root: string, seen: TestsSeen): string[] {
-  const others = seen.allFailing(root).filter((id) => !failing.includes(id));
+  const others = seen.allFailing(root).filter((id) => !failing.includes(id) && !seen.stuck(root, id));
   const out = new Set<string>();
   for (const id of others.slice(0, MAX_PREFETCHED_FAILING)) {
     out.add(id);
@@ -115,13 +126,17 @@ function fitting(ids: readonly string[], root: string, seen: TestsSeen, budgetMs
  * What a group's scope traces: its failing tests, passing tests of the same files (the other
  * cases of the same test functions first), and other failing tests of the run with their own
  * passing neighbours, each within its share of the trace's time by the durations the run measured.
+ * A test its time limit stopped is never traced: it would hang again and take the whole trace
+ * with it. A group whose failing tests all hung traces nothing.
  */
 export function traceRequest(
-  failing: readonly string[],
+  allFailing: readonly string[],
   root: string,
   seen: TestsSeen,
   limitMs: number,
 ): TraceRequest {
+  const failing = allFailing.filter((id) => !seen.stuck(root, id));
+  if (failing.length === 0) return { failing: [], passing: [], prefetch: [] };
   const failingCost = failing.reduce((n, id) => n + (seen.duration(root, id) ?? UNKNOWN_MS), 0);
   const passing = fitting(
     passingFor(failing, root, seen),
