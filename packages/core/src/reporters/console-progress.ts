@@ -34,6 +34,13 @@ export function done(p: ProjectProgress): number {
   return p.passed + p.failed + p.skipped;
 }
 
+/** `py: 12 passed, 1 failed so far · 40 s`: a run's progress as a plain line of a log. */
+export function plainProgressLine(p: ProjectProgress, elapsedMs: number): string {
+  const skipped = p.skipped ? `, ${p.skipped} skipped` : '';
+  const attempt = p.attempt ? ` · ${p.attempt}` : '';
+  return `${p.name}: ${p.passed} passed, ${p.failed} failed${skipped} so far · ${Math.round(elapsedMs / 1000)} s${attempt}`;
+}
+
 /** `py: 12 passed, 1 failed · 13/40 tests [███░░░] · attempt 1 on "..." with hints`. */
 export function progressLine(p: ProjectProgress, c: Palette): Segment[] {
   const line: Segment[] = [

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TestStatus } from '../api/contracts/run-result.js';
 import { colourEnabled } from './console-colour.js';
 import { consoleReporter, type ConsoleStream } from './console.js';
@@ -158,6 +158,63 @@ describe('the console when piped or in CI', () => {
     await r.onRunEnd!(sampleReport(), { runDir: join(runsDir, 'r1'), root: '/repo' });
     expect(forced.text()).toMatch(/\x1b\[31mfailures remain\x1b\[39m: 5 tests/);
     expect(forced.text()).not.toContain('\r');
+  });
+});
+
+describe('the console progress in a log', () => {
+  it('prints the counts of a running project every progressIntervalMs, and stops when the projects end', async () => {
+    vi.useFakeTimers();
+    try {
+      const out = capture(false);
+      const r = consoleReporter({ progressIntervalMs: 1000 }, out.stream, {});
+      await r.onRunStart!(start(join(runsDir, 'r1')));
+      r.onProjectStart!({ project: 'py', runner: 'pytest' });
+      vi.advanceTimersByTime(1000);
+      // nothing ran yet: nothing to say
+      expect(out.text()).not.toContain('so far');
+      r.onTestResult!({ project: 'py', test: { id: 'a', status: 'passed' } });
+      r.onTestResult!({ project: 'py', test: { id: 'b', status: 'failed' } });
+      r.onTestResult!({ project: 'py', test: { id: 'c', status: 'skipped' } });
+      vi.advanceTimersByTime(1000);
+      expect(out.text()).toContain('  py: 1 passed, 1 failed, 1 skipped so far · 2 s\n');
+      // between runs it waits; during an attempt it says which
+      r.onRoundEnd!({ project: 'py', round: sampleReport().projects[0]!.rounds[0]! });
+      const ended = out.text().length;
+      vi.advanceTimersByTime(1000);
+      expect(out.text().slice(ended)).not.toContain('so far');
+      r.onAttemptStart!({ project: 'py', failure, attempt: 1, fixer: 'claude' });
+      vi.advanceTimersByTime(1000);
+      expect(out.text()).toContain(
+        `  py: 0 passed, 0 failed so far · 4 s · attempt 1 on "${failure.title}" with claude\n`,
+      );
+      r.onProjectEnd!({ project: sampleReport().projects[0]! });
+      const after = out.text().length;
+      vi.advanceTimersByTime(5000);
+      expect(out.text().slice(after)).not.toContain('so far');
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('prints none on a live terminal, nor with progressIntervalMs 0', async () => {
+    vi.useFakeTimers();
+    try {
+      for (const [isTTY, options] of [
+        [true, {}],
+        [false, { progressIntervalMs: 0 }],
+      ] as const) {
+        const out = capture(isTTY);
+        const r = consoleReporter(options, out.stream, { TERM: 'xterm' });
+        await r.onRunStart!(start(join(runsDir, 'r1')));
+        r.onProjectStart!({ project: 'py', runner: 'pytest' });
+        r.onTestResult!({ project: 'py', test: { id: 'a', status: 'passed' } });
+        vi.advanceTimersByTime(60_000);
+        expect(out.text()).not.toContain('so far');
+      }
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -7,11 +7,24 @@ import { usageLine } from './usage-line.js';
 import { colourEnabled, palette, toneOf } from './console-colour.js';
 import { previousTestCounts } from './console-estimate.js';
 import { LiveRegion } from './console-live.js';
-import { countTest, done, newProgress, progressLine, type ProjectProgress } from './console-progress.js';
+import {
+  countTest,
+  done,
+  newProgress,
+  plainProgressLine,
+  progressLine,
+  type ProjectProgress,
+} from './console-progress.js';
 import { gateVerdict } from './verdict.js';
 import { API_VERSION, type Reporter } from '../api/plugin.js';
 
-const ConsoleOptionsSchema = z.object({ verbose: z.boolean().default(false) }).strict();
+const ConsoleOptionsSchema = z
+  .object({
+    verbose: z.boolean().default(false),
+    /** Without the live view (CI, pipes): how often a running project's counts are printed; 0: never. */
+    progressIntervalMs: z.number().int().nonnegative().default(10_000),
+  })
+  .strict();
 
 export interface ConsoleStream {
   write(chunk: string): unknown;
@@ -38,21 +51,36 @@ function worthDrawing(n: number, expected: number | undefined): boolean {
 /**
  * Progress for humans. On a TTY (and not in CI), a live block at the bottom with a line per
  * running project: tests done of the last run's count, and the attempt under way; the lines of
- * what happened scroll above it. Elsewhere (CI, pipes) plain lines only, so logs stay readable.
- * Colour where the terminal shows it (NO_COLOR and FORCE_COLOR respected).
+ * what happened scroll above it. Elsewhere (CI, pipes) plain lines only, so logs stay readable,
+ * and every `progressIntervalMs` a line with the counts of each project whose tests are running,
+ * so a long suite shows it is alive. Colour where the terminal shows it (NO_COLOR and FORCE_COLOR
+ * respected).
  */
 export function consoleReporter(
   options: Record<string, unknown> = {},
   stream: ConsoleStream = process.stderr,
   env: NodeJS.ProcessEnv = process.env,
 ): Reporter {
-  const { verbose } = ConsoleOptionsSchema.parse(options);
+  const { verbose, progressIntervalMs } = ConsoleOptionsSchema.parse(options);
   const live = Boolean(stream.isTTY) && !env.CI;
   const c = palette(colourEnabled(stream, env));
   const region = new LiveRegion(stream);
   const running = new Map<string, ProjectProgress>();
   let expected = new Map<string, number>();
   let trailing: ReturnType<typeof setTimeout> | undefined;
+  /** When each project started, for the plain progress lines. */
+  const startedAt = new Map<string, number>();
+  let ticker: ReturnType<typeof setInterval> | undefined;
+  const tick = (): void => {
+    for (const p of running.values())
+      if (!p.closed && (done(p) > 0 || p.attempt))
+        line(`  ${plainProgressLine(p, Date.now() - (startedAt.get(p.name) ?? Date.now()))}`);
+  };
+  const stopTicker = (): void => {
+    if (running.size > 0) return;
+    clearInterval(ticker);
+    ticker = undefined;
+  };
 
   const draw = (): void => {
     if (trailing) clearTimeout(trailing);
@@ -76,6 +104,8 @@ export function consoleReporter(
     },
     onProjectStart(e) {
       running.set(e.project, newProgress(e.project, expected.get(e.project)));
+      startedAt.set(e.project, Date.now());
+      if (!live && progressIntervalMs > 0) ticker ??= setInterval(tick, progressIntervalMs).unref();
       line(`▶ ${c.bold(e.project)}: running ${e.runner}`);
     },
     onTestResult(e) {
@@ -114,6 +144,7 @@ export function consoleReporter(
     onProjectEnd(e) {
       const p = e.project;
       running.delete(p.name);
+      stopTicker();
       const detail = p.error
         ? `: ${p.error.split('\n')[0]}`
         : ` (${p.totals.healed} healed, ${p.totals.stillFailing} still failing, ${p.totals.bugs} bug(s), ${p.totals.flaky} flaky)`;
@@ -131,6 +162,7 @@ export function consoleReporter(
     onRunEnd(report, { runDir, root }) {
       const t = report.totals;
       running.clear();
+      stopTicker();
       line('');
       const verdict = gateVerdict(report);
       const shown = relative(process.cwd(), runDir) || runDir;
