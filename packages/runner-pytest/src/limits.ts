@@ -9,9 +9,8 @@ export const RERUN_FACTOR = 5;
  * of selected tests sets its limits from them.
  */
 export class DurationMemory {
-  private readonly durations = new Map<string, number>();
-  /** Tests a limit cut short before any run measured them. */
-  private readonly cut = new Set<string>();
+  /** By nodeid; `null` for a test a limit cut short before any run measured it. */
+  private readonly durations = new Map<string, number | null>();
   /** The longest setup of any test: fixtures of wider scope that a lone re-run pays again. */
   private longestSetupMs = 0;
 
@@ -20,23 +19,20 @@ export class DurationMemory {
    * keeps what an earlier run measured, or is marked as cut.
    */
   record(durations: Iterable<[string, number]>, setups: Iterable<number>, cut: Iterable<string> = []): void {
-    for (const [id, ms] of durations) {
-      this.durations.set(id, ms);
-      this.cut.delete(id);
-    }
-    for (const id of cut) if (!this.durations.has(id)) this.cut.add(id);
+    for (const [id, ms] of durations) this.durations.set(id, ms);
+    for (const id of cut) if (!this.durations.has(id)) this.durations.set(id, null);
     for (const ms of setups) this.longestSetupMs = Math.max(this.longestSetupMs, ms);
   }
 
   /** Whether a limit cut `id` short before any run measured it. */
   wasCut(id: string): boolean {
-    return this.cut.has(id);
+    return this.durations.get(id) === null;
   }
 
   /** What a re-run of `id` alone may take: its own time, or its fixtures' setup when longer. */
   measured(id: string): number | undefined {
     const own = this.durations.get(id);
-    return own === undefined ? undefined : Math.max(own, this.longestSetupMs);
+    return own === undefined || own === null ? undefined : Math.max(own, this.longestSetupMs);
   }
 }
 
