@@ -5,20 +5,40 @@
 // `suture run --no-heal` and by `suture run` (check mode, the default fixer ladder). Prints each
 // gate's wall time (goal: each hanging test reported as a timeout, named, in under 2 minutes),
 // and per project each round's duration and the timed-out tests with the start of their message.
+// `--at COMMIT` builds an earlier commit outside the repository and runs it the same way.
 // Prints figures; it is not a test.
-//   node bench/hang.mjs [--no-heal-only]
-import {
-  commitFixture,
-  removeDir,
-  runSuture,
-  tempRepoDir,
-  writeAt,
-} from '../packages/cli/test/harness/cli.mjs';
+//   node bench/hang.mjs [--no-heal-only] [--at COMMIT]
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cleanEnv, commitFixture, REPO, removeDir, writeAt } from '../packages/cli/test/harness/cli.mjs';
+import { checkoutAt } from './lib/checkout-at.mjs';
 
-const noHealOnly = process.argv.includes('--no-heal-only');
+const args = process.argv.slice(2);
+const noHealOnly = args.includes('--no-heal-only');
+const atIndex = args.indexOf('--at');
+const at = atIndex >= 0 ? args[atIndex + 1] : undefined;
+// suture and the plugins the fixture's config names both come from this root
+const root = at ? await checkoutAt(REPO, at) : REPO;
+
+function runSuture(argv, cwd) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'packages/cli/dist/bin.js'), ...argv], {
+      cwd,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 async function fixture() {
-  const dir = await tempRepoDir('bench-hang-');
+  await mkdir(join(root, '.tmp'), { recursive: true });
+  const dir = await mkdtemp(join(root, '.tmp', 'bench-hang-'));
   await writeAt(
     dir,
     'py/tests/test_hang.py',
@@ -61,17 +81,17 @@ async function fixture() {
 
 const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
-async function gate(dir, args) {
+async function gate(dir, flags) {
   const started = performance.now();
-  const r = await runSuture(['run', ...args, '--json', '--reporter', 'json'], dir);
+  const r = await runSuture(['run', ...flags, '--json', '--reporter', 'json'], dir);
   const wall = performance.now() - started;
   let report;
   try {
     report = JSON.parse(r.stdout);
   } catch {
-    throw new Error(`suture ${args.join(' ')} exited ${r.code} without a report:\n${r.stderr.slice(-2000)}`);
+    throw new Error(`suture ${flags.join(' ')} exited ${r.code} without a report:\n${r.stderr.slice(-2000)}`);
   }
-  console.log(`\nsuture run ${args.join(' ')}: ${s(wall)} in all (exit ${r.code})`);
+  console.log(`\nsuture run ${flags.join(' ')}: ${s(wall)} in all (exit ${r.code})`);
   for (const p of report.projects) {
     const rounds = p.rounds.map((x) => `${x.kind} ${s(x.durationMs)}`).join(', ');
     console.log(`  ${p.name}: ${p.status}; rounds: ${rounds}`);
@@ -82,6 +102,7 @@ async function gate(dir, args) {
 }
 
 // the first gate also builds the C++ project (a few seconds, in its initial round)
+console.log(at ? `suture at ${at}` : 'suture of the working tree');
 const dir = await fixture();
 try {
   await gate(dir, ['--no-heal']);
