@@ -2,12 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FailureSchema, type Failure } from '../api/contracts/failure.js';
 import type { PluginErrorEntry, Round } from '../api/contracts/report.js';
-import {
-  RunResultSchema,
-  TestResultSchema,
-  type RunResult,
-  type TestResult,
-} from '../api/contracts/run-result.js';
+import { TestResultSchema, type RunResult, type TestResult } from '../api/contracts/run-result.js';
 import { errorMessage } from '../api/errors.js';
 import type { Logger, ProjectInfo } from '../api/plugin.js';
 import type { GateProject } from './types.js';
@@ -15,6 +10,7 @@ import type { Emitter } from './events.js';
 import { phase } from '../safety/phase.js';
 import { redactDeep, type Redactor } from '../safety/redact.js';
 import type { Workspace } from '../safety/workspace/types.js';
+import { CheckedResults } from './checked-results.js';
 import { pluginErrorEntry } from './plugin-errors.js';
 import { mapPaths } from './view-paths.js';
 
@@ -132,13 +128,15 @@ export function createRoundRunner(
         first?.();
       };
       // Each result a runner streams is checked as it comes, while the tests still run: a live
-      // reporter only gets valid ones, and the checks and the redaction of the whole result at
-      // the round's end (the redactor remembers the strings it has seen) then find the schema's
-      // code warm and the strings done, instead of doing all of it after the last test.
+      // reporter only gets valid ones, a result the runner returns unchanged at the end is not
+      // checked again, and the redaction of the whole result at the round's end (the redactor
+      // remembers the strings it has seen) finds the strings done.
+      const checked = new CheckedResults();
       const onTestResult = (test: TestResult): void => {
         if (FAILING.has(test.status)) failing();
         const parsed = TestResultSchema.safeParse(back(test));
         if (!parsed.success) return;
+        checked.add(parsed.data);
         if (live) void emitter.emit('onTestResult', { project: project.name, test: parsed.data });
         else if (redact) redactDeep(parsed.data, redact);
       };
@@ -156,7 +154,7 @@ export function createRoundRunner(
             ...(onFailing ? { onFailing: failing } : {}),
           });
         const raw = back(workspace ? await workspace.run(call) : await call());
-        const parsed = RunResultSchema.safeParse(raw);
+        const parsed = checked.parse(raw);
         if (parsed.success) result = parsed.data;
         else {
           const issues = parsed.error.issues
