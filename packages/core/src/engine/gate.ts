@@ -100,9 +100,19 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
       // A config asking for isolation this machine cannot give is refused before anything starts.
       // The probe's sandbox is recorded like a run's, so a run killed during it leaves nothing
       // running for `suture recover` to miss.
-      const support = await supportFor(workspace, sandbox, options.env);
-      const planned = plannedIsolation(planIsolation(workspace, sandbox, support), support);
-      return gateLocked(options, runId, redact, logger, lock.staleFrom, planned);
+      const planning = supportFor(workspace, sandbox, options.env).then((support) =>
+        plannedIsolation(planIsolation(workspace, sandbox, support), support),
+      );
+      // Only "overlay" and "strict" can be refused; otherwise what the machine supports is only
+      // the report's (and a workspace's, which probes again, from the same answer) and the first
+      // run need not wait for it.
+      if (workspace === 'overlay' || sandbox === 'strict') await planning;
+      try {
+        return await gateLocked(options, runId, redact, logger, lock.staleFrom, planning);
+      } finally {
+        // a probe still running ends while its sandbox is still recorded
+        await planning.catch(() => undefined);
+      }
     });
   } finally {
     await lock.release();
@@ -116,7 +126,7 @@ async function gateLocked(
   logger: Logger,
   staleFrom: RepoLock['staleFrom'],
   /** What a run of patched code would get here: the report's isolation when no workspace opened. */
-  planned: IsolationInForce,
+  planned: Promise<IsolationInForce>,
 ): Promise<GateReport> {
   if (await hasJournal(options.root)) throw new UnrecoveredJournalError(options.root);
   if (staleFrom)
@@ -260,7 +270,7 @@ async function gateLocked(
       totals,
       patch,
       conflicts,
-      isolation: isolation ?? planned,
+      isolation: isolation ?? (await planned),
       exitCode: internalError ? 3 : green ? 0 : 1,
       runDir,
       ...(internalError ? { error: internalError } : {}),

@@ -148,10 +148,10 @@ let cached: Promise<IsolationSupport> | undefined;
  * for the next commands until the kernel, its policy, the mounts or the tools change.
  */
 export function isolationSupport(env: NodeJS.ProcessEnv = process.env): Promise<IsolationSupport> {
-  if (env !== process.env) return probe(env, false);
-  cached ??= probe(env, true).catch((error: unknown) =>
-    UNSUPPORTED([`the isolation probe failed: ${(error as Error).message}`]),
-  );
+  const failed = (error: unknown): IsolationSupport =>
+    UNSUPPORTED([`the isolation probe failed: ${(error as Error).message}`]);
+  if (env !== process.env) return probe(env, false).catch(failed);
+  cached ??= probe(env, true).catch(failed);
   return cached;
 }
 
