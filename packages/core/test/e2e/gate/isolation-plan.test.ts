@@ -60,6 +60,6 @@ describe('the isolation a gate plans', () => {
     });
     expect(count.runs()).toBeGreaterThan(0);
     expect(report.isolation).toMatchObject({ workspace: 'copy', sandbox: 'env-only' });
-    expect(report.isolation.notes.join('\n')).toContain(`${NO_NAMESPACES_ENV}=1`);
+    expect(report.isolation?.notes.join('\n')).toContain(`${NO_NAMESPACES_ENV}=1`);
   });
 });
