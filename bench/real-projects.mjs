@@ -44,10 +44,11 @@ const PROJECTS = [
     repo: 'grantjenks/python-sortedcontainers',
     commit: '3ac358631f58c1347f1d6d2d92784117db0f38ed',
     runner: ['pytest', { env: { PYTHONPATH: 'src' } }],
-    // as its tox.ini runs it: `pytest` with the project's testpaths (docs, src, tests) and doctests
+    // as its tox.ini runs it: `pytest` with the project's testpaths (docs, src, tests) and doctests,
+    // its cache on as by default (suture's runs keep theirs too, in the run folder)
     native: {
       env: { ...PY_ENV, PYTHONPATH: 'src' },
-      warm: [['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider']],
+      warm: [['python3', '-m', 'pytest']],
       counts: (dir) => pytestCounts(dir, [], { PYTHONPATH: 'src' }),
     },
   },
@@ -58,7 +59,7 @@ const PROJECTS = [
     runner: ['pytest', { env: { PYTHONPATH: 'src' } }],
     native: {
       env: { ...PY_ENV, PYTHONPATH: 'src' },
-      warm: [['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests']],
+      warm: [['python3', '-m', 'pytest', 'tests']],
       counts: (dir) => pytestCounts(dir, ['tests'], { PYTHONPATH: 'src' }),
     },
   },
@@ -240,7 +241,7 @@ function fill(project, mirror, dir) {
     rmSync(join(dir, '.git'), { recursive: true, force: true });
   }
   run('git', ['init', '-q'], dir);
-  writeFileSync(join(dir, '.git', 'info', 'exclude'), 'build-native/\nnode_modules/\n');
+  writeFileSync(join(dir, '.git', 'info', 'exclude'), 'build-native/\nnode_modules/\n.pytest_cache/\n');
   run('git', ['add', '-A'], dir);
   run('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'pinned'], dir);
   const [runner, options] = project.runner;
