@@ -1,21 +1,13 @@
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FixProposalInput } from '../../../src/api/contracts/fix.js';
 import { jsonReporter } from '../../../src/reporters/json.js';
 import { hasJournal } from '../../../src/safety/journal.js';
 import { scriptedFixer } from '../../../src/testing/scripted-fixer.js';
-import { gate, hashTree, sandbox, type Sandbox } from './support.js';
+import { gate, hashTree, sandboxes } from './support.js';
 
-const boxes: Sandbox[] = [];
-async function box(): Promise<Sandbox> {
-  const b = await sandbox();
-  boxes.push(b);
-  return b;
-}
-afterEach(async () => {
-  for (const b of boxes.splice(0)) await rm(b.root, { recursive: true, force: true });
-});
+const { box } = sandboxes();
 
 async function reportSize(root: string): Promise<number> {
   const runs = join(root, '.suture/runs');

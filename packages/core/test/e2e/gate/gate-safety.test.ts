@@ -1,25 +1,17 @@
 import { spawn } from 'node:child_process';
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GateReport } from '../../../src/api/contracts/report.js';
 import { UnrecoveredJournalError } from '../../../src/engine/gate.js';
 import { API_VERSION, type Fixer, type Reporter } from '../../../src/api/plugin.js';
 import { scriptedFixer } from '../../../src/testing/scripted-fixer.js';
 import { hasJournal, Journal } from '../../../src/safety/journal.js';
 import { acquireLock } from '../../../src/safety/lock.js';
-import { FIX_ADD, FIXTURE, gate, hashTree, project, sandbox, type Sandbox } from './support.js';
+import { FIX_ADD, FIXTURE, gate, hashTree, project, sandboxes } from './support.js';
 
-const boxes: Sandbox[] = [];
-async function box(): Promise<Sandbox> {
-  const b = await sandbox();
-  boxes.push(b);
-  return b;
-}
-afterEach(async () => {
-  for (const b of boxes.splice(0)) await rm(b.root, { recursive: true, force: true });
-});
+const { box } = sandboxes();
 
 describe('runGate workspace safety', () => {
   it('refuses to start over an unrecovered journal, touching nothing and releasing the lock', async () => {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FixRequest } from '../../../src/api/contracts/fix.js';
 import type { Reporter } from '../../../src/api/plugin.js';
 import { API_VERSION } from '../../../src/api/plugin.js';
@@ -10,25 +10,14 @@ import { FixerError, PluginError } from '../../../src/api/errors.js';
 import { scriptedFixer } from '../../../src/testing/scripted-fixer.js';
 import { hasJournal } from '../../../src/safety/journal.js';
 import { scriptRunner } from '../../../src/testing/script-runner.js';
-import { FIX_ADD, WRONG_ADD, gate, hashTree, project, sandbox, type Sandbox } from './support.js';
+import { FIX_ADD, WRONG_ADD, gate, hashTree, project, type Sandbox, sandboxes } from './support.js';
 
-const boxes: Sandbox[] = [];
-/** Files beside the boxes, removed with them. */
-const besides: string[] = [];
-async function box(): Promise<Sandbox> {
-  const b = await sandbox();
-  boxes.push(b);
-  return b;
-}
-afterEach(async () => {
-  for (const b of boxes.splice(0)) await rm(b.root, { recursive: true, force: true });
-  for (const f of besides.splice(0)) await rm(f, { force: true });
-});
+const { box, beside } = sandboxes();
 
 /** Writes a test that fails on its first run and passes after (a marker beside the box says which). */
 async function failsOnce(b: Sandbox, file: string): Promise<void> {
   const marker = join(b.root, '..', `${b.root.split('/').pop()}-fails-once`);
-  besides.push(marker);
+  beside(marker);
   await writeFile(
     join(b.root, file),
     `import { existsSync, writeFileSync } from 'node:fs';\nif (!existsSync(${JSON.stringify(marker)})) { writeFileSync(${JSON.stringify(marker)}, 'x'); throw new Error('first run fails'); }\n`,

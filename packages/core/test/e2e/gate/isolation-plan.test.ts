@@ -1,22 +1,13 @@
-import { rm } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Runner } from '../../../src/api/plugin.js';
 import { NO_NAMESPACES_ENV } from '../../../src/safety/sandbox/support.js';
 import { scriptRunner } from '../../../src/testing/script-runner.js';
-import { gate, project, sandbox, type Sandbox } from './support.js';
+import { gate, project, sandboxes } from './support.js';
 
 // The isolation a config asks for, through the real gate on a machine that gives none (namespaces
 // turned off for the gate's environment): what can be refused is refused before a test runs; what
 // cannot is planned beside the first run and reported.
-const boxes: Sandbox[] = [];
-async function box(): Promise<Sandbox> {
-  const b = await sandbox();
-  boxes.push(b);
-  return b;
-}
-afterEach(async () => {
-  for (const b of boxes.splice(0)) await rm(b.root, { recursive: true, force: true });
-});
+const { box } = sandboxes();
 
 const noNamespaces = { ...process.env, [NO_NAMESPACES_ENV]: '1' };
 

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { afterEach } from 'vitest';
 import { HealConfigSchema, type HealConfig } from '../../../src/api/contracts/config.js';
 import type { GateReport } from '../../../src/api/contracts/report.js';
 import { runGate } from '../../../src/engine/gate.js';
@@ -44,6 +45,27 @@ export async function sandbox(): Promise<Sandbox> {
     error: (m) => logs.push(`error ${m}`),
   };
   return { root, logs, logger };
+}
+
+/**
+ * Makes a fresh sandbox per call, each removed (with the files named by `beside`) after the test
+ * that made it. Call it at the top of a test file.
+ */
+export function sandboxes(): { box: () => Promise<Sandbox>; beside: (file: string) => void } {
+  const made: Sandbox[] = [];
+  const files: string[] = [];
+  afterEach(async () => {
+    for (const b of made.splice(0)) await rm(b.root, { recursive: true, force: true });
+    for (const f of files.splice(0)) await rm(f, { force: true });
+  });
+  return {
+    box: async () => {
+      const b = await sandbox();
+      made.push(b);
+      return b;
+    },
+    beside: (file) => void files.push(file),
+  };
 }
 
 export function heal(overrides: Partial<HealConfig> = {}): HealConfig {

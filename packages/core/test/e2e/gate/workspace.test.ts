@@ -1,24 +1,16 @@
 import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Runner } from '../../../src/api/plugin.js';
 import { hasJournal } from '../../../src/safety/journal.js';
 import { requireIsolation } from '../../../src/safety/workspace/isolation.test-support.js';
 import { scriptRunner } from '../../../src/testing/script-runner.js';
 import { scriptedFixer } from '../../../src/testing/scripted-fixer.js';
-import { FIX_ADD, WRONG_ADD, gate, hashTree, project, sandbox, type Sandbox } from './support.js';
+import { FIX_ADD, WRONG_ADD, gate, hashTree, project, sandboxes } from './support.js';
 
 // The copy-on-write workspace through the real gate: script-runner projects run with node, heals
 // validated in the overlay, the user's tree written only when a --fix run lands them.
-const boxes: Sandbox[] = [];
-async function box(): Promise<Sandbox> {
-  const b = await sandbox();
-  boxes.push(b);
-  return b;
-}
-afterEach(async () => {
-  for (const b of boxes.splice(0)) await rm(b.root, { recursive: true, force: true });
-});
+const { box } = sandboxes();
 
 const MINE = 'export function add(a, b) {\n  return a - b; // the user is still on it\n}\n';
 
