@@ -364,7 +364,8 @@ for (const project of PROJECTS) {
     const round = finalRound(report);
     const t = report.totals;
     const suture = { tests: t.tests, passed: t.passed, failed: t.failed, skipped: t.skipped };
-    if (JSON.stringify(native) !== JSON.stringify(suture))
+    const equal = JSON.stringify(native) === JSON.stringify(suture);
+    if (!equal)
       // a test of the project's own that fails now and then natively too shows up here by name
       for (const test of round.tests.filter((x) => x.status !== 'passed' && x.status !== 'skipped'))
         console.error(`   under suture, ${test.status}: ${test.id}: ${(test.message ?? '').split('\n')[0]}`);
@@ -374,7 +375,7 @@ for (const project of PROJECTS) {
       project: project.name,
       native: fmt(native),
       suture: fmt(suture),
-      equal: JSON.stringify(native) === JSON.stringify(suture) ? 'yes' : 'NO',
+      equal: equal ? 'yes' : 'NO',
       nativeMs: median(nativeTimes),
       // each repeat's gate against the native run just before it: a machine that slows down or
       // speeds up over the repeats moves both alike
