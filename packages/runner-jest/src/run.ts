@@ -187,15 +187,6 @@ export async function runJest(
 
   // each pass's output is a bounded tail already; together they are bounded the same way
   const output = outputs.join('\n').slice(-OUTPUT_TAIL_CHARS);
-  const common = {
-    ...base,
-    command,
-    durationMs: Date.now() - started,
-    outputTail: last.lingered
-      ? `${output}\n[suture] Jest was stopped ${LINGER_MS / 1000} s after its run ended: something kept Node running (a server, a timer, a connection); Jest's --detectOpenHandles finds it`
-      : output,
-    exitCode: last.exitCode,
-  };
   const json = { testResults: [...suites.values()] };
   const lineOf = await locateTests(json.testResults);
   const folded = foldResults(json, ctx.root, lineOf);
@@ -217,6 +208,16 @@ export async function runJest(
     } else if (t.durationMs !== undefined) memory.set(t.id, t.durationMs);
   }
 
+  // the round ends once its results are located and folded, which is part of what it cost
+  const common = {
+    ...base,
+    command,
+    durationMs: Date.now() - started,
+    outputTail: last.lingered
+      ? `${output}\n[suture] Jest was stopped ${LINGER_MS / 1000} s after its run ended: something kept Node running (a server, a timer, a connection); Jest's --detectOpenHandles finds it`
+      : output,
+    exitCode: last.exitCode,
+  };
   if (last.proc.timedOut || ctx.signal.aborted || cut) {
     const why = ctx.signal.aborted
       ? 'the run was aborted'
