@@ -19,6 +19,11 @@ process.argv = [process.argv[0], plan.jestBin, ...plan.args];
 // what jest-cli/bin/jest.js does before it runs
 if (process.env.NODE_ENV == null) process.env.NODE_ENV = 'test';
 
+/** What keeps the project's Jest from starting here: said on one line, which the runner reports. */
+class SetupError extends Error {}
+/** Starts the line the runner takes for the reason of a run that did not start. */
+const SETUP_PREFIX = '[suture] cannot start Jest: ';
+
 /** jest-cli and @jest/core as the project's Jest resolves them (hoisted, nested or pnpm). */
 function loadJest(bin) {
   let dir = dirname(realpathSync(bin));
@@ -29,15 +34,35 @@ function loadJest(bin) {
     } catch {
       // not a package folder
     }
-    if (dirname(dir) === dir) throw new Error(`${bin} is not inside the jest or jest-cli package`);
+    if (dirname(dir) === dir) throw new SetupError(`${bin} is not inside the jest or jest-cli package`);
     dir = dirname(dir);
   }
   const cliPath = createRequire(join(dir, 'package.json')).resolve('jest-cli');
-  const cli = require(cliPath);
   const core = createRequire(cliPath)('@jest/core');
-  if (typeof cli.buildArgv !== 'function' || typeof core.runCLI !== 'function')
-    throw new Error(`the Jest at ${dir} has no buildArgv/runCLI; suture needs Jest 29.6 or newer`);
-  return { buildArgv: cli.buildArgv, runCLI: core.runCLI };
+  // jest-cli's own parser: exported by Jest 30, in build/run.js of Jest 29 and in
+  // build/cli/index.js of Jest 27 and 28 (a file path, which the package's exports do not limit)
+  const buildArgv = [cliPath, join(dirname(cliPath), 'run.js'), join(dirname(cliPath), 'cli', 'index.js')]
+    .map((file) => {
+      try {
+        return require(file).buildArgv;
+      } catch {
+        return undefined;
+      }
+    })
+    .find((fn) => typeof fn === 'function');
+  if (!buildArgv || typeof core.runCLI !== 'function')
+    throw new SetupError(
+      `the Jest at ${dir} (${versionOf(dir)}) has no buildArgv or runCLI where suture looks for them: suture runs Jest 27 or newer`,
+    );
+  return { buildArgv, runCLI: core.runCLI };
+}
+
+function versionOf(dir) {
+  try {
+    return `version ${JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version}`;
+  } catch {
+    return 'version unknown';
+  }
 }
 
 /** `prefix` ahead of each pattern, which Jest searches for anywhere in the string. */
@@ -89,6 +114,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error && error.stack ? error.stack : String(error));
+  if (error instanceof SetupError) console.error(`${SETUP_PREFIX}${error.message}`);
+  else console.error(error && error.stack ? error.stack : String(error));
   process.exit(1);
 });

@@ -47,8 +47,9 @@ function stoppedResult(
         ...(line ? { line } : {}),
         status: 'timeout',
         durationMs: o.elapsedMs,
+        // no trace: the output so far is other tests' (Jest prints a test's own when its file
+        // ends), and their frames would place this timeout in another file
         message: `${o.test.fullName} ${stoppedMessage(o.limit)}`,
-        trace: tail(output, 40),
       },
     };
   }
@@ -59,7 +60,9 @@ function stoppedResult(
       severity: 'error',
       code: 'Timeout',
       file,
-      message: `${file} ran ${o.elapsedMs} ms outside any test (its top-level code, a beforeAll or an afterAll) and was stopped at ${o.limitMs} ms; if it needs longer, raise the runner option "testTimeoutMs"`,
+      message: o.startsReported
+        ? `${file} ran ${o.elapsedMs} ms outside any test (its top-level code, a beforeAll or an afterAll) and was stopped at ${o.limitMs} ms; if it needs longer, raise the runner option "testTimeoutMs"`
+        : `${file} ran ${o.elapsedMs} ms without a test ending${o.lastEnded === undefined ? '' : ` after "${o.lastEnded}"`} and was stopped at ${o.limitMs} ms: a test${o.lastEnded === undefined ? '' : ' after that one'}, its top-level code, a beforeAll or an afterAll (this Jest does not say when a test starts, so suture cannot name the test: Jest 29 and newer do); if it needs longer, raise the runner option "testTimeoutMs"`,
       notes: [],
       fixIts: [],
       tests: [],
@@ -236,7 +239,6 @@ export async function runJest(
           file,
           status: 'timeout',
           message: `${why} while this test was running`,
-          trace: tail(last.proc.output, 40),
         });
     }
     return {
@@ -255,6 +257,8 @@ export async function runJest(
       /Validation Error|Unknown option|Unrecognized (?:CLI Parameter|option)|is not a valid|Error: Could not locate module|Can't find a root directory|Multiple configurations found|Option ".*" was replaced/.exec(
         plain,
       );
+    const setup = /^\[suture\] (cannot start Jest: .*)$/m.exec(plain)?.[1];
+    if (setup) return { ...common, status: 'error', tests: [], diagnostics, error: setup };
     const what = last.proc.spawnError
       ? `cannot start node: ${last.proc.spawnError}`
       : validation

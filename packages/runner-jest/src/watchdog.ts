@@ -12,7 +12,16 @@ export interface RunningTest {
 
 export type Overdue =
   | { kind: 'test'; test: RunningTest; elapsedMs: number; limit: Limit }
-  | { kind: 'file'; file: string; elapsedMs: number; limitMs: number };
+  | {
+      kind: 'file';
+      file: string;
+      elapsedMs: number;
+      limitMs: number;
+      /** Where Jest does not report a test's start: the file's test that ended last. */
+      lastEnded?: string;
+      /** Whether this Jest reports each test's start: Jest 27 and 28 do not, so a test that blocks shows as time outside any test. */
+      startsReported: boolean;
+    };
 
 export interface WatchdogLimits {
   test(file: string, fullName: string, jestTimeout: number | undefined): Limit;
@@ -28,8 +37,10 @@ const key = (file: string, fullName: string): string => `${file}\0${fullName}`;
 export class Watchdog {
   private readonly tests = new Map<string, RunningTest>();
   /** Files that started and have not ended: when their last test ended (or they started), and how many tests are open. */
-  private readonly files = new Map<string, { idleSince: number; open: number }>();
+  private readonly files = new Map<string, { idleSince: number; open: number; lastEnded?: string }>();
   private jestTimeout: number | undefined;
+  /** A test ended that was never said to start: this Jest has no onTestCaseStart. */
+  private startsMissing = false;
 
   constructor(private readonly limits: WatchdogLimits) {}
 
@@ -49,8 +60,15 @@ export class Watchdog {
         return;
       }
       case 'test-end': {
-        if (!this.tests.delete(key(e.file, e.result.fullName))) return;
         const f = this.files.get(e.file);
+        if (!this.tests.delete(key(e.file, e.result.fullName))) {
+          // a skipped test never starts; one that ran without a start event says this Jest has
+          // none, so the time since it ended may be another test's
+          if (e.result.status !== 'passed' && e.result.status !== 'failed') return;
+          this.startsMissing = true;
+          if (f) this.files.set(e.file, { idleSince: e.at, open: f.open, lastEnded: e.result.fullName });
+          return;
+        }
         if (f) this.files.set(e.file, { idleSince: e.at, open: Math.max(0, f.open - 1) });
         return;
       }
@@ -83,7 +101,15 @@ export class Watchdog {
       if (f.open > 0) continue;
       const limitMs = this.limits.fileGap(file, this.jestTimeout);
       const elapsedMs = now - f.idleSince;
-      if (elapsedMs > limitMs) out.push({ kind: 'file', file, elapsedMs, limitMs });
+      if (elapsedMs > limitMs)
+        out.push({
+          kind: 'file',
+          file,
+          elapsedMs,
+          limitMs,
+          startsReported: !this.startsMissing,
+          ...(f.lastEnded !== undefined ? { lastEnded: f.lastEnded } : {}),
+        });
     }
     return out;
   }

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import jest from '../../src/index.js';
-import { cleanup, copy, run } from './support.js';
+import { cleanup, copy, project, run } from './support.js';
 
 afterAll(cleanup);
 
@@ -110,4 +110,28 @@ describe('Jest that does not exit', () => {
     expect(r.outputTail).toMatch(/Jest did not exit one second after/);
     expect(r.outputTail).toMatch(/\[suture\] Jest was stopped 10 s after its run ended/);
   });
+});
+
+describe('a test stopped at its limit', () => {
+  it('is placed at its own test, not at a failure Jest printed before it', async () => {
+    const root = await copy('hang-after-failure');
+    const r = await run(root, { options: { args: ['--runInBand'], testTimeoutMs: 1000 } });
+    expect(statuses(r)).toEqual([
+      ['__tests__/arithmetic.test.js::arithmetic doubles', 'passed'],
+      ['__tests__/arithmetic.test.js::arithmetic doubles badly', 'failed'],
+      ['__tests__/spin.test.js::spins forever', 'timeout'],
+    ]);
+    // the arithmetic failure was printed before the loop started: it is not the loop's evidence
+    expect(r.outputTail).toMatch(/arithmetic › doubles badly/);
+    const spin = r.tests.find((t) => t.status === 'timeout')!;
+    expect(`${spin.message ?? ''}${spin.trace ?? ''}`).not.toMatch(/arithmetic|double/);
+    const failures = await jest().analyzer!().analyze(r, project(root));
+    const timeout = failures.find((f) => f.kind === 'timeout')!;
+    expect(timeout.location).toMatchObject({
+      file: '__tests__/spin.test.js',
+      line: 1,
+      symbol: 'spins forever',
+    });
+    expect(timeout.evidence).not.toMatch(/arithmetic/);
+  }, 120_000);
 });

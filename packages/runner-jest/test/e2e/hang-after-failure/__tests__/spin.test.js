@@ -1,0 +1,3 @@
+test('spins forever', () => {
+  while (true) {}
+});
