@@ -98,6 +98,19 @@ const PROJECTS = [
       counts: (dir) => jestCounts(dir),
     },
   },
+  {
+    // the last commit before it left Jest (Jest 29): its tests parse process.argv in-band, so
+    // `jest --ci --json` fails them natively; it is run and counted as its `test` script runs it
+    name: 'commander.js',
+    repo: 'tj/commander.js',
+    commit: '63eed4aa05435575d515311bb5efaf6d88b6be84',
+    runner: ['jest', {}],
+    setup: (dir) => run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], dir),
+    native: {
+      warm: [['npx', 'jest']],
+      counts: (dir) => jestSummaryCounts(run('npx', ['jest'], dir, {}, true).stderr),
+    },
+  },
 ];
 
 function run(cmd, argv, cwd, env = {}, allowFail = false) {
@@ -214,6 +227,14 @@ function jestCounts(dir) {
     failed: j.numFailedTests,
     skipped: j.numPendingTests + j.numTodoTests,
   };
+}
+
+/** Counts from the summary a plain `jest` prints (`Tests: 1 failed, 2 skipped, 5 passed, 8 total`). */
+function jestSummaryCounts(output) {
+  const line = /^Tests:\s+(.*)$/m.exec(output)?.[1];
+  if (!line) throw new Error(`no "Tests:" summary in Jest's output:\n${output.slice(-2000)}`);
+  const n = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(line)?.[1] ?? 0);
+  return { tests: n('total'), passed: n('passed'), failed: n('failed'), skipped: n('skipped') + n('todo') };
 }
 
 function materialise(project) {
