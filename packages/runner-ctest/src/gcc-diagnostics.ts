@@ -118,7 +118,7 @@ export function parseCompilerOutput(output: string, root: string): Diagnostic[] 
 export function parseCmakeErrors(output: string, root: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const m of output.matchAll(
-    /^CMake Error(?: at (.+?):(\d+) \(([^)]*)\))?:\s*\n((?:[ \t]+.*\n?|\n)*)/gm,
+    /^CMake Error(?: at (.+?):(\d+) \(([^)]*)\))?:\s*\n((?:[ \t]+.*\n?|\n)*)(?:Call Stack \(most recent call first\):\n((?:[ \t]+.*\n?)*))?/gm,
   )) {
     const message =
       (m[4] ?? '')
@@ -127,15 +127,34 @@ export function parseCmakeErrors(output: string, root: string): Diagnostic[] {
         .filter(Boolean)
         .join(' ')
         .slice(0, 2000) || 'CMake configuration failed';
-    const file = m[1] ? (isAbsolute(m[1]) ? relative(root, m[1]) : m[1]) : undefined;
+    // An error a CMake module raises (a find_package of a package that is missing) is placed at
+    // the project's own call that led to it: the first frame of the call stack in the repository.
+    const frames: Array<{ file: string; line: number; symbol: string }> = [];
+    if (m[1]) frames.push({ file: m[1], line: Number(m[2]), symbol: m[3]! });
+    for (const f of (m[5] ?? '').matchAll(/^[ \t]+(.+?):(\d+) \(([^)]*)\)\s*$/gm))
+      frames.push({ file: f[1]!, line: Number(f[2]), symbol: f[3]! });
+    const inside = (file: string): string | undefined => {
+      const rel = isAbsolute(file) ? relative(root, file) : file;
+      return rel.startsWith('..') || isAbsolute(rel) ? undefined : rel;
+    };
+    const own = frames.find((f) => inside(f.file) !== undefined);
+    const place = own ? { ...own, file: inside(own.file)! } : frames[0];
+    const missing = /Could NOT find (\S+)/.exec(message)?.[1];
     out.push({
       source: 'cmake',
       severity: 'error',
       message,
-      ...(file ? { file } : {}),
-      ...(m[2] ? { line: Number(m[2]) } : {}),
-      ...(m[3] ? { symbol: m[3] } : {}),
-      notes: [],
+      ...(place ? { file: place.file, line: place.line, symbol: place.symbol } : {}),
+      notes:
+        missing && own
+          ? [
+              {
+                message: `${own.symbol}(${missing}) asks for ${missing}, which is not installed: install it, or turn off what needs it through the runner option "configureArgs"`,
+                file: place!.file,
+                line: place!.line,
+              },
+            ]
+          : [],
       fixIts: [],
       tests: [],
       raw: m[0].slice(0, 4000),

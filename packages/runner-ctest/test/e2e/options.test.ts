@@ -73,6 +73,41 @@ describe('the CTest runner options', () => {
     expect(statuses(fixed)['mini.runs']).toBe('passed');
   }, 300_000);
 
+  it("places a missing package at the find_package of the project that asked for it, not in CMake's module", async () => {
+    // a Find module outside the repository, as CMake's own are: its error is raised in there
+    const modules = await tempDir('modules');
+    await writeFile(
+      join(modules, 'FindSutureMissing.cmake'),
+      'find_library(SUTURE_MISSING_LIBRARY NAMES suture-missing-library)\ninclude(FindPackageHandleStandardArgs)\nfind_package_handle_standard_args(SutureMissing REQUIRED_VARS SUTURE_MISSING_LIBRARY)\n',
+    );
+    const file = join(root, 'CMakeLists.txt');
+    const text = await readFile(file, 'utf8');
+    await writeFile(
+      file,
+      text.replace(
+        'add_executable(mini main.cpp)',
+        'find_package(SutureMissing REQUIRED)\nadd_executable(mini main.cpp)',
+      ),
+    );
+    const r = await runWith({
+      parallel: 2,
+      configureArgs: [...ON, `-DCMAKE_MODULE_PATH=${modules}`],
+    }).finally(() => writeFile(file, text));
+    expect(r.tests).toEqual([]);
+    const missing = r.diagnostics.find(
+      (d) => d.source === 'cmake' && /Could NOT find SutureMissing/.test(d.message),
+    );
+    expect(missing).toMatchObject({ file: 'CMakeLists.txt', line: 5, symbol: 'find_package' });
+    expect(missing!.notes).toEqual([
+      {
+        message:
+          'find_package(SutureMissing) asks for SutureMissing, which is not installed: install it, or turn off what needs it through the runner option "configureArgs"',
+        file: 'CMakeLists.txt',
+        line: 5,
+      },
+    ]);
+  }, 300_000);
+
   it('cmake, ctest, parallel, buildArgs, ctestArgs: the tools given, with the arguments given', async () => {
     const bin = await tempDir('bin');
     const cmake = await logged(bin, 'cmake');
