@@ -7,6 +7,16 @@
 'use strict';
 const fs = require('node:fs');
 
+/**
+ * The displayName of the Jest project a test file runs in, when it has one: one file may run in
+ * several projects (a `--projects` list, a `projects` config), and each run of it is its own.
+ */
+function projectOf(test) {
+  const d = test && test.context && test.context.config && test.context.config.displayName;
+  const name = typeof d === 'string' ? d : d && d.name;
+  return name ? { project: name } : {};
+}
+
 /** A test file's result in the shape of Jest's `--json` report (as @jest/test-result formats it). */
 function suiteOf(r) {
   const assertionResults = r.testResults.map(({ failureDetails: _dropped, ...a }) => a);
@@ -30,18 +40,19 @@ class SutureJestReporter {
     this.emit({ event: 'run-start', testTimeout: this.testTimeout });
   }
   onTestFileStart(test) {
-    this.emit({ event: 'file-start', file: test.path });
+    this.emit({ event: 'file-start', file: test.path, ...projectOf(test) });
   }
   onTestCaseStart(test, info) {
     const { fullName, ancestorTitles, title } = info;
-    this.emit({ event: 'test-start', file: test.path, fullName, ancestorTitles, title });
+    this.emit({ event: 'test-start', file: test.path, ...projectOf(test), fullName, ancestorTitles, title });
   }
   onTestCaseResult(test, result) {
     const { failureDetails: _dropped, ...rest } = result;
-    this.emit({ event: 'test-end', file: test.path, result: rest });
+    this.emit({ event: 'test-end', file: test.path, ...projectOf(test), result: rest });
   }
   onTestResult(test, result) {
-    this.emit({ event: 'file-end', file: test.path, suite: suiteOf(result) });
+    const project = projectOf(test);
+    this.emit({ event: 'file-end', file: test.path, ...project, suite: { ...suiteOf(result), ...project } });
   }
   onRunComplete(_contexts, results) {
     this.emit({ event: 'run-end', success: results.success });

@@ -38,7 +38,14 @@ export function liveResults(
       queue = queue.then(async () => {
         const { lineOf } = await facts.get(e.file);
         const a = e.result;
-        send(testResultOf(a, relative(root, e.file), a.location?.line ?? lineOf(a.ancestorTitles, a.title)));
+        send(
+          testResultOf(
+            a,
+            relative(root, e.file),
+            a.location?.line ?? lineOf(a.ancestorTitles, a.title),
+            e.project,
+          ),
+        );
       });
     },
     async finish(final) {

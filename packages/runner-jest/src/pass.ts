@@ -29,7 +29,7 @@ export interface PassInput {
 
 export interface PassResult {
   proc: ProcessResult;
-  /** The result of each test file that ended, by absolute path. */
+  /** The result of each test file that ended, by project and absolute path (suiteKey). */
   suites: Map<string, SuiteResult>;
   /** What ran past its limit; non-empty when the watchdog stopped Jest. */
   overdue: Overdue[];
@@ -42,6 +42,9 @@ export interface PassResult {
   /** The exit code Jest's run returned, known even when the process was stopped after it. */
   exitCode: number | null;
 }
+
+/** A run of a test file: the file in one Jest project (a file may run in several). */
+export const suiteKey = (file: string, project: string | undefined): string => `${project ?? ''}\0${file}`;
 
 /** One Jest process: started through reporter/jest-entry.cjs, followed through its events. */
 export async function runPass(input: PassInput): Promise<PassResult> {
@@ -59,7 +62,7 @@ export async function runPass(input: PassInput): Promise<PassResult> {
   let lingered = false;
   const tail = tailEvents(input.plan.events, (e) => {
     watchdog.observe(e);
-    if (e.event === 'file-end') suites.set(e.file, e.suite);
+    if (e.event === 'file-end') suites.set(suiteKey(e.file, e.project), e.suite);
     if (e.event === 'cli-end') {
       endedAt = Date.now();
       exitCode = e.exitCode;

@@ -28,7 +28,7 @@ export interface PassSpec {
    * The tests asked for (files relative to the root), or undefined for the whole suite. An entry
    * whose `fullName` is empty asks for its whole file.
    */
-  selection?: Array<{ file: string; fullName: string }>;
+  selection?: Array<{ file: string; fullName: string; project?: string }>;
   /** Absolute paths of test files that need no further run: ended, or hung outside any test. */
   skipFiles: ReadonlySet<string>;
   /** Full names of the tests that hung. */
@@ -72,6 +72,9 @@ export function planPass(
     // an entry without a test name is a whole file: every test in it runs
     const named = spec.selection.filter((s) => s.fullName !== '');
     if (named.length > 0) plan.names = namePattern(named.map((s) => s.fullName));
+    // tests of named Jest projects run in those projects only (--selectProjects)
+    const projects = new Set(spec.selection.map((s) => s.project));
+    if (projects.size > 0 && !projects.has(undefined)) argv.selectProjects = [...projects];
   } else if (spec.skipFiles.size > 0) {
     const forms = [...spec.skipFiles].flatMap(pathForms).map(escapeRegex);
     plan.excludePaths = `^(?!(?:${forms.join('|')})$)`;

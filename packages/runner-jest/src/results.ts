@@ -24,6 +24,8 @@ export const SuiteResultSchema = z
     status: z.string(),
     message: z.string().default(''),
     assertionResults: z.array(AssertionResultSchema).default([]),
+    /** suture's reporter: the displayName of the Jest project the file ran in, when it has one. */
+    project: z.string().optional(),
   })
   .passthrough();
 export type SuiteResult = z.infer<typeof SuiteResultSchema>;
@@ -126,18 +128,25 @@ export function foldResults(
       continue;
     }
     for (const a of suite.assertionResults)
-      tests.push(testResultOf(a, file, a.location?.line ?? lineOf?.(suite.name, a.ancestorTitles, a.title)));
+      tests.push(
+        testResultOf(
+          a,
+          file,
+          a.location?.line ?? lineOf?.(suite.name, a.ancestorTitles, a.title),
+          suite.project,
+        ),
+      );
   }
   return { tests, diagnostics };
 }
 
 /** One test of a Jest report as a suite TestResult; `file` is relative to the project root. */
-export function testResultOf(a: AssertionResult, file: string, line?: number): TestResult {
+export function testResultOf(a: AssertionResult, file: string, line?: number, project?: string): TestResult {
   const failure = plain((a.failureMessages ?? []).join('\n\n'));
   const st = status(a);
   const short = failure ? shortMessage(failure) : '';
   return {
-    id: testId(file, a.fullName),
+    id: testId(file, a.fullName, project),
     name: a.fullName,
     file,
     ...(line ? { line } : {}),

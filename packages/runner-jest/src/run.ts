@@ -41,7 +41,7 @@ function stoppedResult(
     const line = o.test.title === undefined ? undefined : lineOf(o.test.ancestorTitles, o.test.title);
     return {
       test: {
-        id: testId(file, o.test.fullName),
+        id: testId(file, o.test.fullName, o.test.project),
         name: o.test.fullName,
         file,
         ...(line ? { line } : {}),
@@ -111,8 +111,8 @@ export async function runJest(
   const command = displayCommand(ctx.root, options, jest.script, flags, selection);
   const facts = new FileFactsCache();
   const limits: WatchdogLimits = {
-    test: (file, fullName, jestTimeout) => {
-      const last = selection ? memory.get(testId(relative(ctx.root, file), fullName)) : undefined;
+    test: (file, fullName, jestTimeout, project) => {
+      const last = selection ? memory.get(testId(relative(ctx.root, file), fullName, project)) : undefined;
       return testLimit({
         option: options.testTimeoutMs,
         jestTimeout,
@@ -170,9 +170,9 @@ export async function runJest(
     });
     last = pass;
     outputs.push(pass.proc.output);
-    for (const [file, suite] of pass.suites) {
-      suites.set(file, suite);
-      skipFiles.add(file);
+    for (const [key, suite] of pass.suites) {
+      suites.set(key, suite);
+      skipFiles.add(suite.name);
     }
     if (pass.overdue.length === 0) break;
     for (const o of pass.overdue) {
@@ -231,7 +231,7 @@ export async function runJest(
     const running = last.proc.timedOut || ctx.signal.aborted ? last.running[0] : undefined;
     if (running) {
       const file = relative(ctx.root, running.file);
-      const id = testId(file, running.fullName);
+      const id = testId(file, running.fullName, running.project);
       if (!kept.some((t) => t.id === id))
         kept.push({
           id,
@@ -247,7 +247,7 @@ export async function runJest(
       tests: kept,
       diagnostics,
       error: running
-        ? `${why} while running ${testId(relative(ctx.root, running.file), running.fullName)}`
+        ? `${why} while running ${testId(relative(ctx.root, running.file), running.fullName, running.project)}`
         : why,
     };
   }

@@ -4,6 +4,8 @@ import type { Limit } from './limits.js';
 /** A test that started and has not ended; `file` is absolute, as Jest names it. */
 export interface RunningTest {
   file: string;
+  /** The displayName of the Jest project it runs in, when it has one. */
+  project?: string;
   fullName: string;
   ancestorTitles: string[];
   title?: string;
@@ -24,11 +26,13 @@ export type Overdue =
     };
 
 export interface WatchdogLimits {
-  test(file: string, fullName: string, jestTimeout: number | undefined): Limit;
+  test(file: string, fullName: string, jestTimeout: number | undefined, project?: string): Limit;
   fileGap(file: string, jestTimeout: number | undefined): number;
 }
 
-const key = (file: string, fullName: string): string => `${file}\0${fullName}`;
+const key = (file: string, fullName: string, project: string | undefined): string =>
+  `${project ?? ''}\0${file}\0${fullName}`;
+const fileKey = (file: string, project: string | undefined): string => `${project ?? ''}\0${file}`;
 
 /**
  * Follows the reporter's events and says which tests (or test files, outside any test) have run
@@ -37,7 +41,10 @@ const key = (file: string, fullName: string): string => `${file}\0${fullName}`;
 export class Watchdog {
   private readonly tests = new Map<string, RunningTest>();
   /** Files that started and have not ended: when their last test ended (or they started), and how many tests are open. */
-  private readonly files = new Map<string, { idleSince: number; open: number; lastEnded?: string }>();
+  private readonly files = new Map<
+    string,
+    { file: string; idleSince: number; open: number; lastEnded?: string }
+  >();
   private jestTimeout: number | undefined;
   /** A test ended that was never said to start: this Jest has no onTestCaseStart. */
   private startsMissing = false;
@@ -50,31 +57,40 @@ export class Watchdog {
         this.jestTimeout = e.testTimeout;
         return;
       case 'file-start':
-        this.files.set(e.file, { idleSince: e.at, open: 0 });
+        this.files.set(fileKey(e.file, e.project), { file: e.file, idleSince: e.at, open: 0 });
         return;
       case 'test-start': {
-        const { file, fullName, ancestorTitles, title } = e;
-        this.tests.set(key(file, fullName), { file, fullName, ancestorTitles, title, startedAt: e.at });
-        const f = this.files.get(e.file);
+        const { file, project, fullName, ancestorTitles, title } = e;
+        this.tests.set(key(file, fullName, project), {
+          file,
+          ...(project !== undefined ? { project } : {}),
+          fullName,
+          ancestorTitles,
+          title,
+          startedAt: e.at,
+        });
+        const f = this.files.get(fileKey(file, project));
         if (f) f.open++;
         return;
       }
       case 'test-end': {
-        const f = this.files.get(e.file);
-        if (!this.tests.delete(key(e.file, e.result.fullName))) {
+        const at = fileKey(e.file, e.project);
+        const f = this.files.get(at);
+        if (!this.tests.delete(key(e.file, e.result.fullName, e.project))) {
           // a skipped test never starts; one that ran without a start event says this Jest has
           // none, so the time since it ended may be another test's
           if (e.result.status !== 'passed' && e.result.status !== 'failed') return;
           this.startsMissing = true;
-          if (f) this.files.set(e.file, { idleSince: e.at, open: f.open, lastEnded: e.result.fullName });
+          if (f) this.files.set(at, { ...f, idleSince: e.at, lastEnded: e.result.fullName });
           return;
         }
-        if (f) this.files.set(e.file, { idleSince: e.at, open: Math.max(0, f.open - 1) });
+        if (f) this.files.set(at, { file: f.file, idleSince: e.at, open: Math.max(0, f.open - 1) });
         return;
       }
       case 'file-end':
-        this.files.delete(e.file);
-        for (const [k, t] of this.tests) if (t.file === e.file) this.tests.delete(k);
+        this.files.delete(fileKey(e.file, e.project));
+        for (const [k, t] of this.tests)
+          if (t.file === e.file && t.project === e.project) this.tests.delete(k);
         return;
       default:
     }
@@ -87,18 +103,19 @@ export class Watchdog {
 
   /** Test files that started and have not ended. */
   openFiles(): string[] {
-    return [...this.files.keys()];
+    return [...new Set([...this.files.values()].map((f) => f.file))];
   }
 
   overdue(now: number): Overdue[] {
     const out: Overdue[] = [];
     for (const test of this.tests.values()) {
-      const limit = this.limits.test(test.file, test.fullName, this.jestTimeout);
+      const limit = this.limits.test(test.file, test.fullName, this.jestTimeout, test.project);
       const elapsedMs = now - test.startedAt;
       if (elapsedMs > limit.ms) out.push({ kind: 'test', test, elapsedMs, limit });
     }
-    for (const [file, f] of this.files) {
+    for (const f of this.files.values()) {
       if (f.open > 0) continue;
+      const file = f.file;
       const limitMs = this.limits.fileGap(file, this.jestTimeout);
       const elapsedMs = now - f.idleSince;
       if (elapsedMs > limitMs)
