@@ -65,6 +65,15 @@ class Timeouts:
         self._sleeping_until = float("inf")  # the deadline the watchdog sleeps until
         self._seen = None  # the last watch the watchdog read
 
+    @pytest.hookimpl(trylast=True)
+    def pytest_configure(self, config):
+        # pytest-xdist runs the tests in worker processes, where this plugin (an object given to
+        # pytest.main) is not loaded: say so, since a test that hangs there is stopped only by
+        # the run's own limit
+        workers = getattr(config.option, "numprocesses", None)
+        if workers and getattr(config.option, "dist", "no") != "no" and (self._default_s or self._per_test):
+            self._log.emit({"event": "xdist", "workers": str(workers)})
+
     def limit(self, item):
         """(seconds, source) for this test, or (None, None) when it has no limit."""
         declared = _declared(item)

@@ -74,6 +74,8 @@ const PytestEventSchema = z.discriminatedUnion('event', [
   }),
   /** A project module was imported from outside the project (an installed copy). */
   z.object({ event: z.literal('shadowed'), module: z.string(), loaded: z.string(), source: z.string() }),
+  /** pytest-xdist runs the tests in worker processes, which the per-test limit does not reach. */
+  z.object({ event: z.literal('xdist'), workers: z.string() }),
   z.object({ event: z.literal('finish'), exitstatus: z.number() }),
 ]);
 export type PytestEvent = z.infer<typeof PytestEventSchema>;

@@ -72,6 +72,10 @@ export class EventFold {
   /** The test the watchdog stopped in the current process. */
   stopped?: string;
   exitStatus?: number;
+  /** How many pytest-xdist workers ran the tests (`-n`), where the per-test limit does not reach. */
+  xdistWorkers?: string;
+  /** Called the moment the plugin says pytest-xdist runs the tests. */
+  onXdist?: (workers: string) => void;
 
   constructor(
     private readonly root?: string,
@@ -118,6 +122,10 @@ export class EventFold {
         return undefined;
       case 'shadowed':
         this.shadowed.push({ module: e.module, loaded: e.loaded, source: e.source });
+        return undefined;
+      case 'xdist':
+        if (this.xdistWorkers === undefined) this.onXdist?.(e.workers);
+        this.xdistWorkers = e.workers;
         return undefined;
       case 'finish':
         this.exitStatus = e.exitstatus;

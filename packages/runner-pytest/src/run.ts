@@ -41,6 +41,11 @@ function shadowWarnings(fold: EventFold): Diagnostic[] {
   }));
 }
 
+/** Why a test that hangs in a pytest-xdist worker runs until the run's limit, and what to do. */
+function xdistMessage(workers: string, runLimitMs: number): string {
+  return `pytest-xdist runs these tests in worker processes (-n ${workers}), which suture's per-test limit does not reach: a test that hangs there runs until the run's limit ("timeoutMs", ${runLimitMs} ms now). Give the project a limit of its own in the workers (pytest-timeout's --timeout), or run suture's runs without workers (the runner option "args": ["-n", "0"])`;
+}
+
 export async function runPytest(
   options: ResolvedPytestOptions,
   ctx: RunContext,
@@ -49,6 +54,7 @@ export async function runPytest(
   const python = await resolvePython(ctx.root, options.python);
   const limits = testLimits(options, ctx.selection, memory);
   const fold = new EventFold(ctx.root, describeTimeout(options, limits));
+  fold.onXdist = (workers) => ctx.logger.warn(xdistMessage(workers, ctx.timeoutMs));
   const started = Date.now();
   const stream = (test: TestResult): void => {
     try {
@@ -111,6 +117,16 @@ export async function runPytest(
   );
   const diagnostics = [...fold.diagnostics, ...shadowWarnings(fold)];
   for (const d of diagnostics) if (d.severity === 'warning') ctx.logger.warn(d.message);
+  // said when the workers started; kept for the report
+  if (fold.xdistWorkers !== undefined)
+    diagnostics.push({
+      source: 'pytest-xdist',
+      severity: 'warning',
+      message: xdistMessage(fold.xdistWorkers, ctx.timeoutMs),
+      notes: [],
+      fixIts: [],
+      tests: [],
+    });
 
   const first = processes[0]!;
   const proc = processes[processes.length - 1]!;
