@@ -62,7 +62,7 @@ function stoppedResult(
       file,
       message: o.startsReported
         ? `${file} ran ${o.elapsedMs} ms outside any test (its top-level code, a beforeAll or an afterAll) and was stopped at ${o.limitMs} ms; if it needs longer, raise the runner option "testTimeoutMs"`
-        : `${file} ran ${o.elapsedMs} ms without a test ending${o.lastEnded === undefined ? '' : ` after "${o.lastEnded}"`} and was stopped at ${o.limitMs} ms: a test${o.lastEnded === undefined ? '' : ' after that one'}, its top-level code, a beforeAll or an afterAll (this Jest does not say when a test starts, so suture cannot name the test: Jest 29 and newer do); if it needs longer, raise the runner option "testTimeoutMs"`,
+        : `${file} ran ${o.elapsedMs} ms without a test ending${o.lastEnded === undefined ? '' : ` after "${o.lastEnded}"`} and was stopped at ${o.limitMs} ms: a test${o.lastEnded === undefined ? '' : ' after that one'}, its top-level code, a beforeAll or an afterAll (this Jest does not say when a test starts, so suture cannot name the test: Jest 29.6 and newer do); if it needs longer, raise the runner option "testTimeoutMs"`,
       notes: [],
       fixIts: [],
       tests: [],

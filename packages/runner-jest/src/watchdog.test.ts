@@ -54,7 +54,7 @@ describe('Watchdog', () => {
     expect(gap).not.toHaveProperty('lastEnded');
   });
 
-  it('keeps the last test that ended where Jest does not report test starts (Jest 27 and 28)', () => {
+  it('keeps the last test that ended where Jest does not report test starts (Jest before 29.6)', () => {
     const dog = new Watchdog(limits);
     for (const e of [
       { event: 'file-start', at: 0, file: FILE } as JestEvent,

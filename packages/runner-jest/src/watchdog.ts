@@ -21,7 +21,7 @@ export type Overdue =
       limitMs: number;
       /** Where Jest does not report a test's start: the file's test that ended last. */
       lastEnded?: string;
-      /** Whether this Jest reports each test's start: Jest 27 and 28 do not, so a test that blocks shows as time outside any test. */
+      /** Whether this Jest reports each test's start: Jest before 29.6 does not, so a test that blocks shows as time outside any test. */
       startsReported: boolean;
     };
 
