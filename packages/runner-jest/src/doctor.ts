@@ -1,5 +1,39 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { DoctorCheck } from '@suture/core';
 import { resolveJest } from './resolve-jest.js';
+
+/** The version of the Jest a `bin/jest.js` belongs to, when its package says it. */
+async function versionOf(script: string): Promise<string | undefined> {
+  return readFile(join(dirname(dirname(script)), 'package.json'), 'utf8').then(
+    (t) => {
+      const pkg = JSON.parse(t) as { name?: string; version?: string };
+      return pkg.name === 'jest' || pkg.name === 'jest-cli' ? pkg.version : undefined;
+    },
+    () => undefined,
+  );
+}
+
+/** What suture can do with this Jest: run it (27 or newer), and name a test that blocks (29.6 or newer). */
+function jestCheck(script: string, version: string | undefined): DoctorCheck {
+  const message = `jest ${version ?? '(version unknown)'} at ${script}`;
+  const [major = 0, minor = 0] = (version ?? '').split('.').map(Number);
+  if (version === undefined || major > 29 || (major === 29 && minor >= 6))
+    return { name: 'jest', status: 'ok', message };
+  if (major < 27)
+    return {
+      name: 'jest',
+      status: 'error',
+      message: `${message}: suture runs Jest 27 or newer`,
+      fix: 'npm install -D jest@latest',
+    };
+  return {
+    name: 'jest',
+    status: 'warn',
+    message: `${message}: Jest before 29.6 does not report when a test starts, so a test that blocks its worker is stopped at its file's limit (60 s at least) and named only by the test that ended before it`,
+    fix: 'npm install -D jest@latest',
+  };
+}
 
 export async function doctorJest(root: string, jestBin?: string): Promise<DoctorCheck[]> {
   const [major] = process.versions.node.split('.').map(Number);
@@ -13,11 +47,7 @@ export async function doctorJest(root: string, jestBin?: string): Promise<Doctor
   const jest = await resolveJest(root, jestBin);
   checks.push(
     jest
-      ? {
-          name: 'jest',
-          status: 'ok',
-          message: `jest ${jest.version ?? '(version unknown)'} at ${jest.script}`,
-        }
+      ? jestCheck(jest.script, jest.version ?? (await versionOf(jest.script)))
       : {
           name: 'jest',
           status: 'error',

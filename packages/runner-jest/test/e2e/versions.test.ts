@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import jest from '../../src/index.js';
 import { foldResults, readJestJson } from '../../src/results.js';
 import { cleanup, copy, run } from './support.js';
 
@@ -52,6 +53,25 @@ describe.each(Object.entries(VERSIONS))('Jest %s under suture', (version, bin) =
       line: expect.any(Number),
     });
     expect(total!.trace).toMatch(/Expected: 90/);
+  });
+});
+
+describe('suture doctor on an older Jest', () => {
+  it('warns before 29.6, where a test that blocks cannot be named, and is content from 29.6 on', async () => {
+    const root = await copy('green');
+    const check = async (bin: string) =>
+      (await jest({ jestBin: bin }).doctor!(root)).find((c) => c.name === 'jest');
+    expect(await check(VERSIONS['28.1.3'])).toMatchObject({
+      status: 'warn',
+      message: expect.stringMatching(
+        /^jest 28\.1\.3 at .*: Jest before 29\.6 does not report when a test starts/,
+      ),
+      fix: 'npm install -D jest@latest',
+    });
+    expect(await check(VERSIONS['29.7.0'])).toMatchObject({
+      status: 'ok',
+      message: `jest 29.7.0 at ${VERSIONS['29.7.0']}`,
+    });
   });
 });
 
