@@ -3,7 +3,7 @@ import { runProcess, type ProcessResult } from '@suture/core';
 import { tailEvents, type JestEvent } from './events.js';
 import type { JestPlan } from './plan.js';
 import { ENTRY } from './resolve-jest.js';
-import type { SuiteResult } from './results.js';
+import type { AssertionResult, SuiteResult } from './results.js';
 import { Watchdog, type Overdue, type RunningTest, type WatchdogLimits } from './watchdog.js';
 
 /**
@@ -31,6 +31,11 @@ export interface PassResult {
   proc: ProcessResult;
   /** The result of each test file that ended, by project and absolute path (suiteKey). */
   suites: Map<string, SuiteResult>;
+  /**
+   * The tests that ended in each test file that did not end (by suiteKey): a file stopped outside
+   * any test (a hanging afterAll) keeps them.
+   */
+  ended: Map<string, AssertionResult[]>;
   /** What ran past its limit; non-empty when the watchdog stopped Jest. */
   overdue: Overdue[];
   /** Tests that had started and not ended when Jest stopped. */
@@ -56,13 +61,21 @@ export async function runPass(input: PassInput): Promise<PassResult> {
 
   const watchdog = new Watchdog(input.limits);
   const suites = new Map<string, SuiteResult>();
+  const ended = new Map<string, AssertionResult[]>();
   let overdue: Overdue[] = [];
   let endedAt: number | undefined;
   let exitCode: number | undefined;
   let lingered = false;
   const tail = tailEvents(input.plan.events, (e) => {
     watchdog.observe(e);
-    if (e.event === 'file-end') suites.set(suiteKey(e.file, e.project), e.suite);
+    if (e.event === 'test-end') {
+      const key = suiteKey(e.file, e.project);
+      ended.set(key, [...(ended.get(key) ?? []), e.result]);
+    }
+    if (e.event === 'file-end') {
+      suites.set(suiteKey(e.file, e.project), e.suite);
+      ended.delete(suiteKey(e.file, e.project));
+    }
     if (e.event === 'cli-end') {
       endedAt = Date.now();
       exitCode = e.exitCode;
@@ -89,6 +102,7 @@ export async function runPass(input: PassInput): Promise<PassResult> {
   return {
     proc,
     suites,
+    ended,
     overdue: input.signal.aborted ? [] : overdue,
     running: watchdog.running(),
     openFiles: watchdog.openFiles(),

@@ -7,10 +7,10 @@ import { parseId, testId } from './ids.js';
 import { fileGapLimit, stoppedMessage, testLimit } from './limits.js';
 import { liveResults } from './live.js';
 import type { ResolvedJestOptions } from './options.js';
-import { runPass, LINGER_MS, type PassResult } from './pass.js';
+import { runPass, suiteKey, LINGER_MS, type PassResult } from './pass.js';
 import { planPass } from './plan.js';
 import { REPORTER, resolveJest } from './resolve-jest.js';
-import { foldResults, type SuiteResult } from './results.js';
+import { foldResults, testResultOf, type AssertionResult, type SuiteResult } from './results.js';
 import { displayCommand } from './command.js';
 import { FileFactsCache, locateTests } from './test-locations.js';
 import type { Overdue, WatchdogLimits } from './watchdog.js';
@@ -134,7 +134,8 @@ export async function runJest(
   // Each pass runs what is left: a test that hangs stops its pass, and the next runs the test
   // files that did not end, without the tests that hung.
   const suites = new Map<string, SuiteResult>();
-  const stopped: Array<{ overdue: Overdue; output: string }> = [];
+  /** What each limit stopped; a file stopped outside any test keeps the tests that ended in it. */
+  const stopped: Array<{ overdue: Overdue; output: string; ended: AssertionResult[] }> = [];
   // the files another shard runs are settled before the first pass
   const skipFiles = new Set<string>(
     ctx.selection ? [] : (ctx.exclude ?? []).map((f) => resolve(ctx.root, f)),
@@ -176,7 +177,8 @@ export async function runJest(
     }
     if (pass.overdue.length === 0) break;
     for (const o of pass.overdue) {
-      stopped.push({ overdue: o, output: pass.proc.output });
+      const ended = o.kind === 'file' ? (pass.ended.get(suiteKey(o.file, o.project)) ?? []) : [];
+      stopped.push({ overdue: o, output: pass.proc.output, ended });
       if (o.kind === 'test') skipNames.add(o.test.fullName);
       else skipFiles.add(o.file);
     }
@@ -201,6 +203,16 @@ export async function runJest(
     const r = stoppedResult(ctx.root, s.overdue, s.output, lineIn);
     if (r.test) tests = [...tests.filter((t) => t.id !== r.test!.id), r.test];
     if (r.diagnostic) diagnostics.push(r.diagnostic);
+    const project = s.overdue.kind === 'file' ? s.overdue.project : undefined;
+    for (const a of s.ended) {
+      const t = testResultOf(
+        a,
+        relative(ctx.root, file),
+        a.location?.line ?? lineIn(a.ancestorTitles, a.title),
+        project,
+      );
+      if (!tests.some((x) => x.id === t.id)) tests.push(t);
+    }
   }
   const kept = tests.filter(wanted);
   await live.finish(kept);

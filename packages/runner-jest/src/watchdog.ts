@@ -17,6 +17,8 @@ export type Overdue =
   | {
       kind: 'file';
       file: string;
+      /** The displayName of the Jest project the file runs in, when it has one. */
+      project?: string;
       elapsedMs: number;
       limitMs: number;
       /** Where Jest does not report a test's start: the file's test that ended last. */
@@ -43,7 +45,7 @@ export class Watchdog {
   /** Files that started and have not ended: when their last test ended (or they started), and how many tests are open. */
   private readonly files = new Map<
     string,
-    { file: string; idleSince: number; open: number; lastEnded?: string }
+    { file: string; project?: string; idleSince: number; open: number; lastEnded?: string }
   >();
   private jestTimeout: number | undefined;
   /** A test ended that was never said to start: this Jest has no onTestCaseStart. */
@@ -57,7 +59,12 @@ export class Watchdog {
         this.jestTimeout = e.testTimeout;
         return;
       case 'file-start':
-        this.files.set(fileKey(e.file, e.project), { file: e.file, idleSince: e.at, open: 0 });
+        this.files.set(fileKey(e.file, e.project), {
+          file: e.file,
+          ...(e.project !== undefined ? { project: e.project } : {}),
+          idleSince: e.at,
+          open: 0,
+        });
         return;
       case 'test-start': {
         const { file, project, fullName, ancestorTitles, title } = e;
@@ -84,7 +91,7 @@ export class Watchdog {
           if (f) this.files.set(at, { ...f, idleSince: e.at, lastEnded: e.result.fullName });
           return;
         }
-        if (f) this.files.set(at, { file: f.file, idleSince: e.at, open: Math.max(0, f.open - 1) });
+        if (f) this.files.set(at, { ...f, idleSince: e.at, open: Math.max(0, f.open - 1) });
         return;
       }
       case 'file-end':
@@ -122,6 +129,7 @@ export class Watchdog {
         out.push({
           kind: 'file',
           file,
+          ...(f.project !== undefined ? { project: f.project } : {}),
           elapsedMs,
           limitMs,
           startsReported: !this.startsMissing,

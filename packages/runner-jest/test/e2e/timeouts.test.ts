@@ -83,21 +83,33 @@ describe('Jest runner per-test limits', () => {
 });
 
 describe('Jest stuck outside any test', () => {
-  it('stops a test file whose top-level code never returns, reports it with the option to raise, and runs the others', async () => {
+  it('stops a test file whose top-level code or teardown never returns, reports it with the option to raise, keeps the tests that ended, and runs the others', async () => {
     const root = await copy('hang-top');
-    const r = await run(root);
+    // two workers: the two files that never end are stopped together, at one limit
+    const r = await run(root, { timeoutMs: 280_000, options: { args: ['--maxWorkers=2'] } });
     expect(r.status).toBe('failed');
-    expect(r.tests.map((t) => [t.id, t.status])).toEqual([['__tests__/ok.test.js::fine', 'passed']]);
-    expect(r.diagnostics).toEqual([
+    expect(r.tests.map((t) => [t.id, t.status]).sort()).toEqual([
+      ['__tests__/ok.test.js::fine', 'passed'],
+      ['__tests__/teardown.test.js::runs before the teardown', 'passed'],
+      ['__tests__/teardown.test.js::runs too', 'passed'],
+    ]);
+    expect(r.tests.find((t) => t.name === 'runs too')).toMatchObject({
+      file: '__tests__/teardown.test.js',
+      line: 8,
+    });
+    const stoppedAt = (file: string) =>
       expect.objectContaining({
-        file: '__tests__/top.test.js',
+        file,
         code: 'Timeout',
         message: expect.stringMatching(
           /ran \d+ ms outside any test .* stopped at 60000 ms; if it needs longer, raise the runner option "testTimeoutMs"/,
         ),
-      }),
-    ]);
-  }, 240_000);
+      });
+    expect(r.diagnostics).toHaveLength(2);
+    expect(r.diagnostics).toEqual(
+      expect.arrayContaining([stoppedAt('__tests__/top.test.js'), stoppedAt('__tests__/teardown.test.js')]),
+    );
+  }, 300_000);
 });
 
 describe('Jest that does not exit', () => {
