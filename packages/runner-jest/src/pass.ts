@@ -70,7 +70,9 @@ export async function runPass(input: PassInput): Promise<PassResult> {
     watchdog.observe(e);
     if (e.event === 'test-end') {
       const key = suiteKey(e.file, e.project);
-      ended.set(key, [...(ended.get(key) ?? []), e.result]);
+      const list = ended.get(key);
+      if (list) list.push(e.result);
+      else ended.set(key, [e.result]);
     }
     if (e.event === 'file-end') {
       suites.set(suiteKey(e.file, e.project), e.suite);
