@@ -133,12 +133,10 @@ export function parseCmakeErrors(output: string, root: string): Diagnostic[] {
     if (m[1]) frames.push({ file: m[1], line: Number(m[2]), symbol: m[3]! });
     for (const f of (m[5] ?? '').matchAll(/^[ \t]+(.+?):(\d+) \(([^)]*)\)\s*$/gm))
       frames.push({ file: f[1]!, line: Number(f[2]), symbol: f[3]! });
-    const inside = (file: string): string | undefined => {
-      const rel = isAbsolute(file) ? relative(root, file) : file;
-      return rel.startsWith('..') || isAbsolute(rel) ? undefined : rel;
-    };
-    const own = frames.find((f) => inside(f.file) !== undefined);
-    const place = own ? { ...own, file: inside(own.file)! } : frames[0];
+    const own = frames
+      .map((f) => ({ ...f, file: isAbsolute(f.file) ? relative(root, f.file) : f.file }))
+      .find((f) => !f.file.startsWith('..') && !isAbsolute(f.file));
+    const place = own ?? frames[0];
     const missing = /Could NOT find (\S+)/.exec(message)?.[1];
     out.push({
       source: 'cmake',
@@ -150,8 +148,8 @@ export function parseCmakeErrors(output: string, root: string): Diagnostic[] {
           ? [
               {
                 message: `${own.symbol}(${missing}) asks for ${missing}, which is not installed: install it, or turn off what needs it through the runner option "configureArgs"`,
-                file: place!.file,
-                line: place!.line,
+                file: own.file,
+                line: own.line,
               },
             ]
           : [],

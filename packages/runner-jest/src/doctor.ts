@@ -1,18 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import type { DoctorCheck } from '@suture/core';
-import { resolveJest } from './resolve-jest.js';
-
-/** The version of the Jest a `bin/jest.js` belongs to, when its package says it. */
-async function versionOf(script: string): Promise<string | undefined> {
-  return readFile(join(dirname(dirname(script)), 'package.json'), 'utf8').then(
-    (t) => {
-      const pkg = JSON.parse(t) as { name?: string; version?: string };
-      return pkg.name === 'jest' || pkg.name === 'jest-cli' ? pkg.version : undefined;
-    },
-    () => undefined,
-  );
-}
+import { jestVersion, resolveJest } from './resolve-jest.js';
 
 /** What suture can do with this Jest: run it (27 or newer), and name a test that blocks (29.6 or newer). */
 function jestCheck(script: string, version: string | undefined): DoctorCheck {
@@ -47,7 +34,7 @@ export async function doctorJest(root: string, jestBin?: string): Promise<Doctor
   const jest = await resolveJest(root, jestBin);
   checks.push(
     jest
-      ? jestCheck(jest.script, jest.version ?? (await versionOf(jest.script)))
+      ? jestCheck(jest.script, jest.version ?? (await jestVersion(jest.script)))
       : {
           name: 'jest',
           status: 'error',

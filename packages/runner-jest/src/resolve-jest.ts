@@ -6,6 +6,17 @@ export const REPORTER = fileURLToPath(new URL('../reporter/suture-jest-reporter.
 /** The script that starts the project's Jest with process.argv as a plain `jest` run has it. */
 export const ENTRY = fileURLToPath(new URL('../reporter/jest-entry.cjs', import.meta.url));
 
+/** The version of the Jest whose `bin/jest.js` this is, when its package (jest or jest-cli) says it. */
+export async function jestVersion(script: string): Promise<string | undefined> {
+  return readFile(join(dirname(dirname(script)), 'package.json'), 'utf8').then(
+    (t) => {
+      const pkg = JSON.parse(t) as { name?: string; version?: string };
+      return pkg.name === 'jest' || pkg.name === 'jest-cli' ? pkg.version : undefined;
+    },
+    () => undefined,
+  );
+}
+
 /** The project's own Jest: `node_modules/jest/bin/jest.js` found walking up from the root. */
 export async function resolveJest(
   root: string,
@@ -22,10 +33,7 @@ export async function resolveJest(
         () => false,
       )
     ) {
-      const version = await readFile(join(pkgDir, 'package.json'), 'utf8').then(
-        (t) => (JSON.parse(t) as { version?: string }).version,
-        () => undefined,
-      );
+      const version = await jestVersion(script);
       return { script, ...(version ? { version } : {}) };
     }
     const parent = dirname(dir);

@@ -56,6 +56,27 @@ describe.each(Object.entries(VERSIONS))('Jest %s under suture', (version, bin) =
   });
 });
 
+describe('Jest 28, which does not report when a test starts', () => {
+  it('stops a file whose test blocks at the file limit, names the test that ended before it, and keeps that one', async () => {
+    const root = await copy('hang');
+    const r = await run(root, { timeoutMs: 200_000, options: { jestBin: VERSIONS['28.1.3'] } });
+    const spin = (id: string) => r.tests.find((t) => t.id === `__tests__/spin.test.js::${id}`)?.status;
+    expect(spin('before the loop')).toBe('passed');
+    expect(spin('spins forever')).toBeUndefined();
+    expect(r.diagnostics).toContainEqual(
+      expect.objectContaining({
+        file: '__tests__/spin.test.js',
+        code: 'Timeout',
+        message: expect.stringMatching(
+          /^__tests__\/spin\.test\.js ran \d+ ms without a test ending after "before the loop" and was stopped at 60000 ms: a test after that one, .*Jest 29\.6 and newer do\); if it needs longer, raise the runner option "testTimeoutMs"$/,
+        ),
+      }),
+    );
+    // the other files ran: their results are Jest's own
+    expect(r.tests.find((t) => t.id === '__tests__/plain.test.js::plain fails')?.status).toBe('failed');
+  }, 240_000);
+});
+
 describe('suture doctor on an older Jest', () => {
   it('warns before 29.6, where a test that blocks cannot be named, and is content from 29.6 on', async () => {
     const root = await copy('green');
