@@ -95,7 +95,7 @@ describe('Jest stuck outside any test', () => {
     ]);
     expect(r.tests.find((t) => t.name === 'runs too')).toMatchObject({
       file: '__tests__/teardown.test.js',
-      line: 8,
+      line: 6,
     });
     const stoppedAt = (file: string) =>
       expect.objectContaining({

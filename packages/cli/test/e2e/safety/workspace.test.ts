@@ -143,10 +143,9 @@ describe('the processes of a run', () => {
     const probing = async (): Promise<boolean> =>
       (await readFile(log, 'utf8').catch(() => '')).split('\n').includes('isolation:probe');
     expect(await until(probing, 60_000)).toBe(true);
-    // The process is held at the probe; the first run had started before, without waiting for it.
-    expect((await readFile(log, 'utf8')).split('\n')).toContain('run:initial:start');
     // The probe's sandbox holder runs in the repository's folder, recorded like a run's processes
-    // (the first run, which does not wait for the probe, is recorded beside it).
+    // (the first run, which does not wait for the probe, may have started and be recorded beside
+    // it: which of the two comes first is up to the machine).
     const records = await readdir(join(dir, '.suture/procs'));
     const commands = await Promise.all(
       records.map((r) =>
