@@ -23,6 +23,18 @@ function kindOf(test: TestResult): FailureKind {
   return 'exception';
 }
 
+/**
+ * Whether a frame's line and column are in its file. A transform whose source map is off (ts-jest
+ * under some tsconfigs) gives places past a line's end or on blank lines, in the import list or in
+ * another test: they would seed the scope with the wrong code, so they are left out, and the test
+ * itself stands in when no frame is left. The trace keeps them as Jest printed them.
+ */
+function inSource(source: string, line: number, column: number | undefined): boolean {
+  const text = source.split('\n', line)[line - 1];
+  if (text === undefined || text.trim() === '') return false;
+  return column === undefined || column <= text.length + 1;
+}
+
 async function locate(
   root: string,
   frames: ReturnType<typeof projectFrames>,
@@ -31,6 +43,7 @@ async function locate(
   const out: Location[] = [];
   for (const f of frames) {
     const parsed = await cache.parseFile(root, f.file);
+    if (parsed && !inSource(parsed.source, f.line, f.column)) continue;
     const symbol = parsed ? enclosingSymbol(parsed.tree, f.line, f.column) : undefined;
     out.push({ file: f.file, line: f.line, column: f.column, ...(symbol ? { symbol } : {}) });
   }

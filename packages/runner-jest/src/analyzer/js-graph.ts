@@ -18,6 +18,18 @@ export function innerCallKey(from: string, to: string): string {
 /** The symbol of a test callback in the graph: its path of titles after this prefix. */
 export const TEST_SYMBOL = '#test:';
 
+/** The name after a symbol's suite titles: `Store.add` of `Cart > Store.add`. */
+function ownName(symbol: string): string {
+  const at = symbol.lastIndexOf(' > ');
+  return at < 0 ? symbol : symbol.slice(at + 3);
+}
+
+/** The titles of the suites a test or a suite's declaration is in: `Cart` of `Cart > adds`. */
+function suiteOf(path: string): { suite?: string } {
+  const at = path.lastIndexOf(' > ');
+  return at < 0 ? {} : { suite: path.slice(0, at) };
+}
+
 /** The JS/TS call graph, edge by edge, resolved through imports and exports. Memoised per node. */
 export class JsGraph {
   private readonly memo = new Map<string, Promise<CodeEdge[]>>();
@@ -36,19 +48,35 @@ export class JsGraph {
     return found;
   }
 
-  /** The uses of a function or test callback, and its module. */
-  private async body(node: CodeNode): Promise<{ index: JsIndex; uses: JsUse[] } | undefined> {
+  /**
+   * The uses of a function or test callback, its module, and the titles of the suites it is in
+   * (whose declarations it sees).
+   */
+  private async body(node: CodeNode): Promise<{ index: JsIndex; uses: JsUse[]; suite?: string } | undefined> {
     const index = await this.project.index(node.file);
     if (!index) return undefined;
     if (!node.symbol) return { index, uses: index.module.defs.flatMap((d) => d.uses) };
     const def = index.defs.get(node.symbol);
-    if (def) return { index, uses: def.uses };
+    if (def) return { index, uses: def.uses, ...suiteOf(def.name) };
     const title = node.symbol.startsWith(TEST_SYMBOL) ? node.symbol.slice(TEST_SYMBOL.length) : node.symbol;
     const test = await this.project.test(node.file, title);
     if (!test) return undefined;
     // the hooks of its suites run with it: the object a test calls is often built in a beforeEach
     const hooks = index.module.hooks.filter((h) => h.suite === '' || test.path.startsWith(`${h.suite} > `));
-    return { index, uses: [...test.uses, ...hooks.flatMap((h) => h.uses)] };
+    return { index, uses: [...test.uses, ...hooks.flatMap((h) => h.uses)], ...suiteOf(test.path) };
+  }
+
+  /** A name as code in `suite` sees it: a declaration of its suite or an enclosing one, else the module's. */
+  private async resolveIn(
+    index: JsIndex,
+    suite: string | undefined,
+    name: string,
+  ): Promise<Resolved | undefined> {
+    for (let at = suite; at; at = suiteOf(at).suite) {
+      const local = `${at} > ${name}`;
+      if (index.defs.has(local)) return { file: index.file, symbol: local, via: [] };
+    }
+    return this.project.resolveName(index.file, name);
   }
 
   /** The definitions the uses on one line lead to (the failing `expect`). */
@@ -60,6 +88,7 @@ export class JsGraph {
         node,
         body.index,
         body.uses.filter((u) => u.lines.includes(line)),
+        body.suite,
       )
     ).map((e) => e.to);
   }
@@ -74,7 +103,7 @@ export class JsGraph {
 
   private async compute(node: CodeNode): Promise<CodeEdge[]> {
     const body = await this.body(node);
-    return body ? this.resolveUses(node, body.index, body.uses) : [];
+    return body ? this.resolveUses(node, body.index, body.uses, body.suite) : [];
   }
 
   private edge(from: CodeNode, to: Resolved, reason: string): CodeEdge {
@@ -87,26 +116,36 @@ export class JsGraph {
     };
   }
 
-  private async resolveUses(node: CodeNode, index: JsIndex, uses: readonly JsUse[]): Promise<CodeEdge[]> {
+  private async resolveUses(
+    node: CodeNode,
+    index: JsIndex,
+    uses: readonly JsUse[],
+    suite: string | undefined,
+  ): Promise<CodeEdge[]> {
     const from = !node.symbol
       ? node.file
       : index.defs.has(node.symbol)
         ? node.symbol
         : `test "${node.symbol.replace(TEST_SYMBOL, '')}"`;
-    const cls = node.symbol && !node.symbol.startsWith(TEST_SYMBOL) ? node.symbol.split('.')[0] : undefined;
+    // `Cart.add` or, declared in a suite, `Cart > Store.add`: the class is what comes before the
+    // method, whatever dots the suites' titles hold
+    const cls =
+      node.symbol && !node.symbol.startsWith(TEST_SYMBOL)
+        ? `${suiteOf(node.symbol).suite?.concat(' > ') ?? ''}${ownName(node.symbol).split('.')[0]}`
+        : undefined;
     const edges: CodeEdge[] = [];
     for (const use of uses) {
       if (!use.object && GLOBALS.has(use.name)) continue;
       let to: Resolved | undefined;
       if (!use.object) {
-        to = await this.project.resolveName(index.file, use.name);
+        to = await this.resolveIn(index, suite, use.name);
         // a whole module called as a function: its default export (`module.exports = fn`)
         if (to && !to.symbol) to = (await this.project.resolveExport(to.file, 'default')) ?? to;
       } else if (use.object === 'this' && cls) {
         if (index.defs.has(`${cls}.${use.name}`))
           to = { file: index.file, symbol: `${cls}.${use.name}`, via: [] };
       } else {
-        const owner = await this.project.resolveName(index.file, use.object.split('.')[0]!);
+        const owner = await this.resolveIn(index, suite, use.object.split('.')[0]!);
         if (owner && !owner.symbol) to = await this.project.resolveExport(owner.file, use.name);
         else if (owner?.symbol) {
           // `Class.staticMethod()`, or a method of an imported class

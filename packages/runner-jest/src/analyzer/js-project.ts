@@ -63,21 +63,29 @@ export class JsProject {
     return found;
   }
 
-  /** A test callback of a file by its path of titles, or by its own title (a template matched loosely). */
-  async test(file: string, title: string): Promise<JsTest | undefined> {
+  /**
+   * The test callback Jest names `name`: its path of titles (`A > works`), or its full name (the
+   * titles joined by spaces), a `test.each` template matching its cases loosely. `title`, the test's
+   * own title, finds it when its suites' titles are computed; the full name decides between tests of
+   * one title in several suites.
+   */
+  async test(file: string, name: string, title?: string): Promise<JsTest | undefined> {
     const tests = (await this.index(file))?.module.tests ?? [];
-    // a full name is the titles joined by spaces; a test.each title is a template
     const full = (t: JsTest): string => t.path.split(' > ').join(' ');
-    const exact =
-      tests.find((t) => t.path === title) ??
-      tests.find((t) => full(t) === title) ??
-      tests.find((t) => t.title === title);
-    if (exact) return exact;
     const loose = (template: string): RegExp =>
       new RegExp(
         `^${template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%[sdifjop#]|\\\$\w+/g, '.*')}$`,
       );
-    return tests.find((t) => loose(full(t)).test(title) || loose(t.title).test(title));
+    const titled = title === undefined ? [] : tests.filter((t) => t.title === title);
+    return (
+      tests.find((t) => t.path === name || full(t) === name) ??
+      titled.find((t) => loose(full(t)).test(name)) ??
+      titled[0] ??
+      tests.find((t) => t.title === name) ??
+      tests.find((t) => loose(full(t)).test(name)) ??
+      (title === undefined ? undefined : tests.find((t) => loose(t.title).test(title))) ??
+      tests.find((t) => loose(t.title).test(name))
+    );
   }
 
   private exists(rel: string): Promise<boolean> {

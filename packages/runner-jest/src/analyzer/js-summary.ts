@@ -1,6 +1,6 @@
 import type { SyntaxNode, SyntaxTree } from '@suture/core/analysis';
 import { nestedNames } from './js-nested.js';
-import { suiteTitlePath, testTitlePath } from './test-title.js';
+import { isSuiteCallback, suiteTitlePath, testTitlePath } from './test-title.js';
 
 /** A name used in a function: a call `f()`, `obj.m()`, `new C()`, or a reference passed as a value. */
 export interface JsUse {
@@ -107,12 +107,16 @@ class Reader {
     (def as JsDef & { span?: Span }).span = this.spans[this.spans.length - 1];
   }
 
-  declaration(node: SyntaxNode, outer: SyntaxNode): string[] {
+  /**
+   * The functions and classes a statement declares, as defs named `prefix` + their names; returns
+   * the names it binds.
+   */
+  declaration(node: SyntaxNode, outer: SyntaxNode, prefix = ''): string[] {
     const names: string[] = [];
     if (node.type === 'function_declaration' || node.type === 'generator_function_declaration') {
       const name = node.childForFieldName('name')?.text;
       if (name) {
-        this.def(name, node, outer);
+        this.def(prefix + name, node, outer);
         names.push(name);
       }
     } else if (node.type === 'lexical_declaration' || node.type === 'variable_declaration') {
@@ -121,17 +125,32 @@ class Reader {
         const name = d.childForFieldName('name');
         if (name?.type !== 'identifier') continue;
         names.push(name.text);
-        if (value && FUNCTION_VALUES.has(value.type)) this.def(name.text, value, outer);
-        else if (value?.type === 'class') this.classBody(name.text, value, outer);
+        if (value && FUNCTION_VALUES.has(value.type)) this.def(prefix + name.text, value, outer);
+        else if (value?.type === 'class') this.classBody(prefix + name.text, value, outer);
       }
     } else if (node.type === 'class_declaration' || node.type === 'abstract_class_declaration') {
       const name = node.childForFieldName('name')?.text;
       if (name) {
-        this.classBody(name, node, outer);
+        this.classBody(prefix + name, node, outer);
         names.push(name);
       }
     }
     return names;
+  }
+
+  /**
+   * The functions and classes a `describe` callback declares for its tests (a class decorated for
+   * them, a `setup()` helper), named by the suite's titles: `Cart > setup`. Suites often declare
+   * the same name each, and a test sees its own suite's.
+   */
+  suiteDeclarations(tree: SyntaxTree): void {
+    for (const cb of tree.rootNode.descendantsOfType([...FUNCTION_VALUES])) {
+      const body = cb.childForFieldName('body');
+      if (body?.type !== 'statement_block' || !isSuiteCallback(cb)) continue;
+      const suite = testTitlePath(cb);
+      if (suite === undefined) continue;
+      for (const stmt of body.namedChildren) this.declaration(stmt, stmt, `${suite} > `);
+    }
   }
 
   classBody(name: string, node: SyntaxNode, outer: SyntaxNode): void {
@@ -354,6 +373,7 @@ export function summarizeScript(tree: SyntaxTree): JsModule {
     else if (stmt.type === 'expression_statement') reader.commonJs(stmt);
     else reader.declaration(stmt, stmt);
   }
+  reader.suiteDeclarations(tree);
   reader.imports(tree);
   reader.tests(tree);
   reader.uses(tree);

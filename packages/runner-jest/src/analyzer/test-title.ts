@@ -50,3 +50,12 @@ export function suiteTitlePath(node: SyntaxNode): string {
   }
   return titles.join(' > ');
 }
+
+/** Whether `callback` is the callback of a `describe(...)` (`describe.each(table)(...)`, `xdescribe`). */
+export function isSuiteCallback(callback: SyntaxNode): boolean {
+  const args = callback.parent;
+  const call = args?.parent;
+  if (args?.type !== 'arguments' || call?.type !== 'call_expression') return false;
+  const callee = globalOf(call.childForFieldName('function'));
+  return callee === 'describe' || callee === 'fdescribe' || callee === 'xdescribe';
+}

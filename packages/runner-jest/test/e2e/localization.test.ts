@@ -84,6 +84,20 @@ const BUGS: Record<string, Bug> = {
     right: 'return total / values.length;',
     wrong: 'return total / (values.length + 1);',
   },
+  'a test whose title another suite repeats, in a file compiled with no source map': {
+    test: 'tests/titles.test.ts::discount applies the rate',
+    file: 'src/pricing.ts',
+    symbol: 'discount',
+    right: 'return price * (1 - rate);',
+    wrong: 'return price - rate;',
+  },
+  "a helper declared in the test's suite, of a name another suite declares too": {
+    test: 'tests/suites.test.ts::reserve takes the amount',
+    file: 'src/inventory.ts',
+    symbol: 'reserve',
+    right: 'return count - amount;',
+    wrong: 'return count - amount - 1;',
+  },
 };
 
 /** A syntax error in a source file the test imports: located in the source, not the test. */
@@ -138,6 +152,45 @@ describe('scope on a real Jest run (export *, re-exports, CommonJS, moduleNameMa
       expect(rankOf(scope, bug.file, bug.symbol)).toBeLessThanOrEqual(3);
     },
   );
+
+  it('places a failure whose printed line is not in its file (no source map) at its own test, told from a test of the same title', async () => {
+    const bug = BUGS['a test whose title another suite repeats, in a file compiled with no source map']!;
+    const group = groups.find((g) => explains(g, bug))!;
+    // Jest prints line 11 (the other suite's test) at column 52, past that line's end
+    expect(group.evidence).toMatch(/titles\.test\.ts:11:52/);
+    expect(group.location).toEqual({
+      file: 'tests/titles.test.ts',
+      line: 15,
+      symbol: 'discount applies the rate',
+    });
+    const scope = ScopeSchema.parse(await analyzer.scope(group, project(root)));
+    const test = scope.entries.find((e) => e.file === 'tests/titles.test.ts')!;
+    expect(test.symbols).toContain('discount > applies the rate');
+    expect(test.symbols).not.toContain('tax > applies the rate');
+    expect(rankOf(scope, 'src/pricing.ts', 'discount')).toBe(1);
+  });
+
+  it("follows a test into its own suite's helper, and into the method of a class its suite declares", async () => {
+    const bug = BUGS["a helper declared in the test's suite, of a name another suite declares too"]!;
+    const scope = ScopeSchema.parse(
+      await analyzer.scope(
+        groups.find((g) => explains(g, bug))!,
+        project(root),
+      ),
+    );
+    const tests = scope.entries.find((e) => e.file === 'tests/suites.test.ts')!;
+    expect(tests.symbols).toContain('reserve > stocked');
+    expect(tests.symbols).not.toContain('restock > stocked');
+    expect(rankOf(scope, 'src/inventory.ts', 'reserve')).toBe(1);
+    expect(rankOf(scope, 'src/inventory.ts', 'restock')).toBe(Infinity);
+
+    const shelf = groups.find((g) => g.tests.includes('tests/suites.test.ts::shelf gives what is left'))!;
+    const viaClass = ScopeSchema.parse(await analyzer.scope(shelf, project(root)));
+    expect(viaClass.entries.find((e) => e.file === 'tests/suites.test.ts')!.symbols).toContain(
+      'shelf > Shelf.take',
+    );
+    expect(rankOf(viaClass, 'src/inventory.ts', 'reserve')).toBeLessThanOrEqual(3);
+  });
 
   it("locates a syntax error in the source the test imports, at its line and column, without Jest's advice", async () => {
     const group = groups.find((g) => explains(g, SYNTAX))!;
