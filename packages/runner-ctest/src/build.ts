@@ -4,6 +4,7 @@ import { access, readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { makeIgnoredDir, runProcess, type Diagnostic, type RunContext } from '@suture/core';
+import { failedStepDiagnostic } from './build-step.js';
 import { parseCmakeErrors, parseCompilerOutput } from './gcc-diagnostics.js';
 import { runLimitHint } from './limits.js';
 import { DEFAULT_BUILD_DIR, type ResolvedCtestOptions } from './options.js';
@@ -162,17 +163,19 @@ export async function configureAndBuild(
     diagnostics:
       diagnostics.length > 0
         ? diagnostics
-        : [
-            {
-              source: 'build',
-              severity: 'error',
-              message: b.aborted ? 'the build was cancelled' : `the build failed (exit code ${b.exitCode})`,
-              notes: [],
-              fixIts: [],
-              tests: [],
-              raw: b.output.slice(-4000),
-            },
-          ],
+        : b.aborted
+          ? [
+              {
+                source: 'build',
+                severity: 'error',
+                message: 'the build was cancelled',
+                notes: [],
+                fixIts: [],
+                tests: [],
+                raw: b.output.slice(-4000),
+              },
+            ]
+          : [await failedStepDiagnostic(b.output, ctx.root, buildDir, b.exitCode)],
   };
 }
 
