@@ -7,7 +7,7 @@ import type {
   RunResult,
   TestResult,
 } from '@suture/core';
-import { isAbsolute, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { distinctFrames, groupFailures, type FailureCase } from '@suture/core/analysis';
 import { parseId } from '../ids.js';
 import { enclosingSymbol, type ScriptCache } from './js-model.js';
@@ -104,6 +104,28 @@ function syntaxPlace(root: string, text: string): Location | undefined {
   return { file: rel, line: Number(m[3]), column: Number(m[4]) + 1 };
 }
 
+/**
+ * Where a suite's TypeScript error is: ts-jest reports the compiler's diagnostics for the file it
+ * compiled (`src/dates.ts:2:42 - error TS18046: 'value' is of type 'unknown'.`), often a source
+ * that every test file importing it fails on. Placed there, they are one failure, not one a suite.
+ */
+function typeErrorPlace(
+  root: string,
+  text: string,
+): { location: Location; code: string; message: string } | undefined {
+  const m = /^\s*([^\s:][^\n:]*?\.[cm]?tsx?):(\d+):(\d+) - error (TS\d+): ([^\n]*)/m.exec(text);
+  if (!m) return undefined;
+  const rel = relative(root, isAbsolute(m[1]!) ? m[1]! : join(root, m[1]!))
+    .split('\\')
+    .join('/');
+  if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  return {
+    location: { file: rel, line: Number(m[2]), column: Number(m[3]) },
+    code: m[4]!,
+    message: m[5]!.trim(),
+  };
+}
+
 /** A suite's output without Jest's advice on configuring transforms and the parser's own stack. */
 function suiteEvidence(text: string): string {
   const details = text.indexOf('Details:');
@@ -119,9 +141,26 @@ function suiteEvidence(text: string): string {
 }
 
 function fromSuite(d: Diagnostic, root: string): FailureCase {
+  const raw = d.raw ?? d.message;
+  const typed = d.code === undefined ? typeErrorPlace(root, raw) : undefined;
+  if (typed) {
+    const { location, code, message } = typed;
+    const failure: FailureCase['failure'] = {
+      id: '',
+      kind: 'build',
+      title: `${location.file}:${location.line}:${location.column}: error ${code}: ${message}`.slice(0, 200),
+      tests: [],
+      location,
+      frames: [],
+      evidence: dedupe(suiteEvidence(raw)),
+      repairable: true,
+      diagnostics: [d],
+      details: d.file ? { suite: d.file } : {},
+    };
+    return { failure, type: code, message };
+  }
   const kind: FailureKind =
     d.code === 'SyntaxError' ? 'syntax' : d.code === 'ModuleNotFound' ? 'import' : 'collection';
-  const raw = d.raw ?? d.message;
   const place = kind === 'syntax' ? syntaxPlace(root, raw) : undefined;
   const message = place
     ? (/SyntaxError: [^\n]*?: ([^\n]*?)\s*\(\d+:\d+\)/.exec(raw)?.[1] ?? d.message)
