@@ -87,6 +87,15 @@ const SETS = [
     mutants: 4,
   },
   {
+    // unittest classes, and subtests: a test fails once whatever number of its subtests fail
+    name: 'more-itertools',
+    language: 'python',
+    real: { repo: 'more-itertools/more-itertools', commit: '2fe1b2eeb9d75f994113fe3ac76d14b6bcd6fb10' },
+    runner: () => pytest({ args: ['tests'] }),
+    sources: (root) => files(root, 'more_itertools', /\.py$/),
+    mutants: 3,
+  },
+  {
     name: 'generated-python (120 modules)',
     language: 'python',
     generate: (root) => generatePython(root, { modules: 120, perModule: 5, testedModules: 30, seed: SEED }),
@@ -123,6 +132,16 @@ const SETS = [
     mutants: 2,
   },
   {
+    // its unit tests run as a step of the build (POST_BUILD): a failing check fails the build
+    name: 'jsoncpp',
+    language: 'cpp',
+    real: { repo: 'open-source-parsers/jsoncpp', commit: 'edc01ab10f52135ec80e3589b6b4e0a9c65b27fd' },
+    runner: () => ctest({ parallel: 2 }),
+    sources: (root) => files(root, 'src/lib_json', /\.cpp$/),
+    tested: (root) => namedInTests(root, ['src/test_lib_json']),
+    mutants: 2,
+  },
+  {
     name: 'generated-cpp (45 modules)',
     language: 'cpp',
     generate: (root) => generateCpp(root, { modules: 45, perModule: 4, testedModules: 30, seed: SEED }),
@@ -156,6 +175,22 @@ const SETS = [
     scoped: true,
     runner: (mutant) => jest({ args: [dirname(mutant.file)] }),
     sources: (root) => files(root, 'src', /\.js$/).filter((f) => !f.includes('__test__')),
+    mutants: 3,
+  },
+  {
+    // TypeScript through its own ts-jest 29.1 and a tsconfig with "sourceMap": false, whose stack
+    // places are the compiled code's; each suite declares a decorated class for its tests
+    name: 'class-validator',
+    language: 'javascript',
+    real: { repo: 'typestack/class-validator', commit: '0853341cc36f53d54e5afb50800c3a4b169abd73' },
+    setup: (dir) => {
+      execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], {
+        cwd: dir,
+      });
+    },
+    runner: () => jest(),
+    sources: (root) =>
+      files(root, 'src', /\.ts$/).filter((f) => !/(^|\/)index\.ts$|\.interface\.ts$/.test(f)),
     mutants: 3,
   },
   {
