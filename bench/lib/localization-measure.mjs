@@ -68,7 +68,8 @@ export async function measureMutant({ runner, root, mutant, baseline, scopeDepth
     const cold = await timed(() => analyzer.analyze(result, info));
     const groups = cold.value
       .map((g) => FailureSchema.parse({ ...g, id: g.id || g.fingerprint }))
-      .filter((g) => g.blocksAll || g.tests.some((id) => !baseline.has(id)));
+      // a group of no test is a build or a suite that failed to run, which the baseline did not have
+      .filter((g) => g.blocksAll || g.tests.length === 0 || g.tests.some((id) => !baseline.has(id)));
     const rows = [];
     for (const g of groups) {
       const scoped = await timed(() => analyzer.scope(g, info));
