@@ -1,6 +1,6 @@
-import { access } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '@suture/core';
+import { exists } from './exists.js';
 
 /** Most of a failed step's output the diagnostic keeps. */
 const MAX_RAW = 4000;
@@ -60,12 +60,6 @@ function focus(text: string): string {
   ].join('\n');
   return `${out.join('\n').slice(0, MAX_RAW - tail.length - 1)}\n${tail}`;
 }
-
-const exists = (path: string): Promise<boolean> =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
 
 /**
  * A build that failed with no compiler or CMake diagnostic: one of its own steps failed (a code

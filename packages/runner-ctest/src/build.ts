@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { makeIgnoredDir, runProcess, type Diagnostic, type RunContext } from '@suture/core';
 import { failedStepDiagnostic } from './build-step.js';
+import { exists } from './exists.js';
 import { parseCmakeErrors, parseCompilerOutput } from './gcc-diagnostics.js';
 import { runLimitHint } from './limits.js';
 import { DEFAULT_BUILD_DIR, type ResolvedCtestOptions } from './options.js';
@@ -22,12 +23,6 @@ export const buildEnv = (): Record<string, string | undefined> => ({
   CLICOLOR_FORCE: '0',
   CMAKE_COLOR_DIAGNOSTICS: 'OFF',
 });
-
-const exists = (file: string, mode = constants.F_OK): Promise<boolean> =>
-  access(file, mode).then(
-    () => true,
-    () => false,
-  );
 
 let ninja: Promise<boolean> | undefined;
 /** Looked up on PATH rather than run: a warm gate starts no process it does not need. */

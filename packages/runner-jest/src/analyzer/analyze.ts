@@ -7,7 +7,7 @@ import type {
   RunResult,
   TestResult,
 } from '@suture/core';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { distinctFrames, groupFailures, type FailureCase } from '@suture/core/analysis';
 import { parseId } from '../ids.js';
 import { enclosingSymbol, type ScriptCache } from './js-model.js';
@@ -91,17 +91,34 @@ async function fromTest(test: TestResult, project: ProjectInfo, cache: ScriptCac
   return { failure, type, message: kind === 'assertion' ? (message.split('\n')[0] ?? '') : message };
 }
 
+/** A file of the project, relative to its root; undefined for one outside it. */
+function projectFile(root: string, file: string): string | undefined {
+  const rel = relative(root, resolve(root, file)).split('\\').join('/');
+  return rel.startsWith('..') || isAbsolute(rel) ? undefined : rel;
+}
+
+/** An error a suite reports in a source of the project, as its transform names it. */
+interface SourceError {
+  kind: FailureKind;
+  /** What groups it: `SyntaxError`, or the TypeScript code (`TS18046`). */
+  type: string;
+  /** How the title names it: `SyntaxError`, `error TS18046`. */
+  label: string;
+  location: Location;
+  message: string;
+}
+
 /**
  * Where a suite's syntax error really is: Babel and ts-jest name the file they could not parse
  * (`SyntaxError: /abs/src/math.js: Unexpected token (2:12)`), which is often a source the test
  * imports, not the test Jest was running.
  */
-function syntaxPlace(root: string, text: string): Location | undefined {
+function syntaxError(root: string, text: string): SourceError | undefined {
   const m = /SyntaxError: ((?:\/|[A-Za-z]:\\)[^\n:]+?):\s*([^\n]*?)\s*\((\d+):(\d+)\)/.exec(text);
-  if (!m) return undefined;
-  const rel = relative(root, m[1]!).split('\\').join('/');
-  if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
-  return { file: rel, line: Number(m[3]), column: Number(m[4]) + 1 };
+  const file = m && projectFile(root, m[1]!);
+  if (!m || !file) return undefined;
+  const location = { file, line: Number(m[3]), column: Number(m[4]) + 1 };
+  return { kind: 'syntax', type: 'SyntaxError', label: 'SyntaxError', location, message: m[2]! };
 }
 
 /**
@@ -109,21 +126,12 @@ function syntaxPlace(root: string, text: string): Location | undefined {
  * compiled (`src/dates.ts:2:42 - error TS18046: 'value' is of type 'unknown'.`), often a source
  * that every test file importing it fails on. Placed there, they are one failure, not one a suite.
  */
-function typeErrorPlace(
-  root: string,
-  text: string,
-): { location: Location; code: string; message: string } | undefined {
+function typeError(root: string, text: string): SourceError | undefined {
   const m = /^\s*([^\s:][^\n:]*?\.[cm]?tsx?):(\d+):(\d+) - error (TS\d+): ([^\n]*)/m.exec(text);
-  if (!m) return undefined;
-  const rel = relative(root, isAbsolute(m[1]!) ? m[1]! : join(root, m[1]!))
-    .split('\\')
-    .join('/');
-  if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
-  return {
-    location: { file: rel, line: Number(m[2]), column: Number(m[3]) },
-    code: m[4]!,
-    message: m[5]!.trim(),
-  };
+  const file = m && projectFile(root, m[1]!);
+  if (!m || !file) return undefined;
+  const location = { file, line: Number(m[2]), column: Number(m[3]) };
+  return { kind: 'build', type: m[4]!, label: `error ${m[4]}`, location, message: m[5]!.trim() };
 }
 
 /** A suite's output without Jest's advice on configuring transforms and the parser's own stack. */
@@ -142,39 +150,24 @@ function suiteEvidence(text: string): string {
 
 function fromSuite(d: Diagnostic, root: string): FailureCase {
   const raw = d.raw ?? d.message;
-  const typed = d.code === undefined ? typeErrorPlace(root, raw) : undefined;
-  if (typed) {
-    const { location, code, message } = typed;
-    const failure: FailureCase['failure'] = {
-      id: '',
-      kind: 'build',
-      title: `${location.file}:${location.line}:${location.column}: error ${code}: ${message}`.slice(0, 200),
-      tests: [],
-      location,
-      frames: [],
-      evidence: dedupe(suiteEvidence(raw)),
-      repairable: true,
-      diagnostics: [d],
-      details: d.file ? { suite: d.file } : {},
-    };
-    return { failure, type: code, message };
-  }
   const kind: FailureKind =
     d.code === 'SyntaxError' ? 'syntax' : d.code === 'ModuleNotFound' ? 'import' : 'collection';
-  const place = kind === 'syntax' ? syntaxPlace(root, raw) : undefined;
-  const message = place
-    ? (/SyntaxError: [^\n]*?: ([^\n]*?)\s*\(\d+:\d+\)/.exec(raw)?.[1] ?? d.message)
-    : d.message;
+  const source =
+    kind === 'syntax' ? syntaxError(root, raw) : d.code === undefined ? typeError(root, raw) : undefined;
+  const message = source?.message ?? d.message;
   const location: Location | undefined =
-    place ??
+    source?.location ??
     (d.file
       ? { file: d.file, ...(d.line ? { line: d.line } : {}), ...(d.column ? { column: d.column } : {}) }
       : undefined);
   const failure: FailureCase['failure'] = {
     id: '',
-    kind,
-    title: place
-      ? `${place.file}:${place.line}:${place.column}: SyntaxError: ${message}`.slice(0, 200)
+    kind: source?.kind ?? kind,
+    title: source
+      ? `${source.location.file}:${source.location.line}:${source.location.column}: ${source.label}: ${message}`.slice(
+          0,
+          200,
+        )
       : `${d.file} failed to run: ${d.message}`.slice(0, 200),
     tests: [],
     ...(location ? { location } : {}),
@@ -182,9 +175,10 @@ function fromSuite(d: Diagnostic, root: string): FailureCase {
     evidence: dedupe(suiteEvidence(raw)),
     repairable: true,
     diagnostics: [d],
-    details: place && d.file ? { suite: d.file } : {},
+    details: source && d.file ? { suite: d.file } : {},
   };
-  return { failure, ...(d.code ? { type: d.code } : {}), message };
+  const type = source?.type ?? d.code;
+  return { failure, ...(type ? { type } : {}), message };
 }
 
 /** Jest's failing tests and suites that failed to run, grouped by root cause with core's one policy. */

@@ -127,12 +127,10 @@ export class JsGraph {
       : index.defs.has(node.symbol)
         ? node.symbol
         : `test "${node.symbol.replace(TEST_SYMBOL, '')}"`;
-    // `Cart.add` or, declared in a suite, `Cart > Store.add`: the class is what comes before the
+    // `Cart.add` or, declared in a suite, `Cart > Store.add`: the class is the symbol less its
     // method, whatever dots the suites' titles hold
-    const cls =
-      node.symbol && !node.symbol.startsWith(TEST_SYMBOL)
-        ? `${suiteOf(node.symbol).suite?.concat(' > ') ?? ''}${ownName(node.symbol).split('.')[0]}`
-        : undefined;
+    const own = node.symbol && !node.symbol.startsWith(TEST_SYMBOL) ? ownName(node.symbol) : undefined;
+    const cls = own && `${node.symbol!.slice(0, -own.length)}${own.split('.')[0]}`;
     const edges: CodeEdge[] = [];
     for (const use of uses) {
       if (!use.object && GLOBALS.has(use.name)) continue;

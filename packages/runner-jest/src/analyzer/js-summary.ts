@@ -138,21 +138,6 @@ class Reader {
     return names;
   }
 
-  /**
-   * The functions and classes a `describe` callback declares for its tests (a class decorated for
-   * them, a `setup()` helper), named by the suite's titles: `Cart > setup`. Suites often declare
-   * the same name each, and a test sees its own suite's.
-   */
-  suiteDeclarations(tree: SyntaxTree): void {
-    for (const cb of tree.rootNode.descendantsOfType([...FUNCTION_VALUES])) {
-      const body = cb.childForFieldName('body');
-      if (body?.type !== 'statement_block' || !isSuiteCallback(cb)) continue;
-      const suite = testTitlePath(cb);
-      if (suite === undefined) continue;
-      for (const stmt of body.namedChildren) this.declaration(stmt, stmt, `${suite} > `);
-    }
-  }
-
   classBody(name: string, node: SyntaxNode, outer: SyntaxNode): void {
     this.def(name, node, outer);
     for (const m of node.childForFieldName('body')?.namedChildren ?? []) {
@@ -298,8 +283,20 @@ class Reader {
     }
   }
 
+  /**
+   * Test callbacks and hooks; and the functions and classes a `describe` callback declares for its
+   * tests (a class decorated for them, a `setup()` helper), named by the suite's titles:
+   * `Cart > setup`. Suites often declare the same name each, and a test sees its own suite's.
+   */
   tests(tree: SyntaxTree): void {
     for (const cb of tree.rootNode.descendantsOfType([...FUNCTION_VALUES])) {
+      const body = cb.childForFieldName('body');
+      if (body?.type === 'statement_block' && isSuiteCallback(cb)) {
+        const suite = testTitlePath(cb);
+        if (suite !== undefined)
+          for (const stmt of body.namedChildren) this.declaration(stmt, stmt, `${suite} > `);
+        continue;
+      }
       const call = cb.parent?.parent;
       const callee = call?.childForFieldName('function');
       if (callee?.type === 'identifier' && HOOKS.has(callee.text) && cb.parent?.type === 'arguments') {
@@ -373,7 +370,6 @@ export function summarizeScript(tree: SyntaxTree): JsModule {
     else if (stmt.type === 'expression_statement') reader.commonJs(stmt);
     else reader.declaration(stmt, stmt);
   }
-  reader.suiteDeclarations(tree);
   reader.imports(tree);
   reader.tests(tree);
   reader.uses(tree);
