@@ -170,6 +170,19 @@ export interface Analyzer extends PluginBase {
    */
   checkSyntax?(file: string, content: string): string | undefined;
   /**
+   * Does this edit make the file reach into the test framework or the runner? Called by the
+   * engine for every file a proposal changes (code under test, helpers, headers and tests alike),
+   * before anything is written, with the file's content before (undefined for a new file) and
+   * after. A short reason (what was added, where) when the edit adds a way for the code to report
+   * its own success or to end the run early: reaching the framework's modules, frames or objects
+   * (`gc` walks, frame walks), forking and exiting, exit handlers, defining or undefining test
+   * macros, skipping from code under test, replacing `expect`/`test` globals, printing result
+   * lines. Undefined when it does not, or when the analyzer cannot tell. Only what the edit adds
+   * counts: code that did it before and still does is not the edit's doing. Pure and synchronous;
+   * a reason refuses the proposal unless `heal.allowTestWeakening` is set.
+   */
+  checkTampering?(file: string, before: string | undefined, after: string): string | undefined;
+  /**
    * The tests of a test file and the assertions each makes, read from its syntax tree, for the
    * weakening guard: it compares the model before and after a proposal (every assertion kept,
    * reachable, not swallowed, not redefined, still depending on the code it called; no test

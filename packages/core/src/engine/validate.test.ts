@@ -195,6 +195,46 @@ describe('validateEdits', () => {
     );
     expect(!bad.ok && bad.reason).toBe('src/app.py would not parse: line 1: invalid syntax');
   });
+
+  it('asks checkTampering about every changed file, code under test first among them, and names the file', async () => {
+    const asked: Array<[string, string | undefined, string]> = [];
+    const analyzer: Analyzer = {
+      name: 'tampering',
+      apiVersion: API_VERSION,
+      analyze: async () => [],
+      scope: async () => ({ entries: [] }),
+      checkTampering: (file, before, after) => {
+        asked.push([file, before, after]);
+        return after.includes('os._exit') && !before?.includes('os._exit')
+          ? 'adds os._exit (line 2)'
+          : undefined;
+      },
+    };
+    const edits: Edit[] = [
+      { file: 'tests/test_app.py', search: '== 3', replace: '== 2' },
+      { file: 'src/app.py', search: 'return sum(xs) - 1', replace: 'import os; os._exit(0)' },
+    ];
+    const refused = await check(edits, {}, SCOPE, analyzer);
+    expect(!refused.ok && refused.reason).toBe(
+      'tampering edit to src/app.py: adds os._exit (line 2); code may not reach into the test framework or the runner (set heal.allowTestWeakening to allow it)',
+    );
+    expect(asked.map(([file]) => file)).toEqual(['tests/test_app.py', 'src/app.py']);
+    expect(asked[1]![1]).toContain('return sum(xs) - 1');
+    expect(asked[1]![2]).toContain('os._exit(0)');
+    // allowed: the setting that lets tests be weakened lets this through as well
+    const allowed = await check(edits, { allowTestWeakening: true }, SCOPE, analyzer);
+    expect(allowed.ok).toBe(true);
+    // an unchanged file is never asked about; a fix that adds nothing of the kind passes
+    asked.length = 0;
+    const fix = await check(
+      [{ file: 'src/app.py', search: 'sum(xs) - 1', replace: 'sum(xs)' }],
+      {},
+      SCOPE,
+      analyzer,
+    );
+    expect(fix.ok).toBe(true);
+    expect(asked.map(([file]) => file)).toEqual(['src/app.py']);
+  });
 });
 
 describe('applyScopePolicy', () => {

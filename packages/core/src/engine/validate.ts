@@ -68,6 +68,11 @@ function underTest(scope: Scope): string[] {
   return [...names];
 }
 
+/** A refusal for an edit that makes a file reach into the test framework or the runner. */
+function tamperingReason(file: string, why: string): string {
+  return `tampering edit to ${file}: ${why}; code may not reach into the test framework or the runner (set heal.allowTestWeakening to allow it)`;
+}
+
 /**
  * Checks a fixer's edits against the scope and the edit policy and computes the resulting file
  * contents. Nothing is written here: the engine applies `writes` through the journal only when
@@ -177,6 +182,10 @@ export async function validateEdits(input: ValidateInput): Promise<ProposalCheck
       if (verdict.weakening && !policy.allowTestWeakening) return { ok: false, reason: verdict.weakening };
       expectationChanged ||= verdict.expectationChanged;
     }
+    const tampering = policy.allowTestWeakening
+      ? undefined
+      : input.analyzer?.checkTampering?.(file, before, after);
+    if (tampering) return { ok: false, reason: tamperingReason(file, tampering) };
     writes.push({ file, before, after });
   }
   if (writes.length === 0) return { ok: false, reason: 'the proposal changes nothing' };

@@ -50,4 +50,30 @@ describe('wrapAnalyzer', () => {
       'broken-analyzer (suture.config.json#projects[0].analyzer): parser stack overflow (in checkSyntax(a.py); taken as "cannot tell")',
     ]);
   });
+
+  it('passes checkTampering through: its reason reaches the engine, a throw is "cannot tell"', () => {
+    const { logger, warnings } = recorder();
+    const tampering: Analyzer = {
+      ...broken,
+      checkTampering: (file, _before, after) =>
+        after.includes('gc.get_objects') ? `${file} walks the heap` : undefined,
+    };
+    const wrapped = wrapAnalyzer(tampering, origin, logger);
+    expect(wrapped.checkTampering!('calc.py', '', 'import gc\ngc.get_objects()\n')).toBe(
+      'calc.py walks the heap',
+    );
+    expect(wrapped.checkTampering!('calc.py', '', 'x = 1\n')).toBeUndefined();
+    const throwing = wrapAnalyzer(
+      {
+        ...broken,
+        checkTampering: () => {
+          throw new Error('no tree');
+        },
+      },
+      origin,
+      logger,
+    );
+    expect(throwing.checkTampering!('calc.py', undefined, 'x = 1\n')).toBeUndefined();
+    expect(warnings.at(-1)).toContain('no tree (in checkTampering(calc.py); taken as "cannot tell")');
+  });
 });

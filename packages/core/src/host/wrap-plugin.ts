@@ -85,6 +85,16 @@ export function wrapAnalyzer(analyzer: Analyzer, origin: PluginOrigin | undefine
             ),
         }
       : {}),
+    ...(analyzer.checkTampering
+      ? {
+          checkTampering: (file: string, before: string | undefined, after: string) =>
+            safe(
+              () => analyzer.checkTampering!(file, before, after),
+              undefined,
+              (error) => warnCannotTell(analyzer.name, origin, `checkTampering(${file})`, error, logger),
+            ),
+        }
+      : {}),
   };
 }
 
