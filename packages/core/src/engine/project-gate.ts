@@ -51,7 +51,13 @@ export interface ProjectOutcome {
 }
 
 /** Why a project could not be gated at all, from its initial run and what the analyzer made of it. */
-function projectError(project: GateProject, initial: RunResult, analysis: Analysis): string | undefined {
+function projectError(
+  project: GateProject,
+  initial: RunResult,
+  analysis: Analysis,
+  /** Why the engine failed a run its runner called passed. */
+  corrected?: string,
+): string | undefined {
   const { failures } = analysis;
   if (failures.length > 0) return undefined;
   if (initial.status === 'error') return initial.error ?? 'the runner could not run the tests';
@@ -64,6 +70,7 @@ function projectError(project: GateProject, initial: RunResult, analysis: Analys
     return `${project.analyzer.name} found no failure to explain ${failing} failing test(s)`;
   // A run the runner calls failed, with no failing test to show for it (a report cut short, a
   // crash after the last result), is not green.
+  if (initial.status === 'failed' && corrected) return `${project.runner.name}: ${corrected}`;
   if (initial.status === 'failed')
     return `${project.runner.name} reported a failed run (exit code ${initial.exitCode ?? 'none'}) but no failing test; see the output of ${initial.command || 'the run'}`;
   return undefined;
@@ -140,7 +147,7 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
   }
 
   const analysis = await rounds.analyze(initial);
-  const error = projectError(project, initial, analysis);
+  const error = projectError(project, initial, analysis, rounds.rounds[0]?.statusCorrected?.reason);
   const failures = analysis.failures;
   const flaky = error ? new Set<string>() : await triageFlaky(failures, project, rounds);
   let pass = await healGroups(heal, { failures, flaky, earlier: [], noHeal });

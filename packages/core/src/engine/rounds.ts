@@ -11,6 +11,7 @@ import { phase } from '../safety/phase.js';
 import { redactDeep, type Redactor } from '../safety/redact.js';
 import type { Workspace } from '../safety/workspace/types.js';
 import { CheckedResults } from './checked-results.js';
+import { correctStatus } from './run-evidence.js';
 import { pluginErrorEntry } from './plugin-errors.js';
 import { mapPaths } from './view-paths.js';
 
@@ -169,6 +170,16 @@ export function createRoundRunner(
         result = errorResult(errorMessage(error), started);
       }
       phase(`run:${kind}:end`);
+      const corrected = correctStatus(
+        result,
+        selection && project.runner.supportsSelection ? selection : undefined,
+      );
+      if (corrected) {
+        logger.warn(
+          `${project.runner.name}: ${corrected.reason}; the ${kind} run counts as ${corrected.status}`,
+        );
+        result = { ...result, status: corrected.status };
+      }
       const round: Round = {
         kind,
         status: result.status,
@@ -178,6 +189,7 @@ export function createRoundRunner(
         diagnostics: result.diagnostics,
         failures: [],
         ...(result.error ? { error: result.error } : {}),
+        ...(corrected ? { statusCorrected: { from: corrected.from, reason: corrected.reason } } : {}),
       };
       rounds.push(round);
       await emitter.emit('onRoundEnd', { project: project.name, round });

@@ -1,6 +1,7 @@
 import type { Failure } from '../api/contracts/failure.js';
 import type { Validation } from '../api/contracts/report.js';
-import { failingIds, selectionOf, type RoundRunner } from './rounds.js';
+import { selectionOf, type RoundRunner } from './rounds.js';
+import { notHealedReason } from './run-evidence.js';
 import type { GateProject } from './types.js';
 
 /**
@@ -14,14 +15,12 @@ export async function validateRun(
 ): Promise<Validation> {
   const result = await rounds.run('retry', selectionOf(project, failure));
   const newFailures = (await rounds.analyze(result)).failures;
-  const failing = failingIds(result);
-  const seen = new Set(result.tests.map((t) => t.id));
-  const stillFailing = failure.tests
-    .filter((id) => failing.has(id) || !seen.has(id))
-    .map((id) => ({
-      id,
-      message: result.tests.find((t) => t.id === id)?.message ?? (seen.has(id) ? undefined : 'did not run'),
-    }));
+  const byId = new Map(result.tests.map((t) => [t.id, t]));
+  // healed only by a pass: a skip, an xfail or no result at all is not one
+  const stillFailing = failure.tests.flatMap((id) => {
+    const test = byId.get(id);
+    return test?.status === 'passed' ? [] : [{ id, message: notHealedReason(test) }];
+  });
   const sameCause = newFailures.some((f) => f.fingerprint === failure.fingerprint);
   const buildErrors = result.diagnostics.some((d) => d.severity === 'error');
   const passed =

@@ -90,6 +90,12 @@ export const RoundSchema = z.object({
   diagnostics: z.array(DiagnosticSchema).default([]),
   failures: z.array(z.string()).default([]),
   error: z.string().optional(),
+  /**
+   * Set when the runner's status contradicted the tests' own results (it said `passed` with a
+   * failing test in its list, or with fewer results than it collected): the status it returned
+   * and why `status` differs.
+   */
+  statusCorrected: z.object({ from: RunStatusSchema, reason: z.string() }).optional(),
 });
 export type Round = z.infer<typeof RoundSchema>;
 

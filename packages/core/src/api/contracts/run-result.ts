@@ -95,6 +95,12 @@ export const RunResultSchema = z.object({
   error: z.string().optional(),
   /** True when `ctx.selection` was honoured (only those tests ran). */
   selected: z.boolean().default(false),
+  /**
+   * How many tests the runner collected for this run (the tests it was to report), when it knows.
+   * A run that reports fewer results than this did not complete, whatever its exit code: the
+   * engine then fails a `passed` run and notes why.
+   */
+  collected: z.number().int().nonnegative().optional(),
 });
 export type RunResult = z.infer<typeof RunResultSchema>;
 export type RunResultInput = z.input<typeof RunResultSchema>;
