@@ -81,6 +81,7 @@ export async function runCommand(projects: string[], flags: RunFlags): Promise<n
     // The handlers are in place before the config and its plugins load: a Ctrl-C that early
     // ends the command with 130 and its message, before anything is started.
     const loaded = await loadConfig({ cwd: process.cwd(), ...(flags.config ? { file: flags.config } : {}) });
+    for (const warning of loaded.warnings) logger.warn(warning);
     const options = await createGateOptions(loaded, {
       mode,
       projects,

@@ -94,6 +94,65 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads a config saved with a byte order mark, in JSON and in YAML', async () => {
+    const project = { projects: [{ name: 'py', root: 'py', runner: 'pytest' }] };
+    await write('suture.config.json', `\uFEFF${JSON.stringify(project)}`);
+    expect((await loadConfig({ cwd: dir })).config.projects[0]!.name).toBe('py');
+    await write('b.yaml', '\uFEFFprojects:\n  - name: yml\n    root: py\n    runner: pytest\n');
+    expect((await loadConfig({ cwd: dir, file: 'b.yaml' })).config.projects[0]!.name).toBe('yml');
+  });
+
+  it('refuses a folder given as the config file, naming the file inside it', async () => {
+    await mkdir(join(dir, 'conf'));
+    await writeFile(join(dir, 'conf', 'suture.config.yaml'), 'projects: []\n');
+    const error = await loadConfig({ cwd: dir, file: 'conf' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(
+      /^--config conf: .*conf is a folder, not a config file; pass the file itself: --config conf\/suture\.config\.yaml$/,
+    );
+    const empty = await loadConfig({ cwd: dir, file: 'py' }).catch((e: unknown) => e);
+    expect((empty as Error).message).toMatch(
+      /is a folder, not a config file; give one of suture\.config\.ts, /,
+    );
+  });
+
+  it('warns about a second config file beside the one it reads', async () => {
+    await write(
+      'suture.config.json',
+      JSON.stringify({ projects: [{ name: 'py', root: 'py', runner: 'pytest' }] }),
+    );
+    await write('suture.config.yaml', 'projects: []\n');
+    const loaded = await loadConfig({ cwd: dir });
+    expect(loaded.file).toBe(join(dir, 'suture.config.json'));
+    expect(loaded.warnings).toEqual([
+      expect.stringMatching(
+        /suture\.config\.yaml is not used: suture\.config\.json is read first \(order: .*\); remove one of them$/,
+      ),
+    ]);
+    // a file given with --config is the user's choice: nothing to warn about
+    expect((await loadConfig({ cwd: dir, file: 'suture.config.json' })).warnings).toEqual([]);
+  });
+
+  it("refuses a project root outside the config file's folder, naming the key", async () => {
+    await mkdir(join(dir, 'repo'));
+    await writeFile(
+      join(dir, 'repo', 'suture.config.json'),
+      JSON.stringify({
+        projects: [
+          { name: 'py', root: 'py', runner: 'pytest' },
+          { name: 'up', root: '../..', runner: 'pytest' },
+        ],
+      }),
+    );
+    await mkdir(join(dir, 'repo', 'py'));
+    const error = await loadConfig({ cwd: join(dir, 'repo') }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).keyPath).toBe('projects[1].root');
+    expect((error as Error).message).toMatch(
+      /^suture\.config\.json: projects\[1\]\.root: "\.\.\/\.\." resolves to .*, outside the config file's folder .*repo, which is the repository suture gates; give a folder inside it, or move the config file up$/,
+    );
+  });
+
   it('says how to create a config when there is none', async () => {
     await expect(loadConfig({ cwd: join(dir, 'py') })).rejects.toThrow(/run `suture init`/);
   });

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { basename, dirname, extname, relative, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import {
@@ -10,7 +10,7 @@ import {
   type HealConfig,
 } from '../api/contracts/config.js';
 import { ConfigError } from '../api/errors.js';
-import { findConfigFile } from './find-config.js';
+import { CONFIG_NAMES, configFilesIn, findConfigFile } from './find-config.js';
 import { formatIssues } from './format-issues.js';
 
 export interface LoadedConfig {
@@ -21,6 +21,14 @@ export interface LoadedConfig {
   /** The file as shown in messages (relative to cwd when that is shorter). */
   display: string;
   config: Config;
+  /** What the user should know about how the file was chosen (another config file beside it, unused). */
+  warnings: string[];
+}
+
+/** A config file's text, without the byte order mark some Windows editors write first. */
+async function readText(file: string): Promise<string> {
+  const text = await readFile(file, 'utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function display(file: string, cwd: string): string {
@@ -41,7 +49,7 @@ async function importTypeScript(file: string): Promise<unknown> {
 async function readRaw(file: string, shown: string): Promise<unknown> {
   const ext = extname(file);
   if (ext === '.json') {
-    const text = await readFile(file, 'utf8');
+    const text = await readText(file);
     try {
       return JSON.parse(text);
     } catch (error) {
@@ -55,7 +63,7 @@ async function readRaw(file: string, shown: string): Promise<unknown> {
   if (ext === '.yaml' || ext === '.yml') {
     // yaml and jiti are hundreds of modules: loaded only for a config written in their format
     const { parseDocument } = await import('yaml');
-    const doc = parseDocument(await readFile(file, 'utf8'));
+    const doc = parseDocument(await readText(file));
     const err = doc.errors[0];
     if (err)
       throw new ConfigError(
@@ -121,25 +129,46 @@ export async function loadConfig(options: { cwd: string; file?: string }): Promi
       `no suture.config.{json,yaml,mjs,ts} found in ${options.cwd} or any parent folder; run \`suture init\` to create one, or pass --config FILE`,
     );
   }
-  try {
-    await stat(file);
-  } catch {
-    throw new ConfigError(`config file ${file} does not exist`, file);
+  const found = await stat(file).catch(() => undefined);
+  if (!found) throw new ConfigError(`config file ${file} does not exist`, file);
+  if (found.isDirectory()) {
+    const inside = await configFilesIn(file);
+    throw new ConfigError(
+      `--config ${options.file ?? file}: ${file} is a folder, not a config file; ${
+        inside[0]
+          ? `pass the file itself: --config ${join(options.file ?? file, basename(inside[0]))}`
+          : `give one of ${CONFIG_NAMES.join(', ')}`
+      }`,
+      file,
+    );
   }
   const shown = display(file, options.cwd);
   const config = parseConfig(await readRaw(file, shown), shown);
   const dir = dirname(file);
   for (const [i, p] of config.projects.entries()) {
     const root = resolve(dir, p.root);
+    const key = `projects[${i}].root`;
+    const inside = relative(dir, root);
+    if (inside.startsWith('..') || isAbsolute(inside))
+      throw new ConfigError(
+        `${shown}: ${key}: "${p.root}" resolves to ${root}, outside the config file's folder ${dir}, which is the repository suture gates; give a folder inside it, or move the config file up`,
+        shown,
+        key,
+      );
     const st = await stat(root).catch(() => undefined);
     if (!st?.isDirectory())
       throw new ConfigError(
-        `${shown}: projects[${i}].root: folder "${p.root}" does not exist (resolved to ${root})`,
+        `${shown}: ${key}: folder "${p.root}" does not exist (resolved to ${root})`,
         shown,
-        `projects[${i}].root`,
+        key,
       );
   }
-  return { file, dir, display: shown || basename(file), config };
+  const others = options.file ? [] : (await configFilesIn(dir)).filter((f) => f !== file);
+  const warnings = others.map(
+    (other) =>
+      `${display(other, options.cwd)} is not used: ${shown || basename(file)} is read first (order: ${CONFIG_NAMES.join(', ')}); remove one of them`,
+  );
+  return { file, dir, display: shown || basename(file), config, warnings };
 }
 
 /** The heal settings of a project: top-level settings with the project's overrides. */

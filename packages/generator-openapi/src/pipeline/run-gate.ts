@@ -76,6 +76,7 @@ export async function gateSuite(run: GateRun): Promise<GateReport> {
     dir: fromDir,
     display: user?.display ?? 'suture generate api',
     config: parseConfig(raw, 'suture generate api'),
+    warnings: [],
   };
   const options = await createGateOptions(loaded, {
     mode: 'fix',
