@@ -159,3 +159,19 @@ describe('the repository redactor', () => {
     expect(paths).not.toContain('other/x');
   });
 });
+
+describe('secrets the sources hold as literals', () => {
+  it('are learned before anything is printed, in the project roots, and not from dependencies', async () => {
+    const root = await repo({
+      'app/src/config.py': 'DB_PASSWORD = "pw-Lit3ral-9931"\nTIMEOUT = 30\n',
+      'app/settings.yml': 'smtp:\n  password: smtp-pl4nted-0007\n',
+      'app/node_modules/dep/index.js': 'const token = "dep-t0ken-0009";\n',
+    });
+    const redact = await repositoryRedactor({ root, projectRoots: [join(root, 'app')], env: {} });
+    expect(redact('FAILED test_login - login failed for pw-Lit3ral-9931')).toBe(
+      `FAILED test_login - login failed for ${REDACTED}`,
+    );
+    expect(redact('sent smtp-pl4nted-0007')).toBe(`sent ${REDACTED}`);
+    expect(redact('TIMEOUT 30 dep-t0ken-0009')).toBe('TIMEOUT 30 dep-t0ken-0009');
+  });
+});

@@ -1,4 +1,8 @@
+import { redactCredentialForms } from './credential-files.js';
 import { isSecretEnvName, isSecretName, mayHoldSecretName } from './secret-names.js';
+import { learnableSecret, looksLikeSecretValue, REDACTED } from './secret-values.js';
+
+export { REDACTED } from './secret-values.js';
 
 /**
  * Token formats that are secrets wherever they appear, each with the literals one of which any
@@ -19,9 +23,13 @@ const TOKEN_PATTERNS: ReadonlyArray<{ pattern: RegExp; needles: readonly string[
     needles: ['eyJ'],
   },
   {
-    pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
+    // A whole block, or one a bounded tail or a message cut before its END line (its base64 lines,
+    // real or `\n` escapes); PGP's ends in BLOCK.
+    pattern:
+      /-----BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,20000}?-----END [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?:(?:\r?\n|(?:\\r)?\\n)[ \t]{0,8}[A-Za-z0-9+/=]{16,}){0,400})/g,
     needles: ['-----BEGIN '],
   },
+  { pattern: /\bpypi-AgE[A-Za-z0-9_-]{40,}/g, needles: ['pypi-'] }, // PyPI API token
   { pattern: /\b(?:npm_[A-Za-z0-9]{36})\b/g, needles: ['npm_'] },
   { pattern: /\b(?:hf_[A-Za-z0-9]{30,})\b/g, needles: ['hf_'] }, // Hugging Face
   { pattern: /\b(?:sk_live|rk_live|pk_live)_[A-Za-z0-9]{16,}/g, needles: ['_live_'] }, // Stripe
@@ -47,15 +55,6 @@ const QUOTED_ASSIGNMENT =
   /(?<![\w.-])(["']?)([A-Za-z_][\w.-]{0,99})\1(\]?)((?:\s{0,20}:\s{0,20}[A-Za-z_][\w[\]., |]{0,99}?)?\s{0,20}(?::=|=>|=|:)\s{0,20})(["'`])((?:(?!\5)[^\\\n]|\\.){1,500}?)\5/g;
 /** `ADMIN_PASSWORD=hunter2` or `STRIPE_SECRET: sk_...` as tests and tools print them: upper-case names only. */
 const PRINTED_ASSIGNMENT = /\b([A-Z][A-Z0-9_]{0,99})(=|: )([^\s'"`,;&]{3,500})/g;
-
-export const REDACTED = '[REDACTED]';
-
-/** Values that are not secrets even under a secret name: placeholders, references, booleans, plain URLs. */
-function looksLikeSecretValue(value: string): boolean {
-  if (value.length < 4 || value.includes(REDACTED)) return false;
-  if (/^(\$|%\(|\{\{|<.*>$|null$|none$|true$|false$|undefined$)/i.test(value)) return false;
-  return !/^https?:\/\/[^@\s]*$/.test(value);
-}
 
 /**
  * Collects secret values from an environment: values of variables named like keys, tokens,
@@ -83,10 +82,31 @@ export interface RedactorOptions {
 }
 
 /**
+ * The values under secret names in `text`: literals assigned to one in source (`DB_PASSWORD =
+ * "..."`), lines of credential files (`password = ...`, netrc, `.npmrc`) and values printed under
+ * one (`ADMIN_PASSWORD=...`), each specific enough to mask wherever it appears on its own.
+ */
+export function secretLiterals(text: string, names: readonly RegExp[] = []): string[] {
+  const found = new Set<string>();
+  const keep = (value: string): void => {
+    if (learnableSecret(value)) found.add(value);
+  };
+  if (names.length === 0 && !mayHoldSecretName(text)) return [];
+  for (const m of text.matchAll(QUOTED_ASSIGNMENT))
+    if (isSecretName(m[2]!, names) && looksLikeSecretValue(m[6]!)) keep(m[6]!);
+  for (const m of text.matchAll(PRINTED_ASSIGNMENT))
+    if (isSecretName(m[1]!, names) && looksLikeSecretValue(m[3]!)) keep(m[3]!);
+  redactCredentialForms(text, REDACTED, names, keep);
+  return [...found];
+}
+
+/**
  * A redactor for the given environment plus extra known secrets (an API key from a config file,
- * the values of the repository's `.env` files). It masks those values, well-known token formats,
- * values printed under a secret name (`ADMIN_PASSWORD=...`) and literals assigned to a secret
- * name in source (`DB_PASSWORD = "..."`).
+ * the values of the repository's `.env` files, literals of its sources). It masks those values,
+ * well-known token formats, values printed under a secret name (`ADMIN_PASSWORD=...`), literals
+ * assigned to a secret name in source (`DB_PASSWORD = "..."`) and the lines of credential files
+ * (INI, YAML, netrc, `.npmrc`). A value it masks under a secret name is learned: from then on it
+ * is masked wherever it appears, as when a test prints the password its source holds.
  */
 export function createRedactor(
   env: NodeJS.ProcessEnv = process.env,
@@ -94,9 +114,16 @@ export function createRedactor(
   options: RedactorOptions = {},
 ): Redactor {
   const names = options.names ?? [];
-  const values = [...new Set([...secretValues(env, names), ...extra.filter((v) => v.length >= 6)])].sort(
-    (a, b) => b.length - a.length,
-  );
+  const known = new Set([...secretValues(env, names), ...extra.filter((v) => v.length >= 6)]);
+  let values = [...known].sort((a, b) => b.length - a.length);
+  let forget = (): void => undefined;
+  const learn = (value: string): void => {
+    if (known.has(value) || !learnableSecret(value)) return;
+    known.add(value);
+    values = [...known].sort((a, b) => b.length - a.length);
+    // what was remembered before may hold the value unmasked
+    forget();
+  };
   const own = (options.patterns ?? []).map(
     (p) => new RegExp(p.source, p.flags.includes('g') ? p.flags : `${p.flags}g`),
   );
@@ -111,44 +138,60 @@ export function createRedactor(
       if (needles.some((n) => out.includes(n))) out = out.replace(pattern, REDACTED);
     for (const pattern of own) out = out.replace(pattern, REDACTED);
     if (!mayNameSecret(out)) return out;
+    const learned: string[] = [];
     if (/["'`]/.test(out))
       out = out.replace(
         QUOTED_ASSIGNMENT,
-        (whole, q: string, name: string, bracket: string, op: string, quote: string, value: string) =>
-          isSecretName(name, names) && looksLikeSecretValue(value)
-            ? `${q}${name}${q}${bracket}${op}${quote}${REDACTED}${quote}`
-            : whole,
+        (whole, q: string, name: string, bracket: string, op: string, quote: string, value: string) => {
+          if (!isSecretName(name, names) || !looksLikeSecretValue(value)) return whole;
+          learned.push(value);
+          return `${q}${name}${q}${bracket}${op}${quote}${REDACTED}${quote}`;
+        },
       );
-    out = out.replace(PRINTED_ASSIGNMENT, (whole, name: string, op: string, value: string) =>
-      isSecretName(name, names) && looksLikeSecretValue(value) ? `${name}${op}${REDACTED}` : whole,
-    );
+    out = out.replace(PRINTED_ASSIGNMENT, (whole, name: string, op: string, value: string) => {
+      if (!isSecretName(name, names) || !looksLikeSecretValue(value)) return whole;
+      learned.push(value);
+      return `${name}${op}${REDACTED}`;
+    });
+    out = redactCredentialForms(out, REDACTED, names, (v) => learned.push(v));
+    for (const value of learned) learn(value);
+    // a value learned here may stand elsewhere in the same text, apart from its name
+    for (const value of learned) if (known.has(value)) out = out.split(value).join(REDACTED);
     return out;
   };
-  return memoized(redact);
+  const memo = memoized(redact);
+  forget = memo.forget;
+  return memo.redact;
 }
 
 /**
  * The same strings are redacted again and again: a test's id, name and file in its live event,
  * in every round of the report and in the JSON, JUnit and Markdown reporters' copies. Short
- * strings are remembered (within a bound on what is kept), so each is scanned once per run.
+ * strings are remembered (within a bound on what is kept), so each is scanned once per run,
+ * until the redactor learns a new secret.
  */
-function memoized(redact: Redactor): Redactor {
+function memoized(redact: Redactor): { redact: Redactor; forget: () => void } {
   const MAX_LENGTH = 4096;
   const MAX_KEPT_CHARS = 8 * 1024 * 1024;
   let seen = new Map<string, string>();
   let kept = 0;
-  return (text: string): string => {
-    if (text.length > MAX_LENGTH) return redact(text);
-    const hit = seen.get(text);
-    if (hit !== undefined) return hit;
-    const out = redact(text);
-    kept += text.length + out.length;
-    if (kept > MAX_KEPT_CHARS) {
-      seen = new Map();
-      kept = text.length + out.length;
-    }
-    seen.set(text, out);
-    return out;
+  const forget = (): void => {
+    seen = new Map();
+    kept = 0;
+  };
+  return {
+    forget,
+    redact: (text: string): string => {
+      if (text.length > MAX_LENGTH) return redact(text);
+      const hit = seen.get(text);
+      if (hit !== undefined) return hit;
+      const out = redact(text);
+      kept += text.length + out.length;
+      if (kept > MAX_KEPT_CHARS) forget();
+      seen.set(text, out);
+      kept += text.length + out.length;
+      return out;
+    },
   };
 }
 
