@@ -1,133 +1,46 @@
-import { errorMessage, PluginError, type PluginOrigin } from '../api/errors.js';
+import type { PluginOrigin } from '../api/errors.js';
 import type {
   Analyzer,
   Fixer,
   Generator as GeneratorPlugin,
   Logger,
-  PluginBase,
   Reporter,
   Runner,
 } from '../api/plugin.js';
+import { wrapWith, type HookTable } from './hook-table.js';
+import { runWithinLimit } from './runner-limit.js';
 
-/**
- * Core never calls a raw plugin method: each call is timed and a throw becomes a PluginError that
- * names the plugin and its config entry (Nx's loaded-plugin adapter is the model).
+/*
+ * Core never calls a raw plugin method: each wrapper is built from its kind's table, which names
+ * every key of the interface and how it is carried (Nx's loaded-plugin adapter is the model, and
+ * pluggy's check of each hook against its spec). hook-table.ts says what each rule guarantees.
  */
-function guard<A extends unknown[], R>(
-  name: string,
-  origin: PluginOrigin | undefined,
-  method: string,
-  logger: Logger,
-  fn: (...args: A) => Promise<R> | R,
-): (...args: A) => Promise<R> {
-  return async (...args: A): Promise<R> => {
-    const started = Date.now();
-    try {
-      return await fn(...args);
-    } catch (error) {
-      if (error instanceof PluginError) throw error;
-      throw new PluginError(name, origin, errorMessage(error), { cause: error });
-    } finally {
-      logger.debug(`${name}.${method} took ${Date.now() - started} ms`);
-    }
-  };
-}
 
-/** The identity a wrapper keeps: name and the declared API versions. */
-function identity(plugin: PluginBase): PluginBase {
-  return {
-    name: plugin.name,
-    apiVersion: plugin.apiVersion,
-    ...(plugin.apiRange ? { apiRange: plugin.apiRange } : {}),
-  };
-}
+export const ANALYZER_HOOKS: HookTable<Analyzer> = {
+  analyze: { kind: 'call' },
+  scope: { kind: 'call' },
+  isTestFile: { kind: 'sync', fallback: false },
+  checkSyntax: { kind: 'sync', fallback: undefined },
+  checkTampering: { kind: 'sync', fallback: undefined },
+  testModel: { kind: 'sync', fallback: undefined },
+};
 
-export function wrapRunner(runner: Runner, origin: PluginOrigin | undefined, logger: Logger): Runner {
-  const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) =>
-    guard(runner.name, origin, m, logger, fn);
-  return {
-    ...identity(runner),
-    language: runner.language,
-    supportsSelection: runner.supportsSelection,
-    ...(runner.supportsFileSelection ? { supportsFileSelection: true } : {}),
-    run: g('run', runner.run.bind(runner)),
-    ...(runner.detect ? { detect: g('detect', runner.detect.bind(runner)) } : {}),
-    ...(runner.analyzer ? { analyzer: () => wrapAnalyzer(runner.analyzer!(), origin, logger) } : {}),
-    ...(runner.doctor ? { doctor: g('doctor', runner.doctor.bind(runner)) } : {}),
-  };
-}
+export const RUNNER_HOOKS: HookTable<Runner> = {
+  language: { kind: 'field' },
+  supportsSelection: { kind: 'field' },
+  supportsFileSelection: { kind: 'field' },
+  run: { kind: 'custom', wrap: runWithinLimit },
+  detect: { kind: 'call' },
+  // the analyzer a runner brings is a plugin of its own, wrapped under the runner's config entry
+  analyzer: { kind: 'custom', wrap: (analyzer, w) => () => wrapAnalyzer(analyzer(), w.origin, w.logger) },
+  doctor: { kind: 'call' },
+};
 
-export function wrapAnalyzer(analyzer: Analyzer, origin: PluginOrigin | undefined, logger: Logger): Analyzer {
-  const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) =>
-    guard(analyzer.name, origin, m, logger, fn);
-  return {
-    ...identity(analyzer),
-    analyze: g('analyze', analyzer.analyze.bind(analyzer)),
-    scope: g('scope', analyzer.scope.bind(analyzer)),
-    // synchronous hooks: a throw means "cannot tell", never a crash of the gate, but it is said
-    ...(analyzer.isTestFile
-      ? {
-          isTestFile: (file: string) =>
-            safe(
-              () => analyzer.isTestFile!(file),
-              false,
-              (error) => warnCannotTell(analyzer.name, origin, `isTestFile(${file})`, error, logger),
-            ),
-        }
-      : {}),
-    ...(analyzer.checkSyntax
-      ? {
-          checkSyntax: (file: string, content: string) =>
-            safe(
-              () => analyzer.checkSyntax!(file, content),
-              undefined,
-              (error) => warnCannotTell(analyzer.name, origin, `checkSyntax(${file})`, error, logger),
-            ),
-        }
-      : {}),
-    ...(analyzer.checkTampering
-      ? {
-          checkTampering: (file: string, before: string | undefined, after: string) =>
-            safe(
-              () => analyzer.checkTampering!(file, before, after),
-              undefined,
-              (error) => warnCannotTell(analyzer.name, origin, `checkTampering(${file})`, error, logger),
-            ),
-        }
-      : {}),
-  };
-}
-
-function safe<T>(fn: () => T, fallback: T, onError: (error: unknown) => void): T {
-  try {
-    return fn();
-  } catch (error) {
-    onError(error);
-    return fallback;
-  }
-}
-
-function warnCannotTell(
-  name: string,
-  origin: PluginOrigin | undefined,
-  call: string,
-  error: unknown,
-  logger: Logger,
-): void {
-  const which = new PluginError(name, origin, errorMessage(error)).message;
-  logger.warn(`${which} (in ${call}; taken as "cannot tell")`);
-}
-
-export function wrapFixer(fixer: Fixer, origin: PluginOrigin | undefined, logger: Logger): Fixer {
-  const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) =>
-    guard(fixer.name, origin, m, logger, fn);
-  return {
-    ...identity(fixer),
-    ...(fixer.kinds ? { kinds: fixer.kinds } : {}),
-    propose: g('propose', fixer.propose.bind(fixer)),
-    ...(fixer.doctor ? { doctor: g('doctor', fixer.doctor.bind(fixer)) } : {}),
-  };
-}
+export const FIXER_HOOKS: HookTable<Fixer> = {
+  kinds: { kind: 'field' },
+  propose: { kind: 'call' },
+  doctor: { kind: 'call' },
+};
 
 /** Every reporter hook, in the order of a run. */
 export const REPORTER_HOOKS = [
@@ -141,20 +54,30 @@ export const REPORTER_HOOKS = [
   'onRunEnd',
 ] as const satisfies ReadonlyArray<keyof Reporter>;
 
+export const REPORTER_HOOK_TABLE: HookTable<Reporter> = Object.fromEntries(
+  REPORTER_HOOKS.map((hook) => [hook, { kind: 'call' }]),
+) as Record<(typeof REPORTER_HOOKS)[number], { kind: 'call' }>;
+
+export const GENERATOR_HOOKS: HookTable<GeneratorPlugin> = {
+  language: { kind: 'field' },
+  generate: { kind: 'call' },
+  doctor: { kind: 'call' },
+};
+
+export function wrapRunner(runner: Runner, origin: PluginOrigin | undefined, logger: Logger): Runner {
+  return wrapWith(runner, RUNNER_HOOKS, { name: runner.name, origin, logger });
+}
+
+export function wrapAnalyzer(analyzer: Analyzer, origin: PluginOrigin | undefined, logger: Logger): Analyzer {
+  return wrapWith(analyzer, ANALYZER_HOOKS, { name: analyzer.name, origin, logger });
+}
+
+export function wrapFixer(fixer: Fixer, origin: PluginOrigin | undefined, logger: Logger): Fixer {
+  return wrapWith(fixer, FIXER_HOOKS, { name: fixer.name, origin, logger });
+}
+
 export function wrapReporter(reporter: Reporter, origin: PluginOrigin | undefined, logger: Logger): Reporter {
-  const wrapped: Reporter = identity(reporter);
-  for (const key of REPORTER_HOOKS) {
-    const fn = reporter[key] as ((...a: unknown[]) => unknown) | undefined;
-    if (fn)
-      (wrapped as unknown as Record<string, unknown>)[key] = guard(
-        reporter.name,
-        origin,
-        key,
-        logger,
-        fn.bind(reporter),
-      );
-  }
-  return wrapped;
+  return wrapWith(reporter, REPORTER_HOOK_TABLE, { name: reporter.name, origin, logger });
 }
 
 export function wrapGenerator(
@@ -162,12 +85,5 @@ export function wrapGenerator(
   origin: PluginOrigin | undefined,
   logger: Logger,
 ): GeneratorPlugin {
-  const g = <A extends unknown[], R>(m: string, fn: (...a: A) => Promise<R> | R) =>
-    guard(generator.name, origin, m, logger, fn);
-  return {
-    ...identity(generator),
-    language: generator.language,
-    generate: g('generate', generator.generate.bind(generator)),
-    ...(generator.doctor ? { doctor: g('doctor', generator.doctor.bind(generator)) } : {}),
-  };
+  return wrapWith(generator, GENERATOR_HOOKS, { name: generator.name, origin, logger });
 }
