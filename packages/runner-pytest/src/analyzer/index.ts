@@ -6,6 +6,7 @@ import { PythonProject } from './python-project.js';
 import { summarizePython, type PyModule } from './python-summary.js';
 import { scopePytest } from './scope.js';
 import { syntaxErrorLine } from './syntax.js';
+import { pythonTampering } from './tampering.js';
 import { TraceMemo } from './trace-memo.js';
 import { SeenTests } from './trace-plan.js';
 import { isPythonTestFile } from './test-files.js';
@@ -62,5 +63,7 @@ export function pythonAnalyzer(options: PythonAnalyzerOptions = {}): Analyzer {
       const line = syntaxErrorLine(checker.parseText(content).tree);
       return line === undefined ? undefined : `syntax error near line ${line}`;
     },
+    checkTampering: (file, before, after) =>
+      pythonTampering((source) => checker.parseText(source).tree, file, before, after),
   };
 }

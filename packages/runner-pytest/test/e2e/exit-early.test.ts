@@ -7,7 +7,9 @@ afterAll(cleanup);
 const ADDS = 'tests/test_calc.py::test_adds';
 const TWICE = 'tests/test_calc.py::test_twice';
 
-describe('os._exit(0) in the code under test', () => {
+// The guard refuses an os._exit added to code under test (tampering.test.ts); with it allowed,
+// these show that the run itself still does not take the exit for a pass.
+describe('os._exit(0) in the code under test, with heal.allowTestWeakening set', () => {
   it('a "heal" that exits 0 while the failing test runs fails validation: the test crashed, exit 1', async () => {
     const { repo, root } = await repoWith('exit-early');
     const fixer = scriptedFixer(
@@ -17,7 +19,12 @@ describe('os._exit(0) in the code under test', () => {
         edits: [{ file: 'calc/core.py', search: '    return a - b', replace: '    os._exit(0)' }],
       }),
     );
-    const report = await gate({ repo, root, fixers: [fixer], heal: { maxAttempts: 1, flakyReruns: 0 } });
+    const report = await gate({
+      repo,
+      root,
+      fixers: [fixer],
+      heal: { maxAttempts: 1, flakyReruns: 0, allowTestWeakening: true },
+    });
     expect(report.exitCode).toBe(1);
     const adds = report.projects[0]!.failures.find((f) => f.failure.tests.includes(ADDS))!;
     expect(adds.outcome).toBe('exhausted');
@@ -43,7 +50,7 @@ describe('os._exit(0) in the code under test', () => {
       repo,
       root,
       fixers: [fixer],
-      heal: { maxAttempts: 1, flakyReruns: 0, maxFilesPerAttempt: 2 },
+      heal: { maxAttempts: 1, flakyReruns: 0, maxFilesPerAttempt: 2, allowTestWeakening: true },
     });
     expect(report.exitCode).toBe(1);
     const project = report.projects[0]!;
