@@ -12,6 +12,16 @@ export interface AssertionFact {
   constant: boolean;
   /** Why it can no longer run or fail, when so: an early return, a dead branch, a swallowing handler. */
   disarmed?: string;
+  /**
+   * What it checks with its expected values taken out, in one vocabulary for every language:
+   * `@ == $` for `assert x == 5`, `EXPECT_EQ(x, 5)` and `expect(x).toBe(5)`; `@ < $^` for a bound
+   * that accepts more as it grows, `@ > $v` for one that accepts more as it shrinks. An edit that
+   * keeps the form and changes only `expected` is an expectation change; any other makes it
+   * easier to pass unless it tightens it. Absent when the reader cannot tell.
+   */
+  form?: string;
+  /** The expected operands of `form`, one per placeholder, in order. */
+  expected?: string[];
 }
 
 export interface TestFact {

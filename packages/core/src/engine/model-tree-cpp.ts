@@ -1,3 +1,4 @@
+import { cppForm } from './form-cpp.js';
 import type { Node } from './model-grammar.js';
 import {
   assertionFacts,
@@ -144,6 +145,7 @@ export const CPP: Dialect = {
   stop: isStop,
   truth,
   guard,
+  form: cppForm,
   functionName: (f) => {
     const holder = f.parent;
     if (holder?.type === 'init_declarator') return holder.childForFieldName('declarator')?.text;

@@ -1,3 +1,4 @@
+import { jsForm } from './form-js.js';
 import type { Node } from './model-grammar.js';
 import { assertionFacts, cleanText, collect, same, type Dialect, type Found } from './model-tree.js';
 import type { Definition, FileModelDetail, TestFact } from './test-model.js';
@@ -134,6 +135,7 @@ export const JS: Dialect = {
   stop: isStop,
   truth,
   guard,
+  form: jsForm,
   functionName: (f) => {
     const own = f.childForFieldName('name')?.text;
     if (own) return own;

@@ -1,3 +1,4 @@
+import { pythonForm } from './form-python.js';
 import type { Node } from './model-grammar.js';
 import { assertionFacts, cleanText, collect, same, type Dialect, type Found } from './model-tree.js';
 import type { Definition, FileModelDetail, TestFact } from './test-model.js';
@@ -144,6 +145,7 @@ export const PY: Dialect = {
   stop: isStop,
   truth,
   guard,
+  form: pythonForm,
   functionName: (f) =>
     f.type === 'function_definition'
       ? f.childForFieldName('name')?.text

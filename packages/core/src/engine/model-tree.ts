@@ -1,3 +1,4 @@
+import type { AssertionForm } from './assertion-form.js';
 import type { Node } from './model-grammar.js';
 import { isDependency, type AssertionDetail } from './test-model.js';
 
@@ -24,6 +25,8 @@ export interface Dialect {
   guard(parent: Node, child: Node): string | undefined;
   /** The name a nested function is bound to, when it has one. */
   functionName(fn: Node): string | undefined;
+  /** The assertion's form (what it checks, expected values taken out), when the reader can tell. */
+  form?(assertion: Node, d: Dialect): AssertionForm | undefined;
   /** The called function's own name: `add` for `add(...)`, `total` for `cart.total()`. */
   callee(call: Node): string | undefined;
   /** Call node types. */
@@ -166,6 +169,7 @@ export function assertionFacts(found: readonly Found[], body: Node, d: Dialect):
       calls: callsIn(subjects, d),
       constant: names.length === 0 || Boolean(f.constant),
       ...(disarmed ? { disarmed } : {}),
+      ...d.form?.(f.node, d),
     };
   });
 }

@@ -1,5 +1,6 @@
 /** Guard against proposals that make tests pass by testing less (DESIGN invariant 6). */
 import type { Analyzer } from '../api/plugin.js';
+import { loosening } from './assertion-form.js';
 import type {
   AssertionDetail,
   AssertionFact,
@@ -43,6 +44,15 @@ function callsOf(a: AssertionFact): string[] {
   return [...a.text.matchAll(/([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1]!).filter((n) => names.has(n));
 }
 
+/** Why `now`, the rewrite of `old`, accepts more than it did (see AssertionFact.form); undefined when it does not. */
+function loosened(old: AssertionFact, now: AssertionFact): string | undefined {
+  if (old.form === undefined || now.form === undefined) return undefined;
+  return loosening(
+    { form: old.form, expected: old.expected ?? [] },
+    { form: now.form, expected: now.expected ?? [] },
+  );
+}
+
 const short = (text: string): string => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
 
 /** Each armed assertion of the old test must have an armed counterpart that checks the same thing. */
@@ -62,14 +72,21 @@ function compareTest(old: TestFact, now: TestFact): { reasons: string[]; changed
   }
   for (const a of unmatched) {
     const calls = callsOf(a);
-    const i = free.findIndex(
+    const candidates = free.filter(
       (b) =>
         calls.every((c) => b.names.includes(c)) &&
         (calls.length > 0 || b.names.some((n) => a.names.includes(n))),
     );
-    if (i >= 0) {
-      free.splice(i, 1);
-      changed = true;
+    // the counterpart that checks as much, else the first: a rewrite that checks less is refused
+    const counterpart = candidates.find((b) => !loosened(a, b)) ?? candidates[0];
+    if (counterpart) {
+      free.splice(free.indexOf(counterpart), 1);
+      const why = loosened(a, counterpart);
+      if (why)
+        reasons.push(
+          `in ${now.name}, \`${short(a.text)}\` became \`${short(counterpart.text)}\`, which checks less: ${why}`,
+        );
+      else changed = true;
       continue;
     }
     const disarmed = now.assertions.find(
