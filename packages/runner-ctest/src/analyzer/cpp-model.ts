@@ -9,6 +9,8 @@ const grammar = (): Grammar => createRequire(import.meta.url)('tree-sitter-cpp')
 export const createCppCache = (keep = 2000): ParseCache => new ParseCache(grammar, keep);
 
 const SOURCE = /\.(c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|inc|ipp|tpp)$/;
+/** Is this a C or C++ source or header, by its name? */
+export const isCppSource = (file: string): boolean => SOURCE.test(file);
 /** Folders of other people's code and of builds: read only when the build compiles them. */
 const SKIP_DIRS = new Set([
   '.git',

@@ -6,6 +6,7 @@ import { createCppCache } from './cpp-model.js';
 import { DefinitionIndex } from './cpp-project.js';
 import { summarizeCpp, type CppFile } from './cpp-summary.js';
 import { scopeCtest } from './scope.js';
+import { cppTampering } from './tampering.js';
 import { TestEntries } from './test-entries.js';
 import { isCppTestFile } from './test-files.js';
 
@@ -15,6 +16,8 @@ import { isCppTestFile } from './test-files.js';
  */
 export function cppAnalyzer(): Analyzer {
   const parser = createCppCache(1);
+  // the two versions of each file a proposal edits
+  const checker = createCppCache(4);
   const summaries = new SummaryCache<CppFile>({
     name: 'cpp',
     version: 2,
@@ -41,5 +44,7 @@ export function cppAnalyzer(): Analyzer {
         backtraces,
       }),
     isTestFile: isCppTestFile,
+    checkTampering: (file, before, after) =>
+      cppTampering((source) => checker.parseText(source).tree, file, before, after),
   };
 }

@@ -7,10 +7,10 @@ afterAll(cleanup);
 
 const EXIT = { search: '  return a - b;', replace: '  exit(0);' };
 
-async function healWith(edits: Edit[]) {
+async function healWith(edits: Edit[], heal: Record<string, unknown> = {}) {
   const root = await copy('unity-exit');
   const fixer = scriptedFixer(Array(10).fill({ verdict: 'edits', rationale: 'make it pass', edits }));
-  return gate(root, { fixers: [fixer], heal: { maxAttempts: 1 }, parallel: 1 });
+  return gate(root, { fixers: [fixer], heal: { maxAttempts: 1, ...heal }, parallel: 1 });
 }
 
 describe('a Unity test program that exits 0 before Unity reports its summary', () => {
@@ -50,8 +50,9 @@ describe('a Unity test program that exits 0 before Unity reports its summary', (
     );
   }, 300_000);
 
-  it('a "heal" that calls exit(0) fails validation; the true fix heals', async () => {
-    const cheat = await healWith([{ file: 'src/calc.c', ...EXIT }]);
+  it('a "heal" that calls exit(0), let past the guard, fails validation; the true fix heals', async () => {
+    // the guard refuses an exit added to code under test; allowed, the run still does not take it for a pass
+    const cheat = await healWith([{ file: 'src/calc.c', ...EXIT }], { allowTestWeakening: true });
     expect(cheat.exitCode).toBe(1);
     const adds = cheat.projects[0]!.failures[0]!;
     expect(adds.outcome).not.toBe('healed');
