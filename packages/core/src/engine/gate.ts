@@ -174,6 +174,7 @@ async function gateLocked(
             writable: [join(runDir, 'work', project.name)],
             repoRoot: options.root,
             journal: journal!,
+            undoneDir: join(runDir, 'undone', project.name),
             ...(options.env ? { env: options.env } : {}),
           }).then((ws) => {
             isolation ??= ws.isolation;

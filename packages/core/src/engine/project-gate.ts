@@ -16,6 +16,7 @@ import { regression, type RegressionResult } from './regression.js';
 import { createRoundRunner, failingIds, type Analysis } from './rounds.js';
 import { settle } from './settle.js';
 import { projectStatus, projectTotals } from './totals.js';
+import { treeRoundsWatch } from './tree-rounds.js';
 import { triageFlaky } from './triage.js';
 import type { GateProject } from './types.js';
 import { workspaceTree, workspaceView } from './workspace-tree.js';
@@ -101,7 +102,23 @@ function healedTests(pass: HealPass): Map<string, string[]> {
 export async function gateProject(project: GateProject, ctx: ProjectGateContext): Promise<ProjectOutcome> {
   const started = Date.now();
   await ctx.emitter.emit('onProjectStart', { project: project.name, runner: project.runner.name });
-  const rounds = createRoundRunner(project, ctx.runDir, ctx.emitter, ctx.logger, ctx.signal, ctx.redact);
+  const watch = await treeRoundsWatch({
+    repoRoot: ctx.repoRoot,
+    projectRoot: project.root,
+    runDir: ctx.runDir,
+    projectName: project.name,
+    mode: ctx.mode,
+    journal: ctx.journal,
+  });
+  const rounds = createRoundRunner(
+    project,
+    ctx.runDir,
+    ctx.emitter,
+    ctx.logger,
+    ctx.signal,
+    ctx.redact,
+    watch,
+  );
   const noHeal = ctx.mode === 'no-heal';
 
   // The initial run and the flaky re-runs of its failures run the user's own code as their runner

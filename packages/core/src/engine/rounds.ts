@@ -9,10 +9,12 @@ import type { GateProject } from './types.js';
 import type { Emitter } from './events.js';
 import { phase } from '../safety/phase.js';
 import { redactDeep, type Redactor } from '../safety/redact.js';
+import type { TreeWatch } from '../safety/tree-guard/watch.js';
 import type { Workspace } from '../safety/workspace/types.js';
 import { CheckedResults } from './checked-results.js';
 import { correctStatus } from './run-evidence.js';
 import { pluginErrorEntry } from './plugin-errors.js';
+import { undoneWarning } from './undone.js';
 import { mapPaths } from './view-paths.js';
 
 /** What the analyzer made of a run; `error` when it threw (the failures are then unknown, not none). */
@@ -63,6 +65,8 @@ export function createRoundRunner(
   signal: AbortSignal,
   /** The gate's redactor, which remembers the strings it has seen. */
   redact?: Redactor,
+  /** Watches the user's tree around the runs that happen in it, outside any workspace. */
+  treeWatch?: TreeWatch,
 ): RoundRunner {
   /** Set by useWorkspace: runs happen in its view and sandbox; a copy's paths are mapped back to the project's. */
   let workspace: Workspace | undefined;
@@ -154,7 +158,9 @@ export function createRoundRunner(
             // a runner's word that a test failed, before it can report which
             ...(onFailing ? { onFailing: failing } : {}),
           });
-        const raw = back(workspace ? await workspace.run(call) : await call());
+        const raw = back(
+          workspace ? await workspace.run(call) : treeWatch ? await treeWatch.around(call) : await call(),
+        );
         const parsed = checked.parse(raw);
         if (parsed.success) result = parsed.data;
         else {
@@ -170,6 +176,8 @@ export function createRoundRunner(
         result = errorResult(errorMessage(error), started);
       }
       phase(`run:${kind}:end`);
+      const undone = (workspace ? workspace.takeUndone?.() : treeWatch?.take()) ?? [];
+      if (undone.length > 0) logger.warn(undoneWarning(`${project.name}: the ${kind} run`, undone));
       const corrected = correctStatus(
         result,
         selection && project.runner.supportsSelection ? selection : undefined,
@@ -190,6 +198,7 @@ export function createRoundRunner(
         failures: [],
         ...(result.error ? { error: result.error } : {}),
         ...(corrected ? { statusCorrected: { from: corrected.from, reason: corrected.reason } } : {}),
+        ...(undone.length > 0 ? { undone } : {}),
       };
       rounds.push(round);
       await emitter.emit('onRoundEnd', { project: project.name, round });

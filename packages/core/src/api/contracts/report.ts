@@ -3,6 +3,7 @@ import { BugReportSchema, EditSchema, UsageSchema } from './fix.js';
 import { FailureSchema, ScopeSchema } from './failure.js';
 import { FileSummarySchema } from './file-summary.js';
 import { DiagnosticSchema, RunStatusSchema, TestResultSchema } from './run-result.js';
+import { TreeChangeSchema } from './tree-change.js';
 
 /** Result of re-running a failure's tests after a proposal was applied. */
 export const ValidationSchema = z.object({
@@ -96,6 +97,8 @@ export const RoundSchema = z.object({
    * and why `status` differs.
    */
   statusCorrected: z.object({ from: RunStatusSchema, reason: z.string() }).optional(),
+  /** What the round's processes changed in the user's tree or `.git` that suture did not write. */
+  undone: z.array(TreeChangeSchema).optional(),
 });
 export type Round = z.infer<typeof RoundSchema>;
 

@@ -1,22 +1,12 @@
 import { rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
+import type { TreeChange } from '../../api/contracts/tree-change.js';
 import { SUTURE_DIR } from '../suture-dir.js';
 import { keepCopy, keptState, putState, sameState, stateOf, type FileState } from './file-state.js';
 import { gitBlob, gitListing, workTreePrefix, type IndexEntry } from './git-listing.js';
 import { walkFiles } from './walk.js';
 
-/** A change a run made to the user's tree that suture did not write. */
-export interface TreeChange {
-  /** Repository-relative (POSIX); a folder ends with `/`. */
-  file: string;
-  change: 'created' | 'modified' | 'deleted';
-  /** Put back as it was (a created file or folder removed). */
-  restored: boolean;
-  /** Why it was not put back. */
-  reason?: string;
-  /** Where the bytes the run left are kept, for whoever wants them back. */
-  kept?: string;
-}
+export type { TreeChange };
 
 /** What a guard watches. */
 export interface GuardTarget {

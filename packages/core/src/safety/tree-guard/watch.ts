@@ -14,8 +14,9 @@ import {
 export class TreeWatch {
   private pending: TreeChange[] = [];
 
+  /** A target's own `restore` (the `.git` folder's, always) overrides the options'. */
   constructor(
-    private readonly targets: readonly GuardTarget[],
+    private readonly targets: ReadonlyArray<GuardTarget & { restore?: boolean }>,
     private readonly options: UndoOptions,
   ) {}
 
@@ -25,7 +26,10 @@ export class TreeWatch {
     try {
       return await fn();
     } finally {
-      for (const s of snapshots) this.pending.push(...(await undoChanges(s, this.options)));
+      for (const [i, s] of snapshots.entries()) {
+        const restore = this.targets[i]!.restore ?? this.options.restore;
+        this.pending.push(...(await undoChanges(s, { ...this.options, restore })));
+      }
     }
   }
 

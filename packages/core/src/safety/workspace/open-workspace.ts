@@ -2,6 +2,7 @@ import { ConfigError } from '../../api/errors.js';
 import type { PendingHolder } from '../sandbox/holder.js';
 import { isolationSupport, type IsolationSupport } from '../sandbox/support.js';
 import { openCopy } from './copy.js';
+import { guardRuns } from './guarded-runs.js';
 import { openInPlace } from './in-place.js';
 import { inForce, type ModeContext } from './mode-context.js';
 import { mountsInside } from './mounts.js';
@@ -167,6 +168,13 @@ export async function openWorkspace(root: string, options: WorkspaceOptions = {}
   } catch (error) {
     // a holder the mode never set up (its folders could not be made) ends here
     await holder?.abandon();
+    await swept;
+    throw error;
+  }
+  try {
+    opened = await guardRuns(root, opened, options);
+  } catch (error) {
+    await opened.dispose();
     await swept;
     throw error;
   }

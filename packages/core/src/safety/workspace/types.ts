@@ -1,3 +1,5 @@
+import type { TreeChange } from '../../api/contracts/tree-change.js';
+
 /** Where the runs that validate patches happen. */
 export type WorkspaceMode = 'overlay' | 'copy' | 'in-place';
 /** The config's `workspace`: `auto` is the overlay where the platform allows it, else a copy. */
@@ -62,11 +64,18 @@ export interface Workspace {
   diff(): string;
   /** Ends the view: namespaces, layers and the processes in them. */
   dispose(): Promise<void>;
+  /**
+   * What the runs since the last call changed in the user's tree or `.git` and the workspace put
+   * back (an opened workspace always has it; a test's stand-in may not).
+   */
+  takeUndone?(): TreeChange[];
 }
 
 /** A journal's two writes, for the in-place mode (repository-relative paths). */
 export interface TreeJournal {
   write(file: string, content: Buffer | string): Promise<void>;
+  /** What it wrote: a file whose bytes are one of `written` is the journal's, not a run's. */
+  readonly entries?: ReadonlyArray<{ file: string; written: readonly string[] }>;
 }
 
 export interface WorkspaceOptions {
@@ -82,4 +91,6 @@ export interface WorkspaceOptions {
   repoRoot?: string;
   journal?: TreeJournal;
   env?: NodeJS.ProcessEnv;
+  /** Where the bytes a run left in the user's tree are kept when they are put back (the run folder). */
+  undoneDir?: string;
 }
