@@ -84,4 +84,4 @@ export { connectionCause, sdkCallFailure, type SdkErrorClasses } from './sdk-err
 export { bufferedFetch } from './buffered-fetch.js';
 export { clip, missingAnswerReason, type MissingAnswer } from './missing-answer.js';
 export { REDACTED, createRedactor, redactDeep, type Redactor } from '../safety/redact.js';
-export { PRIVATE_PATHS } from '../safety/repo-secrets.js';
+export { HOME_PRIVATE_PATHS, PRIVATE_PATHS } from '../safety/repo-secrets.js';

@@ -6,23 +6,71 @@ import { createRedactor, secretLiterals, type Redactor } from './redact.js';
 import { isSecretName } from './secret-names.js';
 
 /**
- * Files a model must never read, relative to a project root: environment files, keys and
- * certificates, and the folders of git and suture. The config's `secrets.files` come on top.
+ * Files a model must never read, relative to a project root: environment files (`.env*`,
+ * direnv's `.envrc`), the credential files of package managers, git, netrc, Terraform and cloud
+ * tools, keys and certificates, and the folders of git and suture. The config's `secrets.files`
+ * come on top; everything outside the project is denied by the fixers themselves.
  */
 export const PRIVATE_PATHS: readonly string[] = [
   '.env',
   '.env.*',
   '**/.env',
   '**/.env.*',
+  '**/.envrc',
+  '**/.npmrc',
+  '**/.yarnrc.yml',
+  '**/.netrc',
+  '**/_netrc',
+  '**/.pypirc',
+  '**/.pgpass',
+  '**/.git-credentials',
+  '**/.htpasswd',
+  '**/*.tfvars',
+  '**/*.tfvars.json',
+  '**/credentials',
+  '**/credentials*',
+  '**/.docker/config.json',
   '**/*.pem',
   '**/*.key',
   '**/id_*',
   '**/*.p12',
   '**/*.pfx',
+  '**/*.jks',
+  '**/*.keystore',
   '.git/**',
   '**/.git/**',
   '.suture/**',
   '**/.suture/**',
+];
+
+/**
+ * Where the user's home keeps credentials, relative to it: a fixer that reads files is denied
+ * these even when the user's own settings let it read the home.
+ */
+export const HOME_PRIVATE_PATHS: readonly string[] = [
+  '.aws/**',
+  '.ssh/**',
+  '.gnupg/**',
+  '.docker/**',
+  '.kube/**',
+  '.azure/**',
+  '.config/gcloud/**',
+  '.config/gh/**',
+  '.config/hub',
+  '.claude/.credentials.json',
+  '.cargo/credentials*',
+  '.gem/credentials',
+  '.m2/settings*.xml',
+  '.gradle/gradle.properties',
+  '.terraform.d/**',
+  '.netrc',
+  '.npmrc',
+  '.yarnrc.yml',
+  '.pypirc',
+  '.pgpass',
+  '.git-credentials',
+  '.envrc',
+  '.env',
 ];
 
 /** Example files hold placeholders, not secrets. */

@@ -46,9 +46,17 @@ describe('buildCliArgs', () => {
     expect(flag(args, '--max-turns')).toBe('12');
     expect(flag(args, '--permission-mode')).toBe('dontAsk');
     expect(flag(args, '--setting-sources')).toBe('user');
-    expect(JSON.parse(flag(args, '--settings')!)).toEqual({
-      permissions: { deny: ['Read(./.env)', 'Read(./**/.env.*)', 'Read(./**/*.pem)', 'Read(./.git/**)'] },
-    });
+    const { deny } = (JSON.parse(flag(args, '--settings')!) as { permissions: { deny: string[] } })
+      .permissions;
+    expect(deny.slice(0, 4)).toEqual([
+      'Read(./.env)',
+      'Read(./**/.env.*)',
+      'Read(./**/*.pem)',
+      'Read(./.git/**)',
+    ]);
+    // the home's credentials, whatever the user's own settings allow
+    for (const rule of ['Read(~/.aws/**)', 'Read(~/.ssh/**)', 'Read(~/.npmrc)', 'Read(~/.netrc)'])
+      expect(deny).toContain(rule);
     expect(args.join(' ')).not.toMatch(/\b(Edit|Write|Bash)\b/);
     expect(args).not.toContain('--allowedTools');
   });

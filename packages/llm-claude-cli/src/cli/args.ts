@@ -1,4 +1,4 @@
-import { KEY_FROM_OPTION } from '@suture/core/llm';
+import { HOME_PRIVATE_PATHS, KEY_FROM_OPTION } from '@suture/core/llm';
 import { DEFAULT_KEY_ENV, type ResolvedOptions } from '../options.js';
 
 /**
@@ -26,11 +26,15 @@ type ArgOptions = Pick<
 
 /**
  * Claude Code's permission settings for one call: every private path denied to Read (which Grep
- * and Glob honour too: a denied file is not searched), and nothing allowed beyond what the
- * permission mode allows inside the working directory.
+ * and Glob honour too: a denied file is not searched), and the home's credential files too (a deny
+ * rule wins over an allow rule of the user's own settings that would open the home), and nothing
+ * allowed beyond what the permission mode allows inside the working directory.
  */
 export function permissionSettings(privatePaths: readonly string[]): { permissions: { deny: string[] } } {
-  const deny = privatePaths.map((glob) => `Read(./${glob.replace(/^\.\//, '')})`);
+  const deny = [
+    ...privatePaths.map((glob) => `Read(./${glob.replace(/^\.\//, '')})`),
+    ...HOME_PRIVATE_PATHS.map((glob) => `Read(~/${glob})`),
+  ];
   return { permissions: { deny } };
 }
 
