@@ -4,6 +4,7 @@ import { EXIT_NO_PYTEST, EXIT_STOPPED, pythonEnv, resolvePython } from './interp
 import { describeTimeout, testLimits, type DurationMemory } from './limits.js';
 import type { ResolvedPytestOptions } from './options.js';
 import { runSession } from './session.js';
+import { missingResults, statusFromResults, unfinishedReason } from './session-end.js';
 
 const EXIT_MEANING: Record<number, string> = {
   2: 'pytest was interrupted (exit code 2)',
@@ -65,6 +66,7 @@ export async function runPytest(
   };
   const processes: ProcessResult[] = [];
   let interrupted = false;
+  let restartLimit: number | undefined;
   for (let index = 1; ; index++) {
     fold.restart();
     const proc = await runSession(
@@ -102,19 +104,25 @@ export async function runPytest(
     if (left.length === 0) break;
     if (index >= MAX_PROCESSES) {
       ctx.logger.warn(`pytest was restarted ${MAX_PROCESSES} times; ${left.length} test(s) did not run`);
+      restartLimit = MAX_PROCESSES;
       break;
     }
     ctx.logger.info(`pytest stopped at ${stuck}; running the ${left.length} test(s) left in a new process`);
   }
-  const tests = [...fold.tests.values()];
+  const ran = [...fold.tests.values()];
   // a test cut off by the wall-clock limit has no duration to go by, nor one its own limit stopped
   memory.record(
-    tests
-      .filter((t) => t.id !== fold.running && t.status !== 'timeout')
-      .map((t) => [t.id, t.durationMs ?? 0]),
+    ran.filter((t) => t.id !== fold.running && t.status !== 'timeout').map((t) => [t.id, t.durationMs ?? 0]),
     fold.setupMs.values(),
-    tests.filter((t) => t.status === 'timeout').map((t) => t.id),
+    ran.filter((t) => t.status === 'timeout').map((t) => t.id),
   );
+  const proc = processes[processes.length - 1]!;
+  // pytest's list of what it collected, checked against what it reported: a session that ended
+  // before sessionfinish fails the tests it never reported, whatever the exit code said
+  const ended = unfinishedReason(proc, fold, restartLimit);
+  const missing = ended ? missingResults(fold, ended) : [];
+  for (const t of missing) stream(t);
+  const tests = [...ran, ...missing];
   const diagnostics = [...fold.diagnostics, ...shadowWarnings(fold)];
   for (const d of diagnostics) if (d.severity === 'warning') ctx.logger.warn(d.message);
   // said when the workers started; kept for the report
@@ -129,7 +137,6 @@ export async function runPytest(
     });
 
   const first = processes[0]!;
-  const proc = processes[processes.length - 1]!;
   const output = processes
     .map((p) => p.output)
     .join('\n[suture: pytest went on in a new process]\n')
@@ -140,6 +147,7 @@ export async function runPytest(
     outputTail: output,
     exitCode: proc.exitCode,
     selected: ctx.selection !== undefined,
+    ...(fold.collected ? { collected: new Set(fold.collected).size } : {}),
   };
   if (proc.spawnError) {
     return {
@@ -180,7 +188,17 @@ export async function runPytest(
   if (interrupted && tests.length > 0) {
     return { ...base, exitCode: first.exitCode, status: 'failed', tests, diagnostics };
   }
-  if (code === 0) return { ...base, status: 'passed', tests, diagnostics };
+  // an exit code a finished session gives, from a session that did not finish
+  if (ended && (code === 0 || code === 1) && !fold.collected)
+    return {
+      ...base,
+      status: 'error',
+      tests,
+      diagnostics,
+      error: `${ended}; it ended before pytest had collected the tests:\n${tailLines(proc.output, 15)}`,
+    };
+  if (code === 0 || (ended && code === 1))
+    return { ...base, status: statusFromResults(tests, diagnostics, fold.collected), tests, diagnostics };
   const errors = fold.diagnostics.length > 0;
   if (code === 1 || (code === 2 && (tests.length > 0 || errors)) || (code === 5 && errors)) {
     return { ...base, status: 'failed', tests, diagnostics };
