@@ -5,6 +5,7 @@ import { analyzeJest } from './analyze.js';
 import { ScriptCache } from './js-model.js';
 import { summarizeScript, type JsModule } from './js-summary.js';
 import { scopeJest } from './scope.js';
+import { scriptTampering } from './tampering.js';
 import { isScriptTestFile } from './test-files.js';
 
 /** The JS/TS analyzer: groups Jest failures by root cause and walks imports and exports for a ranked scope. */
@@ -35,5 +36,7 @@ export function javascriptAnalyzer(): Analyzer {
       const bad = tree.rootNode.descendantsOfType('ERROR')[0];
       return `syntax error near line ${(bad?.startPosition.row ?? 0) + 1}`;
     },
+    checkTampering: (file, before, after) =>
+      scriptTampering((name, source) => cache.forFile(name).parseText(source).tree, file, before, after),
   };
 }

@@ -11,11 +11,11 @@ afterAll(cleanup);
 const TEST = '__tests__/calc.test.js';
 const ADDS = `${TEST}::calc adds`;
 
-async function proposing(edits: Edit[]) {
+async function proposing(edits: Edit[], heal: { allowTestWeakening?: boolean } = {}) {
   const root = await copy('weakening');
   const before = await readFile(join(root, TEST), 'utf8');
   const fixer = scriptedFixer(Array(3).fill({ verdict: 'edits', rationale: 'make it green', edits }));
-  const report = await gate({ root, mode: 'fix', fixers: [fixer], heal: { maxAttempts: 1 } });
+  const report = await gate({ root, mode: 'fix', fixers: [fixer], heal: { maxAttempts: 1, ...heal } });
   const adds = report.projects[0]!.failures.find((f) => f.failure.tests.includes(ADDS));
   return { root, before, report, adds };
 }
@@ -62,10 +62,12 @@ describe('weakening proposals through the gate on a real Jest project', () => {
     },
   );
 
-  it('does not take a process.exit(0) in the code under test for a pass: the heal fails validation', async () => {
-    const { root, report, adds } = await proposing([
-      { file: 'src/calc.js', search: '  return a - b;', replace: '  process.exit(0);' },
-    ]);
+  it('does not take a process.exit(0) in the code under test, let past the guard, for a pass: the heal fails validation', async () => {
+    // the guard refuses an exit added to code under test (tampering.test.ts); allowed, the run still does not take it for a pass
+    const { root, report, adds } = await proposing(
+      [{ file: 'src/calc.js', search: '  return a - b;', replace: '  process.exit(0);' }],
+      { allowTestWeakening: true },
+    );
     expect(report.exitCode).toBe(1);
     expect(adds!.attempts[0]).toMatchObject({ verdict: 'failed-validation', validation: { passed: false } });
     // Jest ends at the exit: the test reported no result, which is no pass
