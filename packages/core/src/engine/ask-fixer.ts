@@ -8,6 +8,7 @@ import {
 import { errorMessage, usageOfError } from '../api/errors.js';
 import { isFixerUnavailable } from '../api/fixer-unavailable.js';
 import type { Fixer, FixerContext } from '../api/plugin.js';
+import { formatDuration } from '../llm/call-failure.js';
 
 /**
  * A fixer's answer. `error` when there is no usable proposal; `broken` tells a fixer that threw or
@@ -24,11 +25,21 @@ export type FixerAnswer =
       unavailable?: true;
     };
 
-/** Asks a fixer, never letting its failure escape: a throw or garbage becomes a reason. */
+/** How long a fixer may take to answer, and the config key that says so (for the reason). */
+export interface FixerLimit {
+  ms: number;
+  setting: string;
+}
+
+/**
+ * Asks a fixer, never letting its failure escape: a throw or garbage becomes a reason, and a
+ * fixer still working at its time limit is stopped (its signal aborted) and given up.
+ */
 export async function askFixer(
   fixer: Fixer,
   request: FixRequest,
   context: FixerContext,
+  limit?: FixerLimit,
 ): Promise<FixerAnswer> {
   // A signal per call: aborted when the gate is, and once the call is over, so a fixer's
   // leftover work (a CLI process, an HTTP stream) is cancelled instead of running on.
@@ -41,8 +52,26 @@ export async function askFixer(
     call.signal.addEventListener('abort', () => reject(interrupted), { once: true });
   });
   aborted.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    if (!limit) return;
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `${fixer.name} gave no answer within ${formatDuration(limit.ms)} (${limit.setting}) and was stopped; raise ${limit.setting} if it needs longer`,
+          ),
+        ),
+      limit.ms,
+    );
+  });
+  late.catch(() => undefined);
   try {
-    const raw = await Promise.race([fixer.propose(request, { ...context, signal: call.signal }), aborted]);
+    const raw = await Promise.race([
+      fixer.propose(request, { ...context, signal: call.signal }),
+      aborted,
+      late,
+    ]);
     const parsed = FixProposalSchema.safeParse(raw);
     if (!parsed.success) {
       const issues = parsed.error.issues
@@ -69,6 +98,7 @@ export async function askFixer(
       ...(unavailable ? { unavailable: true as const } : {}),
     };
   } finally {
+    clearTimeout(timer);
     context.signal.removeEventListener('abort', onAbort);
     call.abort();
   }

@@ -7,6 +7,7 @@ import type { Logger } from '../api/plugin.js';
 import { redactDeep, type Redactor } from '../safety/redact.js';
 import { repositoryRedactor } from '../safety/repo-secrets.js';
 import { stopRecordedProcessGroups, withProcessGroupRecord } from '../safety/process/process-groups.js';
+import { catchPluginExits, type PluginExit } from '../safety/process/plugin-exits.js';
 import { hasJournal, Journal } from '../safety/journal.js';
 import { journalDir, makeRunDir, processGroupsDir } from '../safety/suture-dir.js';
 import { acquireLock, type RepoLock } from '../safety/lock.js';
@@ -38,6 +39,12 @@ export class UnrecoveredJournalError extends Error {
       `an interrupted suture run left a journal in ${journalDir(root)}; run \`suture recover\` to restore its files before starting a new run`,
     );
   }
+}
+
+/** The first exit a plugin asked for, and how to stop the run it happened in. */
+interface ExitLatch {
+  exit?: PluginExit;
+  stop?: () => void;
 }
 
 export function newRunId(now = new Date()): string {
@@ -108,7 +115,17 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
       // run need not wait for it.
       if (workspace === 'overlay' || sandbox === 'strict') await planning;
       try {
-        return await gateLocked(options, runId, redact, logger, lock.staleFrom, planning);
+        // A plugin's process.exit would end suture with the tree unrestored, the lock held and
+        // no report: it stops the run instead, which ends as an internal error naming the plugin.
+        const exited: ExitLatch = {};
+        return await catchPluginExits(
+          (exit) => {
+            exited.exit = exit;
+            logger.error(exit.message);
+            exited.stop?.();
+          },
+          () => gateLocked(options, runId, redact, logger, lock.staleFrom, planning, exited),
+        );
       } finally {
         // a probe still running ends while its sandbox is still recorded
         await planning.catch(() => undefined);
@@ -127,6 +144,7 @@ async function gateLocked(
   staleFrom: RepoLock['staleFrom'],
   /** What a run of patched code would get here: the report's isolation when no workspace opened. */
   planned: Promise<IsolationInForce>,
+  exited: ExitLatch,
 ): Promise<GateReport> {
   if (await hasJournal(options.root)) throw new UnrecoveredJournalError(options.root);
   if (staleFrom)
@@ -138,6 +156,8 @@ async function gateLocked(
   const onAbort = (): void => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   if (options.signal?.aborted) controller.abort();
+  exited.stop = (): void => controller.abort();
+  if (exited.exit) controller.abort();
 
   let journal: Journal | undefined;
   const projects: ProjectReport[] = [];
@@ -169,6 +189,9 @@ async function gateLocked(
             workspace: options.workspace ?? 'in-place',
             sandbox: options.sandbox ?? 'off',
             sandboxEnv: options.sandboxEnv ?? [],
+            sharedHome: options.sandboxHome ?? [],
+            // The tested code's HOME: private, empty, gone with the run's scratch.
+            home: join(runDir, 'work', project.name, 'home'),
             secretNames: (options.secrets?.names ?? []).map((n) => new RegExp(n, 'i')),
             // The runners write their reports here and suture reads them back.
             writable: [join(runDir, 'work', project.name)],
@@ -209,7 +232,7 @@ async function gateLocked(
       heals.push(...o.heals);
       conflicts.push(...o.conflicts);
     }
-    if (controller.signal.aborted) internalError = 'the run was interrupted';
+    if (controller.signal.aborted) internalError = exited.exit?.message ?? 'the run was interrupted';
     if (isolated) {
       // The user's tree was never written: the heals land now, in fix mode, where the user's
       // files still hold the bytes each fixer saw.
@@ -291,5 +314,7 @@ async function gateLocked(
   }
   const ended = await emitter.end(report, { runDir, root: options.root });
   phase('gate:end');
+  // an exit asked for in onRunEnd, once the report was built
+  if (exited.exit && !ended.error) return { ...ended, exitCode: 3, error: exited.exit.message };
   return ended;
 }

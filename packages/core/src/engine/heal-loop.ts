@@ -114,13 +114,18 @@ async function runAttempt(
     record.reason = `${rung.fixer.name} already answered this request (project ${refused.project}, "${refused.failure}", attempt ${refused.attempt}: ${refused.verdict}${refused.reason ? `: ${refused.reason.split('\n')[0]}` : ''}); not sent again`;
     return done();
   }
-  const answer = await askFixer(rung.fixer, request, {
-    signal: ctx.signal,
-    logger: ctx.logger,
-    root: project.root,
-    privatePaths: privatePathsOf(ctx.repoRoot, project.root, ctx.secretFiles),
-    ...(ctx.spend ? { spend: ctx.spend } : {}),
-  });
+  const answer = await askFixer(
+    rung.fixer,
+    request,
+    {
+      signal: ctx.signal,
+      logger: ctx.logger,
+      root: project.root,
+      privatePaths: privatePathsOf(ctx.repoRoot, project.root, ctx.secretFiles),
+      ...(ctx.spend ? { spend: ctx.spend } : {}),
+    },
+    { ms: project.heal.fixerTimeoutMs, setting: 'heal.fixerTimeoutMs' },
+  );
   if ('error' in answer) {
     record.reason = answer.error;
     if (answer.usage) record.usage = answer.usage;

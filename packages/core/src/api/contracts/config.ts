@@ -22,6 +22,14 @@ export const HealConfigSchema = z
       .max(20)
       .default(3)
       .describe('Attempts per failure group, across all fixers'),
+    fixerTimeoutMs: z
+      .number()
+      .int()
+      .min(1000)
+      .default(600_000)
+      .describe(
+        "Wall-clock limit of one fixer's answer: a fixer still working then is stopped (its signal aborted) and the attempt ends fixer-error. The default is above an LLM fixer's own limit of one call (180 s, tried up to 3 times)",
+      ),
     editable: EditableSchema.default('both').describe(
       'Which side a fix may edit: code under test, tests, or both',
     ),
@@ -156,7 +164,18 @@ export const ConfigSchema = z
       )
       .default([])
       .describe(
-        "Environment variables passed into the sandbox by name, beyond PATH, HOME, the locale, the toolchains' own variables and what the runner sets",
+        "Environment variables passed into the sandbox by name, beyond PATH, the locale, the toolchains' own variables and what the runner sets",
+      ),
+    sandboxHome: z
+      .array(
+        z
+          .string()
+          .regex(/^(~\/|[^/~])/, 'a path in your home: "~/.cache/pip" or ".cache/pip"')
+          .refine((p) => !p.split('/').includes('..'), { message: 'may not leave your home (no "..")' }),
+      )
+      .default([])
+      .describe(
+        "Paths in your home that the sandboxed runs see, read-only, beyond the toolchains' own (pyenv, nvm, rustup, Cargo's registry, Go's module cache, ~/.local's packages, test browsers): the runs get a private, empty HOME and the rest of your home is hidden from them, so that a test cannot read ~/.aws, ~/.ssh, ~/.npmrc or ~/.netrc",
       ),
   })
   .strict();

@@ -1,0 +1,1 @@
+# puts the project folder on sys.path, so the tests import calc
