@@ -8,6 +8,7 @@ import { runChecks } from './run.js';
 
 export type { ChecksOptions } from './options.js';
 export { checksAnalyzer } from './analyzer.js';
+export { checksTestModel } from './test-model.js';
 
 /**
  * The checks runner: `checks/*.checks` files hold one test a line, `name: shell command`, and a

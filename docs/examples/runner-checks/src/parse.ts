@@ -14,7 +14,7 @@ export interface Check {
   command: string;
 }
 
-const CHECK = /^([^:#][^:]*):\s*(\S.*)$/;
+export const CHECK = /^([^:#][^:]*):\s*(\S.*)$/;
 
 /** Reads every `*.checks` file of `dir`: the checks, and a diagnostic for each line that is not one. */
 export async function readChecks(

@@ -1,6 +1,7 @@
 import type { Failure } from '../api/contracts/failure.js';
 import type { RunResult } from '../api/contracts/run-result.js';
 import { missingReason, missingTests } from './completeness.js';
+import { expectedNow } from './renamed-cases.js';
 import { failingIds, type RoundRunner } from './rounds.js';
 import { redoWrites, undoWrites, type Conflict, type Heal, type TreeWriter } from './writes.js';
 
@@ -51,14 +52,16 @@ export async function regression(
   // that need what the sandbox withholds (the network, a variable it does not pass).
   const withoutHeals = new Set<string>();
   const broken = (): { ids: string[]; reason?: string } => {
-    const missing = missingTests(ranBefore, result).filter((id) => !withoutHeals.has(id));
+    const missing = missingTests(expectedNow(ranBefore, kept), result).filter((id) => !withoutHeals.has(id));
     if (missing.length > 0)
       return {
         ids: missing,
         reason: missingReason(missing, new Set(ranBefore).size, result.tests.length),
       };
     const shouldPass = new Set(passedBefore);
-    for (const h of kept) for (const id of healedTests.get(h.failureId) ?? []) shouldPass.add(id);
+    for (const h of kept)
+      for (const id of [...(healedTests.get(h.failureId) ?? []), ...Object.values(h.renamed ?? {}).flat()])
+        shouldPass.add(id);
     return { ids: [...failingIds(result)].filter((id) => shouldPass.has(id) && !withoutHeals.has(id)) };
   };
   const revertUntilGreen = async (): Promise<string[]> => {

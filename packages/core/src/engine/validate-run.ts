@@ -1,26 +1,94 @@
 import type { Failure } from '../api/contracts/failure.js';
 import type { Validation } from '../api/contracts/report.js';
+import type { RunResult } from '../api/contracts/run-result.js';
+import {
+  familyOf,
+  familySelection,
+  renamedCases,
+  vanishedFamilies,
+  type RenamedCases,
+} from './renamed-cases.js';
 import { selectionOf, type RoundRunner } from './rounds.js';
 import { notHealedReason } from './run-evidence.js';
 import type { GateProject } from './types.js';
 
 /**
  * Re-runs a failure's tests after a patch was applied. Passed means every one of them ran and
- * passed, the failure's fingerprint is gone, and (for a build failure) the build is clean.
+ * passed, the failure's fingerprint is gone, and (for a build failure) the build is clean. A case
+ * that did not run because the patch renamed it (a parametrize row whose values it changed, in
+ * one of the `edited` files) is looked for in its family, at the cost of one more run.
  */
 export async function validateRun(
   project: GateProject,
   rounds: RoundRunner,
   failure: Failure,
+  /** Project-relative files the patch changed. */
+  edited: ReadonlySet<string> = new Set(),
 ): Promise<Validation> {
-  const result = await rounds.run('retry', selectionOf(project, failure));
+  const selection = selectionOf(project, failure);
+  const result = await rounds.run('retry', selection);
+  const families = selection
+    ? vanishedFamilies(failure, result, initialTests(rounds), edited)
+    : new Map<string, string[]>();
+  if (!selection || families.size === 0) return judge(rounds, failure, result);
+  return runFamilies(rounds, failure, selection, families);
+}
+
+/**
+ * Runs the failure's tests once more as `validation` ran them last (a renamed case by its
+ * family) and judges that run the same way: the differential check's run.
+ */
+export async function rerunAsValidated(
+  project: GateProject,
+  rounds: RoundRunner,
+  failure: Failure,
+  validation: Validation,
+): Promise<Validation> {
+  const selection = selectionOf(project, failure);
+  const families = new Map<string, string[]>();
+  for (const id of Object.keys(validation.renamed ?? {}))
+    families.set(familyOf(id)!, [...(families.get(familyOf(id)!) ?? []), id]);
+  if (!selection || families.size === 0) return judge(rounds, failure, await rounds.run('retry', selection));
+  return runFamilies(rounds, failure, selection, families);
+}
+
+/** The tests a validation held to pass: the failure's own, a renamed case by what it became. */
+export function validatedTests(failure: Failure, validation: Validation): string[] {
+  return failure.tests.flatMap((id) => validation.renamed?.[id] ?? [id]);
+}
+
+function initialTests(rounds: RoundRunner): RunResult['tests'] {
+  return rounds.rounds.find((r) => r.kind === 'initial')?.tests ?? [];
+}
+
+async function runFamilies(
+  rounds: RoundRunner,
+  failure: Failure,
+  selection: readonly string[],
+  families: ReadonlyMap<string, readonly string[]>,
+): Promise<Validation> {
+  // the whole selection again: pytest runs nothing when one id of it is not found
+  const vanished = new Set([...families.values()].flat());
+  const result = await rounds.run('retry', familySelection(selection, vanished));
+  return judge(rounds, failure, result, renamedCases(families, result, initialTests(rounds)));
+}
+
+async function judge(
+  rounds: RoundRunner,
+  failure: Failure,
+  result: RunResult,
+  renaming?: RenamedCases,
+): Promise<Validation> {
   const newFailures = (await rounds.analyze(result)).failures;
   const byId = new Map(result.tests.map((t) => [t.id, t]));
+  const renamed = renaming?.renamed ?? {};
   // healed only by a pass: a skip, an xfail or no result at all is not one
-  const stillFailing = failure.tests.flatMap((id) => {
+  const stillFailing: Validation['stillFailing'] = failure.tests.flatMap((id) => {
+    if (id in renamed) return [];
     const test = byId.get(id);
     return test?.status === 'passed' ? [] : [{ id, message: notHealedReason(test) }];
   });
+  if (renaming) stillFailing.push(...renamedFailing(renaming, initialTests(rounds)));
   const sameCause = newFailures.some((f) => f.fingerprint === failure.fingerprint);
   const buildErrors = result.diagnostics.some((d) => d.severity === 'error');
   const passed =
@@ -44,7 +112,31 @@ export async function validateRun(
             .join('\n'),
         }
       : {}),
+    ...(renaming ? { renamed } : {}),
   };
+}
+
+/**
+ * A renamed case's family must pass whole: a vanished case that no new case replaced (its row was
+ * deleted) did not run, and which new row was which old one cannot be told. A case skipped in the
+ * initial run and still skipped is the family's own (a row marked skip), not the patch's doing.
+ */
+function renamedFailing(
+  { renamed, cases }: RenamedCases,
+  initial: RunResult['tests'],
+): Validation['stillFailing'] {
+  const before = new Map(initial.map((t) => [t.id, t.status]));
+  const out: Validation['stillFailing'] = [];
+  for (const [id, fresh] of Object.entries(renamed))
+    if (fresh.length === 0)
+      out.push({
+        id,
+        message: `did not run, and no new case of ${familyOf(id)} took its place (its parametrize row was removed?)`,
+      });
+  for (const t of cases)
+    if (t.status !== 'passed' && !(t.status === 'skipped' && before.get(t.id) === 'skipped'))
+      out.push({ id: t.id, message: notHealedReason(t) });
+  return out;
 }
 
 /**

@@ -29,6 +29,8 @@ export interface Heal {
   title: string;
   /** What it wrote, one entry per file, with the content each file had just before, to undo exactly this heal. */
   writes: AppliedWrite[];
+  /** Cases it renamed (old id -> the new cases): the old ids no longer run while it is in place. */
+  renamed?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface AppliedWrite {

@@ -42,3 +42,4 @@ export {
 } from './toolchain.js';
 export { documentedOptions } from './readme-options.js';
 export { processGone } from './process-gone.js';
+export { checkTestEdit, type TestEditVerdict } from './weakening-check.js';

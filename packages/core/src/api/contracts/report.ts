@@ -15,8 +15,29 @@ export const ValidationSchema = z.object({
   /** Fingerprints of the failures the re-run produced (same fingerprint twice => stop). */
   fingerprints: z.array(z.string()).default([]),
   error: z.string().optional(),
+  /**
+   * Cases the proposal renamed (a parametrize row whose values it changed): each old id, which no
+   * longer runs, with the new cases of its family that ran in its place and were held to pass.
+   */
+  renamed: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type Validation = z.infer<typeof ValidationSchema>;
+
+/**
+ * The differential check of a proposal that edits tests and code under test: once the whole
+ * patch passed, the failure's tests ran again with the test edits alone, over the code as it was.
+ * A test that passes there was made to pass by its own edit, not by the fix: the proposal is refused.
+ */
+export const DifferentialSchema = z.object({
+  /** The code files put back to their bytes before the proposal for the run (repository-relative). */
+  restored: z.array(z.string()),
+  /** The failure's tests that passed with the test edits alone (any one refuses the proposal). */
+  passing: z.array(z.string()).default([]),
+  command: z.string().optional(),
+  durationMs: z.number().nonnegative().optional(),
+  error: z.string().optional(),
+});
+export type Differential = z.infer<typeof DifferentialSchema>;
 
 /** How one attempt ended. What each verdict means for the next attempt is the ladder table (engine/ladder.ts). */
 export const AttemptVerdictSchema = z.enum([
@@ -44,6 +65,8 @@ export const AttemptSchema = z.object({
   /** The proposal changes an expected value in a test: shown to reviewers. */
   expectationChanged: z.boolean().default(false),
   validation: ValidationSchema.optional(),
+  /** Set when the proposal edits tests and code: the run of its test edits alone. */
+  differential: DifferentialSchema.optional(),
   usage: UsageSchema.optional(),
   durationMs: z.number().nonnegative(),
   startedAt: z.string(),

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { RunResult, TestResult } from '../api/contracts/run-result.js';
+import { expectedNow, familyOf, familySelection, renamedCases } from './renamed-cases.js';
+
+const test = (id: string, status: TestResult['status'] = 'passed'): TestResult => ({
+  id,
+  name: id,
+  file: 'tests/test_calc.py',
+  status,
+  durationMs: 1,
+});
+const run = (...tests: TestResult[]): RunResult => ({
+  status: 'passed',
+  tests,
+  diagnostics: [],
+  exitCode: 0,
+  command: 'pytest',
+  durationMs: 1,
+  outputTail: '',
+  selected: true,
+});
+
+describe('familyOf', () => {
+  it.each([
+    ['tests/test_calc.py::test_add[2-3-6]', 'tests/test_calc.py::test_add'],
+    ['tests/test_calc.py::TestCalc::test_add[a]', 'tests/test_calc.py::TestCalc::test_add'],
+    ['tests/test_calc.py::test_p[x[y]-x[y]]', 'tests/test_calc.py::test_p'],
+    ['tests/[odd]/test_a.py::test_x[1]', 'tests/[odd]/test_a.py::test_x'],
+    ['test_x[1]', 'test_x'],
+  ])('%s is a case of %s', (id, family) => expect(familyOf(id)).toBe(family));
+
+  it.each([
+    'tests/test_calc.py::test_add',
+    'tests/[odd]/test_a.py::test_x',
+    'Nums/ParamT.IsEven/3',
+    'src/a.test.ts::adds 1 + 2',
+    '[1]',
+  ])('%s names no case', (id) => expect(familyOf(id)).toBeUndefined());
+});
+
+describe('renamed cases', () => {
+  const initial = [test('t.py::test_add[1-1-2]'), test('t.py::test_add[2-3-6]', 'failed')];
+
+  it('maps a vanished case to the new case of its family, and holds the whole family to pass', () => {
+    const families = new Map([['t.py::test_add', ['t.py::test_add[2-3-6]']]]);
+    const after = run(test('t.py::test_add[1-1-2]'), test('t.py::test_add[2-3-5]'), test('t.py::other'));
+    const { renamed, cases } = renamedCases(families, after, initial);
+    expect(renamed).toEqual({ 't.py::test_add[2-3-6]': ['t.py::test_add[2-3-5]'] });
+    expect(cases.map((c) => c.id)).toEqual(['t.py::test_add[1-1-2]', 't.py::test_add[2-3-5]']);
+  });
+
+  it('maps a deleted row to nothing: the cases left are all old ones', () => {
+    const families = new Map([['t.py::test_add', ['t.py::test_add[2-3-6]']]]);
+    const { renamed } = renamedCases(families, run(test('t.py::test_add[1-1-2]')), initial);
+    expect(renamed).toEqual({ 't.py::test_add[2-3-6]': [] });
+  });
+
+  it('asks for a vanished case by its family, once', () => {
+    expect(
+      familySelection(
+        ['t.py::test_add[2-3-6]', 't.py::test_add[4-4-9]', 't.py::other'],
+        new Set(['t.py::test_add[2-3-6]', 't.py::test_add[4-4-9]']),
+      ),
+    ).toEqual(['t.py::test_add', 't.py::other']);
+  });
+
+  it('expects the new cases of a kept heal in a whole run, and the old ids again once it is undone', () => {
+    const ids = ['t.py::test_add[1-1-2]', 't.py::test_add[2-3-6]'];
+    const heal = { renamed: { 't.py::test_add[2-3-6]': ['t.py::test_add[2-3-5]'] } };
+    expect(expectedNow(ids, [heal])).toEqual(['t.py::test_add[1-1-2]', 't.py::test_add[2-3-5]']);
+    expect(expectedNow(ids, [])).toEqual(ids);
+  });
+});
