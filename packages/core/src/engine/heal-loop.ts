@@ -8,6 +8,7 @@ import { privatePathsOf } from '../safety/repo-secrets.js';
 import { askFixer } from './ask-fixer.js';
 import { oversized } from './bounds.js';
 import { applyContained, validateContained } from './containment.js';
+import { differentialCheck } from './differential.js';
 import type { Emitter } from './events.js';
 import { buildFixRequest } from './fix-request.js';
 import { climb, type LadderPosition } from './ladder.js';
@@ -203,11 +204,34 @@ async function runAttempt(
     return done({ conflicts: written.conflicts });
   }
   const applied = written.applied;
-  const validation = await validateRun(project, ctx.rounds, failure);
+  const edited = new Set(check.writes.map((w) => w.file));
+  const validation = await validateRun(project, ctx.rounds, failure, edited);
   record.validation = validation;
   if (validation.passed) {
+    const differential = await differentialCheck({
+      project,
+      rounds: ctx.rounds,
+      journal: ctx.journal,
+      failure,
+      scope,
+      planned: check.writes,
+      applied,
+      validation,
+      signal: ctx.signal,
+    });
+    if (differential.record) record.differential = differential.record;
+    if (!differential.stands) {
+      record.verdict = 'refused';
+      record.reason = differential.reason;
+      return done({ conflicts: differential.conflicts });
+    }
+    // a case renamed by the patch ran with other values: what the test checks changed
+    const renamed = validation.renamed;
+    if (renamed && Object.keys(renamed).length > 0) record.expectationChanged = true;
     record.verdict = 'healed';
-    return done({ heal: { failureId: failure.id, title: failure.title, writes: applied } });
+    return done({
+      heal: { failureId: failure.id, title: failure.title, writes: applied, ...(renamed ? { renamed } : {}) },
+    });
   }
   record.verdict = 'failed-validation';
   record.reason = validation.error ?? `${validation.stillFailing.length} test(s) still failing`;
