@@ -59,6 +59,13 @@ describe('pythonTampering: what an edit to code under test may not add', () => {
       /atexit\.register, an exit handler/,
     ],
     ['sys.exitfunc', calcWith('import sys', '    sys.exitfunc = lambda: None'), /sys\.exitfunc/],
+    ['getattr(os, "_exit")', calcWith('import os', '    getattr(os, "_exit")(0)'), /os\._exit\(\)/],
+    ['__import__("gc").get_objects', calcWith('', '    __import__("gc").get_objects()'), /gc\.get_objects/],
+    [
+      'code run from a string',
+      calcWith('', '    exec("import os; os._exit(0)")'),
+      /exec\(\), code run from a string/,
+    ],
     ['sys.exit in library code', calcWith('import sys', '    sys.exit(0)'), /sys\.exit\(\)/],
     [
       'importing pytest internals',
@@ -129,7 +136,7 @@ describe('pythonTampering: near misses that pass', () => {
       'a docstring naming sys._getframe',
       calcWith('', '    """Unlike sys._getframe, this reads no frame."""'),
     ],
-    ['a method of its own named exit', calcWith('', '    self.exit(0)\n    conn.fork()')],
+    ['a method of its own named exit', calcWith('', '    self.exit(0)\n    conn.fork()\n    model.eval()')],
     ['an attribute that only shares a name', calcWith('', '    tree.get_objects()\n    obj.stack()')],
     ['a plain fix', 'def add(a, b):\n    return a + b\n'],
     ['printing a result of its own', calcWith('', '    print("sum is", a + b)')],
@@ -179,6 +186,20 @@ describe('pythonTampering: near misses that pass', () => {
       check('tool/cli.py', cli, `${cli}\ndef main():\n    sys.exit(run(sys.argv[1:]))\n`),
     ).toBeUndefined();
     expect(check('tool/__main__.py', 'import sys\n', 'import sys\nsys.exit(0)\n')).toBeUndefined();
+    expect(
+      check('tool/cli.py', cli, `${cli}\ndef exit(code):\n    return code\n\nexit(3)\n`),
+    ).toBeUndefined();
+  });
+
+  it('refuses os._exit in a main() or a __main__.py, which the code under test can call or import', () => {
+    const calc = 'import os\n\ndef add(a, b):\n    return a - b\n';
+    expect(check('calc/core.py', calc, `${calc}\ndef main():\n    os._exit(0)\n`)).toMatch(
+      /line 7 adds os\._exit/,
+    );
+    expect(check('calc/__main__.py', undefined, 'import os\nos._exit(0)\n')).toMatch(/line 2 adds os\._exit/);
+    expect(
+      check('calc/core.py', calc, `${calc}\nif __name__ == "__main__":\n    os._exit(0)\n`),
+    ).toBeUndefined();
   });
 
   it('passes what tests do: importing pytest and patching builtins in a test or a conftest', () => {

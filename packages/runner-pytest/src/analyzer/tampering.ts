@@ -42,6 +42,7 @@ const FORK = new Set(['os.fork', 'os.forkpty', 'pty.fork']);
 const HARD_EXIT = 'os._exit';
 const SOFT_EXIT = new Set(['sys.exit', 'exit', 'quit']);
 const EXIT_HANDLER = /^(?:atexit\.\w+|sys\.exitfunc|os\.register_at_fork)$/;
+const CODE_FROM_TEXT = new Set(['eval', 'exec', 'compile']);
 const BUILTINS = /^(?:builtins|__builtins__)(?:\.|$)/;
 /** What pytest prints for a result, or what its report holds: `x.py::test PASSED`, `3 passed`. */
 const RESULT_LINE = /\b(?:PASSED|XPASS)\b|\.py::\w|\b\d+ passed\b|["'](?:outcome|nodeid)["']\s*:/;
@@ -79,6 +80,7 @@ function importedNames(root: SyntaxNode): Names {
 /** The dotted name an identifier or attribute chain stands for, imports followed; undefined for other expressions. */
 function qualified(node: SyntaxNode, names: Names): string | undefined {
   if (node.type === 'identifier') return names.get(node.text) ?? node.text;
+  if (node.type === 'call') return reached(node, names);
   if (node.type !== 'attribute') return undefined;
   const object = node.childForFieldName('object');
   const attribute = node.childForFieldName('attribute')?.text;
@@ -86,15 +88,29 @@ function qualified(node: SyntaxNode, names: Names): string | undefined {
   return base && attribute ? `${base}.${attribute}` : undefined;
 }
 
-/** Inside `if __name__ == "__main__":` or a `main` function: a program's own exit. */
-function inProgramEntry(node: SyntaxNode): boolean {
+/** What `getattr(os, "_exit")` and `__import__("gc")` stand for: `os._exit`, `gc`. */
+function reached(call: SyntaxNode, names: Names): string | undefined {
+  const fn = qualified(call.childForFieldName('function')!, names);
+  const args = call.childForFieldName('arguments')?.namedChildren ?? [];
+  if (fn === '__import__' || fn === 'importlib.import_module') return firstString(call);
+  if (fn !== 'getattr' || args[1]?.type !== 'string') return undefined;
+  const base = qualified(args[0]!, names);
+  return base ? `${base}.${stringValue(args[1])}` : undefined;
+}
+
+/**
+ * Inside `if __name__ == "__main__":`, which an import never runs, or, for `hard` false, in a
+ * `main` function, where a CLI's `sys.exit` belongs (it raises SystemExit, which pytest reports).
+ */
+function inProgramEntry(node: SyntaxNode, hard: boolean): boolean {
   for (let n = node.parent; n; n = n.parent) {
     if (
       n.type === 'if_statement' &&
       /__name__\s*==\s*['"]__main__['"]/.test(n.childForFieldName('condition')?.text ?? '')
     )
       return true;
-    if (n.type === 'function_definition' && n.childForFieldName('name')?.text === 'main') return true;
+    if (!hard && n.type === 'function_definition' && n.childForFieldName('name')?.text === 'main')
+      return true;
   }
   return false;
 }
@@ -179,6 +195,11 @@ export function pythonTamperingFindings(tree: SyntaxTree, options: PythonTamperi
   const root = tree.rootNode;
   const lines = tree.rootNode.text.split('\n');
   const names = importedNames(root);
+  const defined = new Set(
+    root
+      .descendantsOfType(['function_definition', 'class_definition'])
+      .map((d) => d.childForFieldName('name')?.text),
+  );
   const found: Finding[] = [];
   const add = (node: SyntaxNode, key: string, reason: string): void => {
     const line = node.startPosition.row + 1;
@@ -195,7 +216,7 @@ export function pythonTamperingFindings(tree: SyntaxTree, options: PythonTamperi
 
   let hardExit = false;
   const forks: SyntaxNode[] = [];
-  for (const node of root.descendantsOfType(['identifier', 'attribute'])) {
+  for (const node of root.descendantsOfType(['identifier', 'attribute', 'call'])) {
     if (node.type === 'identifier' && insideChain(node)) continue;
     if (node.parent?.type === 'dotted_name' || node.parent?.type === 'aliased_import') continue;
     if (node.type === 'attribute' && FRAME_ATTRIBUTES.has(node.childForFieldName('attribute')?.text ?? ''))
@@ -206,19 +227,26 @@ export function pythonTamperingFindings(tree: SyntaxTree, options: PythonTamperi
       );
     const name = qualified(node, names);
     if (!name) continue;
-    if (HEAP.has(name))
+    if (CODE_FROM_TEXT.has(name) && isCalled(node) && !options.test && !defined.has(name))
+      add(node, name, `${name}(), code run from a string, which no rule can read`);
+    else if (HEAP.has(name))
       add(node, name, `${name}(), a walk of every live object, the test framework's included`);
     else if (STACK.has(name)) add(node, name, `${name}(), a walk into the frames of the test framework`);
     else if (EXIT_HANDLER.test(name)) add(node, name, `${name}, an exit handler that runs after the tests`);
     else if (FORK.has(name)) forks.push(node);
-    else if (
-      name === HARD_EXIT ||
-      (SOFT_EXIT.has(name) && !options.test && (name === 'sys.exit' || isCalled(node)))
-    ) {
-      hardExit ||= name === HARD_EXIT;
-      if (!options.entry && !inProgramEntry(node))
+    else if (name === HARD_EXIT) {
+      hardExit = true;
+      // a main() or a __main__.py can be called or imported by the code under test: only the guard is safe
+      if (!inProgramEntry(node, true))
         add(node, name, `${name}(), which ends the test process before the test reports its result`);
-    }
+    } else if (
+      SOFT_EXIT.has(name) &&
+      !options.test &&
+      !options.entry &&
+      (name === 'sys.exit' || (isCalled(node) && !defined.has(name))) &&
+      !inProgramEntry(node, false)
+    )
+      add(node, name, `${name}(), which ends the test process before the test reports its result`);
   }
   // forking is how multiprocessing works; forking with a hard exit is how a test run is cut short
   if (hardExit)
