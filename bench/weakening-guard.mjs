@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The test-weakening guard over its corpora (packages/core/test/weakening): weakening patches of
-// pytest, Jest/Vitest, GoogleTest, Unity and plain C tests that must be refused, and legitimate
-// fixes of the same tests that must be accepted (an edited expected value flagged). Prints, per
+// pytest, Jest/Vitest, GoogleTest, Unity and plain C tests that must be refused (among them, in
+// the runs corpus, weakenings of what a test runs: the helpers it calls, the rows its assertions
+// iterate, constant branches, aliases), and legitimate fixes of the same tests that must be
+// accepted (an edited expected value flagged). Prints, per
 // language and per reader (syntax trees, the default; core's text rules, the fallback without a
 // grammar), how many were refused and accepted, which cases a reader gets wrong, and the time of
 // one check (both versions read anew): the first (which loads tree-sitter and the grammar) and the
@@ -10,6 +12,7 @@
 import { checkTestWeakening } from '../packages/core/dist/internal.js';
 import * as main from '../packages/core/test/weakening/corpus.mjs';
 import * as tree from '../packages/core/test/weakening/tree-corpus.mjs';
+import * as runs from '../packages/core/test/weakening/runs-corpus.mjs';
 
 const repeats = Number(process.argv[2] ?? 20);
 const language = (file) => (/\.py$/.test(file) ? 'Python' : /\.[cm]?[jt]sx?$/.test(file) ? 'JS/TS' : 'C/C++');
@@ -21,6 +24,12 @@ const corpora = [
     changes: main.EXPECTATION_CHANGES,
   },
   { name: 'tree corpus', weakenings: tree.WEAKENINGS, legitimate: tree.LEGITIMATE, changes: new Set() },
+  {
+    name: 'runs corpus',
+    weakenings: runs.WEAKENINGS,
+    legitimate: runs.LEGITIMATE,
+    changes: runs.EXPECTATION_CHANGES,
+  },
 ];
 
 const t0 = performance.now();

@@ -29,10 +29,22 @@ export interface TestFact {
   assertions: AssertionFact[];
   /** A skip, xfail, todo or DISABLED_ marker on it or in it. */
   skipped: boolean;
+  /**
+   * The rows of data its assertions run over, as source text, when the reader can list them:
+   * parametrize rows, a case list a loop iterates, a `.each` table. Dropping a row weakens the
+   * test; changing one is an expectation change.
+   */
+  cases?: string[];
 }
 
 export interface TestFileModel {
   tests: TestFact[];
+  /**
+   * Functions of the file that are not tests and hold assertions (or call one that does): a
+   * `check(candidate)` the tests call, a conftest or test-utility helper. Compared like tests by
+   * name; a test's call of one is one of its assertions.
+   */
+  helpers?: TestFact[];
   /** Mocking statements (jest.mock, mock.patch, monkeypatch.setattr, ...), as source text. */
   mocks: string[];
   /** Definitions that shadow an assertion: `#define EXPECT_EQ`, `def assert_equal`, `expect = ...`. */

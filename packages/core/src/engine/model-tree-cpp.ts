@@ -2,13 +2,19 @@ import { cppForm } from './form-cpp.js';
 import type { Node } from './model-grammar.js';
 import {
   assertionFacts,
+  checkingUnits,
   cleanText,
+  helperCalls,
+  type Unit,
   collect,
   disarmedIn,
   same,
   type Dialect,
   type Found,
+  type Constants,
 } from './model-tree.js';
+import { cppBindings, cppCases, cppVariable } from './model-tree-cpp-names.js';
+import { fileConstants, foldComparison, NO_CONSTANTS } from './model-tree-values.js';
 import type { Definition, FileModelDetail, TestFact } from './test-model.js';
 
 const GTEST = /^(?:TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P|GTEST_TEST)$/;
@@ -36,7 +42,13 @@ function leadingCall(s: Node): Node | undefined {
 const inner = (n: Node): Node =>
   n.type === 'condition_clause' ? (n.childForFieldName('value') ?? n.namedChildren.at(-1)!) : n;
 
-function truth(raw: Node): boolean | undefined {
+const literalValue = (x: Node): number | undefined => {
+  if (x.type !== 'number_literal') return undefined;
+  const v = Number(x.text.replace(/[uUlLfF']+$/g, '').replace(/'/g, ''));
+  return Number.isNaN(v) ? undefined : v;
+};
+
+function truth(raw: Node, k: Constants): boolean | undefined {
   const n = inner(raw);
   switch (n.type) {
     case 'true':
@@ -45,8 +57,11 @@ function truth(raw: Node): boolean | undefined {
     case 'null':
     case 'nullptr':
       return false;
-    case 'identifier':
-      return n.text === 'NULL' ? false : undefined;
+    case 'identifier': {
+      // a `constexpr bool kDebug = false;` of the file, read once: its own value names no constant
+      const value = k.get(n.text);
+      return n.text === 'NULL' ? false : value ? truth(value, NO_CONSTANTS) : undefined;
+    }
     case 'number_literal': {
       const v = Number(n.text.replace(/[uUlLfF']+$/g, '').replace(/'/g, ''));
       return Number.isNaN(v) ? undefined : v !== 0;
@@ -54,51 +69,54 @@ function truth(raw: Node): boolean | undefined {
     case 'string_literal':
       return true;
     case 'parenthesized_expression':
-      return n.namedChildren[0] ? truth(n.namedChildren[0]) : undefined;
+      return n.namedChildren[0] ? truth(n.namedChildren[0], k) : undefined;
     case 'unary_expression': {
-      const v = truth(n.childForFieldName('argument')!);
+      const v = truth(n.childForFieldName('argument')!, k);
       return n.childForFieldName('operator')?.text === '!' && v !== undefined ? !v : undefined;
     }
     case 'binary_expression': {
       const op = n.childForFieldName('operator')?.text;
       const l = n.childForFieldName('left')!;
       const r = n.childForFieldName('right')!;
-      if (op === '||') return truth(l) === true || truth(r) === true ? true : undefined;
-      if (op === '&&') return truth(l) === false || truth(r) === false ? false : undefined;
+      if (op === '||') return truth(l, k) === true || truth(r, k) === true ? true : undefined;
+      if (op === '&&') return truth(l, k) === false || truth(r, k) === false ? false : undefined;
       if ((op === '==' || op === '!=') && same(l, r, CPP)) return op === '==';
-      return undefined;
+      const [a, b] = [l, r].map((v) => literalValue(v.type === 'identifier' ? (k.get(v.text) ?? v) : v));
+      return a !== undefined && b !== undefined ? foldComparison(op ?? '', a, b) : undefined;
     }
     default:
       return undefined;
   }
 }
 
-function isStop(s: Node): string | undefined {
+function isStop(s: Node, k: Constants): string | undefined {
   if (['return_statement', 'break_statement', 'continue_statement', 'goto_statement'].includes(s.type))
     return cleanText(s, CPP);
   const call = leadingCall(s);
   if (call && STOP_CALL.test(fnText(call))) return cleanText(call, CPP);
-  if (s.type === 'if_statement' && truth(s.childForFieldName('condition')!) === true) {
+  if (s.type === 'if_statement' && truth(s.childForFieldName('condition')!, k) === true) {
     const then = s.childForFieldName('consequence')!;
     const stop =
-      then.type === 'compound_statement' ? then.namedChildren.map(isStop).find(Boolean) : isStop(then);
+      then.type === 'compound_statement'
+        ? then.namedChildren.map((c) => isStop(c, k)).find(Boolean)
+        : isStop(then, k);
     if (stop) return `if ${cleanText(s.childForFieldName('condition')!, CPP)} ${stop}`;
   }
   return undefined;
 }
 
-function guard(parent: Node, child: Node): string | undefined {
+function guard(parent: Node, child: Node, k: Constants): string | undefined {
   const field = (name: string): Node | null => parent.childForFieldName(name);
   if (
     parent.type === 'if_statement' &&
     child.id === field('consequence')?.id &&
-    truth(field('condition')!) === false
+    truth(field('condition')!, k) === false
   )
     return `it sits in a branch that never runs (\`if ${cleanText(field('condition')!, CPP)}\`)`;
   if (
     parent.type === 'else_clause' &&
     parent.parent?.type === 'if_statement' &&
-    truth(parent.parent.childForFieldName('condition')!) === true
+    truth(parent.parent.childForFieldName('condition')!, k) === true
   )
     return 'it sits in an else branch that never runs';
   if (
@@ -106,10 +124,10 @@ function guard(parent: Node, child: Node): string | undefined {
     child.id === field('body')?.id
   ) {
     const cond = field('condition');
-    if (cond && truth(cond) === false) return 'it sits in a loop that never runs';
+    if (cond && truth(cond, k) === false) return 'it sits in a loop that never runs';
   }
   if (parent.type === 'preproc_if' || parent.type === 'preproc_elif') {
-    const v = truth(field('condition')!);
+    const v = truth(field('condition')!, k);
     if (v === false && child.id !== field('alternative')?.id) return 'it sits in an #if 0 block';
     if (v === true && child.id === field('alternative')?.id) return 'it sits in the #else of an #if 1 block';
   }
@@ -145,6 +163,10 @@ export const CPP: Dialect = {
   stop: isStop,
   truth,
   guard,
+  bindings: cppBindings,
+  isVariable: cppVariable,
+  discards: (use) =>
+    use.parent?.type === 'cast_expression' && use.parent.childForFieldName('type')?.text === 'void',
   form: cppForm,
   functionName: (f) => {
     const holder = f.parent;
@@ -161,7 +183,7 @@ export const CPP: Dialect = {
   },
 };
 
-function assertionsIn(body: Node): Found[] {
+function assertionsIn(body: Node, k: Constants): Found[] {
   const found: Found[] = [];
   for (const n of collect(body, (x) => x.type === 'call_expression' || x.type === 'if_statement')) {
     if (n.type === 'if_statement') {
@@ -188,7 +210,7 @@ function assertionsIn(body: Node): Found[] {
       subjects: a,
       constant:
         (COMPARES.test(name) && a.length >= 2 && same(a[0], a[1], CPP)) ||
-        (BOOLEAN.test(name) && !!a[0] && truth(a[0]) === true),
+        (BOOLEAN.test(name) && !!a[0] && truth(a[0], k) === true),
       wrapsFailure: WRAPS.test(name),
     });
   }
@@ -204,7 +226,11 @@ function defined(fn: Node): string | undefined {
 }
 
 /** Functions main reaches: called (or passed, as RUN_TEST passes a test) from a statement that runs. */
-function reachedFromMain(main: Node | undefined, functions: Map<string, Node>): Set<string> | undefined {
+function reachedFromMain(
+  main: Node | undefined,
+  functions: Map<string, Node>,
+  k: Constants,
+): Set<string> | undefined {
   if (!main) return undefined;
   const seen = new Set<string>(['main']);
   const queue = [main];
@@ -212,7 +238,7 @@ function reachedFromMain(main: Node | undefined, functions: Map<string, Node>): 
     const fn = queue.pop()!;
     const body = fn.childForFieldName('body')!;
     for (const call of collect(body, (x) => x.type === 'call_expression')) {
-      if (disarmedIn(call, body, CPP)) continue;
+      if (disarmedIn(call, body, CPP, k)) continue;
       for (const id of [
         CPP.callee(call),
         ...args(call)
@@ -236,10 +262,26 @@ export function cppTreeModel(root: Node): FileModelDetail {
     const name = defined(f);
     if (name) functions.set(name, f);
   }
-  const reached = reachedFromMain(functions.get('main'), functions);
+  const k = fileConstants(root, CPP);
+  const reached = reachedFromMain(functions.get('main'), functions, k);
+  const units: Unit[] = [...functions]
+    .filter(([name]) => !GTEST.test(name) && !/^(?:test|main$)/.test(name))
+    .map(([name, f]) => ({ name, body: f.childForFieldName('body')! }));
+  const helperNames = checkingUnits(units, (b) => assertionsIn(b, k).length > 0, CPP);
+  const checksIn = (body: Node): Found[] => {
+    const found = assertionsIn(body, k);
+    return [...found, ...helperCalls(body, helperNames, found, CPP, args)];
+  };
   const tests: TestFact[] = [];
   const add = (name: string, body: Node, registered: boolean, why: string): void => {
-    const facts = assertionFacts(assertionsIn(body), body, CPP);
+    const found = checksIn(body);
+    const facts = assertionFacts(found, body, CPP, k);
+    const cases = cppCases(
+      body,
+      found.map((f) => f.node),
+      k,
+      CPP,
+    );
     tests.push({
       name,
       skipped:
@@ -248,8 +290,9 @@ export function cppTreeModel(root: Node): FileModelDetail {
           body,
           (n) => n.type === 'call_expression' && /^(?:GTEST_SKIP|TEST_IGNORE\w*)$/.test(fnText(n)),
         ).length > 0 ||
-        !!disarmedIn(body, root, CPP)?.includes('#if'),
+        !!disarmedIn(body, root, CPP, k)?.includes('#if'),
       assertions: registered ? facts : facts.map((f) => ({ ...f, disarmed: f.disarmed ?? why })),
+      ...(cases ? { cases } : {}),
     });
   };
   const testFunctions = new Set<string>();
@@ -294,8 +337,16 @@ export function cppTreeModel(root: Node): FileModelDetail {
     const name = CPP.callee(c);
     if (name && !functions.has(name) && !ASSERTION.test(name) && !/^[A-Z_]+$/.test(name)) called.add(name);
   }
+  const helpers: TestFact[] = units
+    .filter((u) => helperNames.has(u.name))
+    .map((u) => ({
+      name: u.name,
+      skipped: false,
+      assertions: assertionFacts(checksIn(u.body), u.body, CPP, k),
+    }));
   return {
     tests,
+    ...(helpers.length ? { helpers } : {}),
     mocks: [],
     redefinitions: definitions.map((d) => d.text),
     definitions,

@@ -1,14 +1,25 @@
 import { jsForm } from './form-js.js';
 import type { Node } from './model-grammar.js';
-import { assertionFacts, cleanText, collect, same, type Dialect, type Found } from './model-tree.js';
-import type { Definition, FileModelDetail, TestFact } from './test-model.js';
+import {
+  assertionFacts,
+  checkingUnits,
+  cleanText,
+  collect,
+  helperCalls,
+  same,
+  type Constants,
+  type Dialect,
+  type Found,
+  type Unit,
+} from './model-tree.js';
+import { definitionsAndImports, jsMocks } from './model-tree-js-defs.js';
+import { jsBindings, jsCases } from './model-tree-js-names.js';
+import { fileConstants, foldComparison, NO_CONSTANTS } from './model-tree-values.js';
+import type { FileModelDetail, TestFact } from './test-model.js';
 
 const TEST = /^(?:it|test|xit|xtest|fit)$/;
 const SUITE = /^(?:describe|xdescribe|fdescribe|suite)$/;
-const MOCK = /^(?:jest|vi)\.(?:mock|doMock|spyOn|unstable_mockModule|replaceProperty|stubGlobal)$/;
-const MOCK_METHOD = /\.mock(?:Implementation|ReturnValue|ResolvedValue|RejectedValue)\w*$/;
 const THROWS = /^(?:toThrow\w*|throws|rejects|toThrowError\w*)$/;
-const ASSERTION_LIKE = /^(?:expect|assert|test|it|describe|fail)$/;
 const FUNCTIONS = [
   'arrow_function',
   'function_expression',
@@ -34,7 +45,14 @@ function chainOf(fn: Node | null): { base: string; mods: string[] } {
   return { base: n?.type === 'identifier' ? n.text : '', mods };
 }
 
-function truth(n: Node): boolean | undefined {
+const literalValue = (x: Node): number | string | undefined =>
+  x.type === 'number'
+    ? Number(x.text.replace(/_/g, ''))
+    : x.type === 'string'
+      ? x.text.slice(1, -1)
+      : undefined;
+
+function truth(n: Node, k: Constants): boolean | undefined {
   switch (n.type) {
     case 'true':
       return true;
@@ -43,43 +61,49 @@ function truth(n: Node): boolean | undefined {
       return false;
     case 'undefined':
       return false;
-    case 'identifier':
-      return n.text === 'undefined' ? false : undefined;
+    case 'identifier': {
+      // a top-level `const DEBUG = false`, read once: its own value names no constant
+      const value = k.get(n.text);
+      return n.text === 'undefined' ? false : value ? truth(value, NO_CONSTANTS) : undefined;
+    }
     case 'number':
       return Number(n.text.replace(/_/g, '')) !== 0;
     case 'string':
       return n.text.length > 2;
     case 'parenthesized_expression':
-      return n.namedChildren[0] ? truth(n.namedChildren[0]) : undefined;
+      return n.namedChildren[0] ? truth(n.namedChildren[0], k) : undefined;
     case 'unary_expression': {
       const op = n.childForFieldName('operator')?.text;
       if (op === 'void') return false;
-      const v = truth(n.childForFieldName('argument')!);
+      const v = truth(n.childForFieldName('argument')!, k);
       return op === '!' && v !== undefined ? !v : undefined;
     }
     case 'binary_expression': {
       const op = n.childForFieldName('operator')?.text;
       const l = n.childForFieldName('left')!;
       const r = n.childForFieldName('right')!;
-      if (op === '||') return truth(l) === true || truth(r) === true ? true : undefined;
-      if (op === '&&') return truth(l) === false || truth(r) === false ? false : undefined;
+      if (op === '||') return truth(l, k) === true || truth(r, k) === true ? true : undefined;
+      if (op === '&&') return truth(l, k) === false || truth(r, k) === false ? false : undefined;
       if (/^[=!]==?$/.test(op ?? '') && same(l, r, JS)) return op!.startsWith('=');
-      return undefined;
+      const [a, b] = [l, r].map((v) => literalValue(v.type === 'identifier' ? (k.get(v.text) ?? v) : v));
+      return a !== undefined && b !== undefined ? foldComparison(op ?? '', a, b) : undefined;
     }
     default:
       return undefined;
   }
 }
 
-function isStop(s: Node): string | undefined {
+function isStop(s: Node, k: Constants): string | undefined {
   if (['return_statement', 'break_statement', 'continue_statement'].includes(s.type)) return cleanText(s, JS);
   const e = s.type === 'expression_statement' ? s.namedChildren[0] : undefined;
   if (e?.type === 'call_expression' && /^process\.(?:exit|abort|kill)$/.test(callee(e)?.text ?? ''))
     return cleanText(e, JS);
-  if (s.type === 'if_statement' && truth(s.childForFieldName('condition')!) === true) {
+  if (s.type === 'if_statement' && truth(s.childForFieldName('condition')!, k) === true) {
     const then = s.childForFieldName('consequence')!;
     const stop =
-      then.type === 'statement_block' ? then.namedChildren.map(isStop).find(Boolean) : isStop(then);
+      then.type === 'statement_block'
+        ? then.namedChildren.map((c) => isStop(c, k)).find(Boolean)
+        : isStop(then, k);
     if (stop) return `if ${cleanText(s.childForFieldName('condition')!, JS)} ${stop}`;
   }
   return undefined;
@@ -93,18 +117,18 @@ const hasCheck = (n: Node): boolean =>
       (x.type === 'call_expression' && /^(?:expect|assert)$/.test(chainOf(callee(x)).base)),
   ).length > 0;
 
-function guard(parent: Node, child: Node): string | undefined {
+function guard(parent: Node, child: Node, k: Constants): string | undefined {
   const field = (name: string): Node | null => parent.childForFieldName(name);
   if (
     parent.type === 'if_statement' &&
     child.id === field('consequence')?.id &&
-    truth(field('condition')!) === false
+    truth(field('condition')!, k) === false
   )
     return `it sits in a branch that never runs (\`if ${cleanText(field('condition')!, JS)}\`)`;
   if (
     parent.type === 'else_clause' &&
     parent.parent?.type === 'if_statement' &&
-    truth(parent.parent.childForFieldName('condition')!) === true
+    truth(parent.parent.childForFieldName('condition')!, k) === true
   )
     return 'it sits in an else branch that never runs';
   if (
@@ -112,7 +136,7 @@ function guard(parent: Node, child: Node): string | undefined {
     child.id === field('body')?.id
   ) {
     const cond = field('condition');
-    if (cond && truth(cond.type === 'expression_statement' ? cond.namedChildren[0]! : cond) === false)
+    if (cond && truth(cond.type === 'expression_statement' ? cond.namedChildren[0]! : cond, k) === false)
       return 'it sits in a loop that never runs';
   }
   if (parent.type === 'try_statement' && child.id === field('body')?.id) {
@@ -135,6 +159,10 @@ export const JS: Dialect = {
   stop: isStop,
   truth,
   guard,
+  bindings: jsBindings,
+  isVariable: (n) => n.type === 'identifier',
+  discards: (use) =>
+    use.parent?.type === 'unary_expression' && use.parent.childForFieldName('operator')?.text === 'void',
   form: jsForm,
   functionName: (f) => {
     const own = f.childForFieldName('name')?.text;
@@ -166,7 +194,7 @@ function chainUp(start: Node): { top: Node; calls: Node[] } {
   return { top: n, calls };
 }
 
-function assertionsIn(body: Node): Found[] {
+function assertionsIn(body: Node, k: Constants): Found[] {
   const found: Found[] = [];
   for (const c of collect(body, (x) => x.type === 'call_expression' || x.type === 'if_statement')) {
     if (c.type === 'if_statement') {
@@ -209,7 +237,7 @@ function assertionsIn(body: Node): Found[] {
       node: c,
       subjects: a,
       constant:
-        (/^(?:ok|assert)$/.test(method) && a[0] !== undefined && truth(a[0]) === true) ||
+        (/^(?:ok|assert)$/.test(method) && a[0] !== undefined && truth(a[0], k) === true) ||
         (/equal/i.test(method) && a.length >= 2 && same(a[0], a[1], JS)),
       wrapsFailure: THROWS.test(method),
     });
@@ -222,6 +250,23 @@ interface Entry {
   skipped: boolean;
   only: boolean;
   body: Node;
+  /** The `.each` tables of the test and of the suites around it. */
+  tables: Node[];
+}
+
+/** The table of a `test.each(table)(...)` or `describe.each(table)(...)` call, if it is one. */
+function tableOf(call: Node): Node | undefined {
+  for (
+    let n = callee(call);
+    n;
+    n = n.type === 'call_expression' ? callee(n) : n.childForFieldName('object')
+  ) {
+    const f = n.type === 'call_expression' ? callee(n) : null;
+    if (f?.type === 'member_expression' && f.childForFieldName('property')!.text === 'each')
+      return args(n)[0];
+    if (n.type !== 'call_expression' && n.type !== 'member_expression') return undefined;
+  }
+  return undefined;
 }
 
 function testsOf(root: Node): Entry[] {
@@ -233,10 +278,13 @@ function testsOf(root: Node): Entry[] {
     if (!title || !/^(?:string|template_string)$/.test(title.type) || !fn || !FUNCTIONS.includes(fn.type))
       continue;
     const suites: Array<{ title: string; skipped: boolean; only: boolean }> = [];
+    const tables = [tableOf(c)].filter((t): t is Node => !!t);
     for (let p = c.parent; p; p = p.parent) {
       if (p.type !== 'call_expression') continue;
       const s = chainOf(callee(p));
       const [t] = args(p);
+      const table = SUITE.test(s.base) ? tableOf(p) : undefined;
+      if (table) tables.unshift(table);
       if (SUITE.test(s.base) && t)
         suites.unshift({
           title: t.text.slice(1, -1),
@@ -252,111 +300,89 @@ function testsOf(root: Node): Entry[] {
         suites.some((s) => s.skipped),
       only: base === 'fit' || mods.includes('only') || suites.some((s) => s.only),
       body: fn.childForFieldName('body')!,
+      tables,
     });
   }
   return out;
 }
 
-function definitionsAndImports(
-  root: Node,
-  bodies: readonly Node[],
-): { definitions: Definition[]; imports: Record<string, string> } {
-  const imports: Record<string, string> = {};
-  for (const s of collect(root, (n) => n.type === 'import_statement')) {
-    const from = s.childForFieldName('source')?.text.slice(1, -1) ?? '';
-    for (const id of collect(s, (n) => n.type === 'identifier' && n.parent?.type !== 'import_specifier'))
-      imports[id.text] = from;
-    for (const spec of collect(s, (n) => n.type === 'import_specifier'))
-      imports[(spec.childForFieldName('alias') ?? spec.childForFieldName('name'))!.text] =
-        `${from}:${spec.childForFieldName('name')!.text}`;
+/** The file's named functions outside its tests: each is a helper when it checks something. */
+function unitsOf(root: Node, bodies: readonly Node[]): Unit[] {
+  const inTest = (n: Node): boolean =>
+    bodies.some((b) => n.startIndex >= b.startIndex && n.endIndex <= b.endIndex);
+  const units: Unit[] = [];
+  for (const f of collect(root, (n) => FUNCTIONS.includes(n.type))) {
+    const name = JS.functionName(f);
+    const body = f.childForFieldName('body');
+    if (name && body && !inTest(f)) units.push({ name, body });
   }
-  for (const d of collect(
-    root,
-    (n) => n.type === 'variable_declarator' && /^require\(/.test(n.childForFieldName('value')?.text ?? ''),
-  )) {
-    const from = /^require\(\s*["'`]([^"'`]+)/.exec(d.childForFieldName('value')!.text)?.[1] ?? '';
-    for (const id of collect(d.childForFieldName('name')!, (n) =>
-      /^(?:identifier|shorthand_property_identifier_pattern)$/.test(n.type),
-    ))
-      imports[id.text] = from;
-  }
-  const definitions: Definition[] = [];
-  const bind = (name: string | undefined, node: Node, local: boolean): void => {
-    if (!name || (local && !(name in imports) && !ASSERTION_LIKE.test(name))) return;
-    definitions.push({
-      name,
-      text: cleanText(node, JS)
-        .split(/\s*[{=]/)[0]!
-        .slice(0, 80),
-    });
-  };
-  const scan = (scope: Node, local: boolean): void => {
-    for (const raw of scope.namedChildren) {
-      const s = raw.type === 'export_statement' ? (raw.childForFieldName('declaration') ?? raw) : raw;
-      if (/^(?:function_declaration|generator_function_declaration|class_declaration)$/.test(s.type))
-        bind(s.childForFieldName('name')?.text, s, local);
-      if (s.type === 'lexical_declaration' || s.type === 'variable_declaration')
-        for (const d of s.namedChildren.filter((x) => x.type === 'variable_declarator'))
-          if (
-            !/^require\(/.test(d.childForFieldName('value')?.text ?? '') &&
-            d.childForFieldName('name')?.type === 'identifier'
-          )
-            bind(d.childForFieldName('name')!.text, d, local);
-    }
-  };
-  scan(root, false);
-  for (const b of bodies)
-    for (const block of collect(b, (n) => n.type === 'statement_block')) scan(block, true);
-  for (const a of collect(root, (n) => n.type === 'assignment_expression')) {
-    const left = a.childForFieldName('left')!;
-    const name = left.type === 'member_expression' ? left.childForFieldName('property')!.text : left.text;
-    if (
-      ASSERTION_LIKE.test(name) &&
-      (left.type === 'identifier' || /^(?:global|globalThis|window)\./.test(left.text))
-    )
-      bind(name, a, false);
-  }
-  for (const c of collect(
-    root,
-    (n) => n.type === 'call_expression' && /^expect\.extend$/.test(callee(n)?.text ?? ''),
-  ))
-    definitions.push({ name: 'expect', text: cleanText(c, JS).slice(0, 80) });
-  for (const spec of collect(root, (n) => n.type === 'import_specifier' && !!n.childForFieldName('alias')))
-    bind(spec.childForFieldName('alias')!.text, spec, true);
-  return { definitions, imports };
+  return units;
 }
 
-/** The tests of a Jest, Vitest or node:test file (or the file itself, as one test, when it has none). */
+/**
+ * Modules of test support (`./helpers`, `../test/utils`, `test-utils`, a `./utils` next to the test):
+ * what the tests call from them checks.
+ */
+const SUPPORT =
+  /(?:^|[/:])(?:tests?|__tests__|testing|helpers?|test[-_]?utils?|support|fixtures?)(?:[/.:-]|$)|^\.\/utils?(?:\.\w+)?:/;
+
+function checksIn(body: Node, helpers: ReadonlySet<string>, k: Constants): Found[] {
+  const found = assertionsIn(body, k);
+  return [...found, ...helperCalls(body, helpers, found, JS, args)];
+}
+
+/** The tests of a Jest, Vitest or node:test file (or the file itself, as one test, when it has none), and its helpers. */
 export function jsTreeModel(root: Node): FileModelDetail {
+  const k = fileConstants(root, JS);
   const entries = testsOf(root);
-  const only = entries.some((e) => e.only);
-  const tests: TestFact[] = entries.map((e) => ({
-    name: e.name,
-    skipped: e.skipped || (only && !e.only),
-    assertions: assertionFacts(assertionsIn(e.body), e.body, JS),
-  }));
-  if (entries.length === 0)
-    tests.push({ name: '(file)', skipped: false, assertions: assertionFacts(assertionsIn(root), root, JS) });
-  const mocks = [
-    ...collect(
-      root,
-      (n) =>
-        n.type === 'call_expression' &&
-        (MOCK.test(callee(n)?.text ?? '') ||
-          MOCK_METHOD.test(callee(n)?.text ?? '') ||
-          /^Object\.defineProperty$/.test(callee(n)?.text ?? '')),
-    ),
-    ...collect(
-      root,
-      (n) =>
-        n.type === 'assignment_expression' &&
-        n.childForFieldName('left')?.type === 'member_expression' &&
-        !/^(?:this|module|exports|global|globalThis|window)\b/.test(n.childForFieldName('left')!.text),
-    ),
-  ].map((n) => cleanText(n, JS));
-  const { definitions, imports } = definitionsAndImports(
+  const units = unitsOf(
     root,
     entries.map((e) => e.body),
   );
-  return { tests, mocks, redefinitions: definitions.map((d) => d.text), definitions, imports };
+  const helperNames = checkingUnits(units, (b) => assertionsIn(b, k).length > 0, JS);
+  const { definitions, imports } = definitionsAndImports(
+    root,
+    entries.map((e) => e.body),
+    JS,
+  );
+  for (const [name, from] of Object.entries(imports)) if (SUPPORT.test(from)) helperNames.add(name);
+  const only = entries.some((e) => e.only);
+  const tests: TestFact[] = entries.map((e) => {
+    const found = checksIn(e.body, helperNames, k);
+    const cases = jsCases(
+      e.tables,
+      e.body,
+      found.map((f) => f.node),
+      k,
+      JS,
+    );
+    return {
+      name: e.name,
+      skipped: e.skipped || (only && !e.only),
+      assertions: assertionFacts(found, e.body, JS, k),
+      ...(cases ? { cases } : {}),
+    };
+  });
+  if (entries.length === 0)
+    tests.push({
+      name: '(file)',
+      skipped: false,
+      assertions: assertionFacts(assertionsIn(root, k), root, JS, k),
+    });
+  const helpers: TestFact[] = units
+    .filter((u) => helperNames.has(u.name))
+    .map((u) => ({
+      name: u.name,
+      skipped: false,
+      assertions: assertionFacts(checksIn(u.body, helperNames, k), u.body, JS, k),
+    }));
+  const mocks = jsMocks(root, JS);
+  return {
+    tests,
+    ...(helpers.length ? { helpers } : {}),
+    mocks,
+    redefinitions: definitions.map((d) => d.text),
+    definitions,
+    imports,
+  };
 }

@@ -1,7 +1,21 @@
 import { pythonForm } from './form-python.js';
 import type { Node } from './model-grammar.js';
-import { assertionFacts, cleanText, collect, same, type Dialect, type Found } from './model-tree.js';
-import type { Definition, FileModelDetail, TestFact } from './test-model.js';
+import {
+  assertionFacts,
+  checkingUnits,
+  cleanText,
+  collect,
+  helperCalls,
+  same,
+  type Constants,
+  type Dialect,
+  type Found,
+  type Unit,
+} from './model-tree.js';
+import { definitionsAndImports, pythonMocks } from './model-tree-python-defs.js';
+import { pythonBindings, pythonCases, pythonVariable } from './model-tree-python-names.js';
+import { boundOnce, fileConstants, foldComparison, NO_CONSTANTS } from './model-tree-values.js';
+import type { FileModelDetail, TestFact } from './test-model.js';
 
 const SWALLOWED = /\b(?:AssertionError|Exception|BaseException)\b/;
 const STOP_CALL = /^(?:pytest\.(?:skip|xfail|exit)|self\.skipTest|sys\.exit|os\._exit|exit|quit|os\.abort)$/;
@@ -12,9 +26,6 @@ const FAIL_CALL = /^(?:pytest\.fail|self\.fail|fail)$/;
 const SKIP_MARK =
   /^@(?:pytest\.mark\.(?:skip|skipif|xfail)|unittest\.(?:skip\w*|expectedFailure)|(?:skip\w*|expectedFailure))\b/;
 const SKIP_CALL = /^(?:pytest\.(?:skip|xfail)|self\.skipTest)$/;
-const MOCK_CALL =
-  /^(?:(?:\w+\.)*(?:mock\.)?patch(?:\.object|\.dict|\.multiple)?|monkeypatch\.(?:setattr|setitem|delattr|delitem|syspath_prepend)|mocker\.(?:patch(?:\.object|\.dict|\.multiple)?|spy))$/;
-const ASSERTION_LIKE = /^(?:assert\w*|AssertionError|raises|pytest|unittest|approx|fail)$/;
 
 const fn = (call: Node): string => call.childForFieldName('function')?.text ?? '';
 /** The exception types a `raises(...)` or `suppress(...)` call names: its positional arguments, not `match=`. */
@@ -24,8 +35,19 @@ const caught = (call: Node): string =>
     .map((a) => a.text)
     .join(' ');
 
-function truth(n: Node): boolean | undefined {
+const LITERAL = new Set(['integer', 'float', 'true', 'false', 'none', 'string']);
+
+/** A literal's value for a comparison: a number, or a string's source (quotes and prefix alike). */
+const literalValue = (x: Node): number | string =>
+  x.type === 'integer' || x.type === 'float' ? Number(x.text.replace(/_/g, '')) : x.text;
+
+function truth(n: Node, k: Constants): boolean | undefined {
   switch (n.type) {
+    case 'identifier': {
+      // a module constant (`DEBUG = False`), read once: its own value names no constant
+      const value = k.get(n.text);
+      return value ? truth(value, NO_CONSTANTS) : undefined;
+    }
     case 'true':
       return true;
     case 'false':
@@ -43,26 +65,30 @@ function truth(n: Node): boolean | undefined {
     case 'dictionary':
       return n.namedChildCount > 0;
     case 'parenthesized_expression':
-      return n.namedChildren[0] ? truth(n.namedChildren[0]) : undefined;
+      return n.namedChildren[0] ? truth(n.namedChildren[0], k) : undefined;
     case 'not_operator': {
-      const v = truth(n.childForFieldName('argument')!);
+      const v = truth(n.childForFieldName('argument')!, k);
       return v === undefined ? undefined : !v;
     }
     case 'boolean_operator': {
-      const l = truth(n.childForFieldName('left')!);
-      const r = truth(n.childForFieldName('right')!);
+      const l = truth(n.childForFieldName('left')!, k);
+      const r = truth(n.childForFieldName('right')!, k);
       if (n.children[1]?.type === 'or')
         return l === true || r === true ? true : l === false && r === false ? false : undefined;
       return l === false || r === false ? false : l === true && r === true ? true : undefined;
     }
     case 'comparison_operator': {
-      const [a, b] = n.namedChildren;
-      const op = n.children[1]?.type;
-      if (n.namedChildCount !== 2 || !a || !b) return undefined;
-      const literal = (x: Node): boolean =>
-        ['integer', 'float', 'true', 'false', 'none', 'string'].includes(x.type);
+      const [x, y] = n.namedChildren;
+      const op = n.children
+        .filter((c) => !c.isNamed)
+        .map((c) => c.type)
+        .join(' ');
+      if (n.namedChildCount !== 2 || !x || !y) return undefined;
+      // a module constant compared with a literal folds like the literal
+      const [a, b] = [x, y].map((v) => (v.type === 'identifier' ? (k.get(v.text) ?? v) : v)) as [Node, Node];
       if (a.text === b.text && (op === '==' || op === 'is' || op === '<=' || op === '>=')) return true;
-      if (literal(a) && literal(b) && (op === '==' || op === 'is')) return a.text === b.text;
+      if (LITERAL.has(a.type) && LITERAL.has(b.type))
+        return foldComparison(op, literalValue(a), literalValue(b));
       return undefined;
     }
     default:
@@ -70,41 +96,58 @@ function truth(n: Node): boolean | undefined {
   }
 }
 
-const isStop = (s: Node): string | undefined => {
+const isStop = (s: Node, k: Constants): string | undefined => {
   if (['return_statement', 'break_statement', 'continue_statement'].includes(s.type)) return s.text;
   if (s.type === 'raise_statement' && STOP_RAISE.test(s.text)) return s.text;
   const call = s.type === 'expression_statement' ? s.namedChildren[0] : undefined;
   if (call?.type === 'call' && STOP_CALL.test(fn(call))) return cleanText(call, PY);
-  if (s.type === 'if_statement' && truth(s.childForFieldName('condition')!) === true) {
+  if (s.type === 'if_statement' && truth(s.childForFieldName('condition')!, k) === true) {
     const then = s.childForFieldName('consequence');
-    const stop = then?.namedChildren.map(isStop).find(Boolean);
+    const stop = then?.namedChildren.map((c) => isStop(c, k)).find(Boolean);
     if (stop) return `${cleanText(s.childForFieldName('condition')!, PY)}: ${stop}`;
   }
   return undefined;
 };
 
-function guard(parent: Node, child: Node): string | undefined {
+/** The exception types a handler names, comments left out and aliases (`E = BaseException`) read through. */
+function handled(h: Node, k: Constants): string {
+  return h.namedChildren
+    .filter((c) => c.type !== 'block' && !PY.comments.has(c.type))
+    .map((c) => {
+      const types = c.type === 'as_pattern' ? c.namedChildren[0]! : c;
+      return collect(
+        types,
+        (x) => x.type === 'identifier' || x.type === 'attribute',
+        (x) => x.type === 'attribute',
+      )
+        .map((x) => (x.type === 'identifier' ? (k.get(x.text)?.text ?? x.text) : x.text))
+        .join(' ');
+    })
+    .join(' ');
+}
+
+function guard(parent: Node, child: Node, k: Constants): string | undefined {
   const field = (name: string): Node | null => parent.childForFieldName(name);
   if (
     (parent.type === 'if_statement' || parent.type === 'elif_clause') &&
     child.id === field('consequence')?.id
   ) {
-    if (truth(field('condition')!) === false)
+    if (truth(field('condition')!, k) === false)
       return `it sits in a branch that never runs (\`if ${cleanText(field('condition')!, PY)}:\`)`;
   }
   if (parent.type === 'else_clause' && parent.parent?.type === 'if_statement') {
-    if (truth(parent.parent.childForFieldName('condition')!) === true)
+    if (truth(parent.parent.childForFieldName('condition')!, k) === true)
       return 'it sits in an else branch that never runs';
   }
   if (
     parent.type === 'while_statement' &&
     child.id === field('body')?.id &&
-    truth(field('condition')!) === false
+    truth(field('condition')!, k) === false
   )
     return `it sits in a loop that never runs (\`while ${field('condition')!.text}:\`)`;
   if (parent.type === 'for_statement' && child.id === field('body')?.id) {
     const over = field('right')!;
-    if (truth(over) === false || /^range\(\s*0?\s*\)$/.test(over.text))
+    if (truth(over, k) === false || /^range\(\s*0?\s*\)$/.test(over.text))
       return `it sits in a loop that never runs (\`for ... in ${over.text}:\`)`;
   }
   if (parent.type === 'with_statement' && child.id === field('body')?.id) {
@@ -117,10 +160,7 @@ function guard(parent: Node, child: Node): string | undefined {
       if (h.type === 'finally_clause' && collect(h, (n) => n.type === 'return_statement').length)
         return 'a `return` in its `finally:` discards its failure';
       if (h.type !== 'except_clause' && h.type !== 'except_group_clause') continue;
-      const types = h.namedChildren
-        .filter((c) => c.type !== 'block')
-        .map((c) => c.text)
-        .join(' ');
+      const types = handled(h, k);
       const rethrows = collect(
         h,
         (n) =>
@@ -146,6 +186,9 @@ export const PY: Dialect = {
   truth,
   guard,
   form: pythonForm,
+  bindings: pythonBindings,
+  isVariable: pythonVariable,
+  discards: (use) => use.parent?.type === 'delete_statement',
   functionName: (f) =>
     f.type === 'function_definition'
       ? f.childForFieldName('name')?.text
@@ -163,7 +206,7 @@ export const PY: Dialect = {
 };
 
 /** An assertion: `assert`, unittest's and helpers' `assert*` calls, `pytest.raises` (as `with` or call), a failing branch. */
-function assertionsIn(body: Node): Found[] {
+function assertionsIn(body: Node, k: Constants): Found[] {
   const found: Found[] = [];
   for (const n of collect(body, (x) =>
     ['assert_statement', 'call', 'with_statement', 'if_statement'].includes(x.type),
@@ -174,7 +217,7 @@ function assertionsIn(body: Node): Found[] {
       found.push({
         node: n,
         subjects: test ? [test] : [],
-        constant: !!test && (truth(test) === true || (sides.length === 2 && same(sides[0], sides[1], PY))),
+        constant: !!test && (truth(test, k) === true || (sides.length === 2 && same(sides[0], sides[1], PY))),
       });
     } else if (n.type === 'with_statement') {
       const calls = collect(n.namedChildren[0]!, (x) => x.type === 'call');
@@ -210,105 +253,88 @@ function assertionsIn(body: Node): Found[] {
   return found;
 }
 
-function definitionsAndImports(
-  root: Node,
-  tests: readonly Node[],
-): { definitions: Definition[]; imports: Record<string, string> } {
-  const imports: Record<string, string> = {};
-  for (const s of collect(root, (n) => n.type === 'import_from_statement' || n.type === 'import_statement')) {
-    const from = s.type === 'import_from_statement' ? (s.childForFieldName('module_name')?.text ?? '') : '';
-    for (const n of s.childrenForFieldName('name')) {
-      const alias = n.type === 'aliased_import' ? n.childForFieldName('alias')!.text : n.text.split('.')[0]!;
-      const what = n.type === 'aliased_import' ? n.childForFieldName('name')!.text : n.text;
-      imports[alias] = from ? `${from}:${what}` : what;
-    }
-  }
-  const definitions: Definition[] = [];
-  const bind = (name: string | undefined, node: Node, local: boolean): void => {
-    if (!name || (local && !(name in imports) && !ASSERTION_LIKE.test(name))) return;
-    definitions.push({
-      name,
-      text: cleanText(node, PY)
-        .split(/:\s|\n/)[0]!
-        .slice(0, 80),
-    });
-  };
-  const scan = (scope: Node, local: boolean): void => {
+const testName = (name: string): boolean => /^test/.test(name);
+
+/** The file's functions and methods that are not tests: each is a helper when it checks something. */
+function unitsOf(root: Node): Unit[] {
+  const units: Unit[] = [];
+  const visit = (scope: Node, owner: string[]): void => {
     for (const s of scope.namedChildren) {
-      const d = s.type === 'decorated_definition' ? s.childForFieldName('definition')! : s;
-      if (d.type === 'function_definition' || d.type === 'class_definition')
-        bind(
-          d.childForFieldName('name')?.text,
-          d,
-          local || /^test/.test(d.childForFieldName('name')?.text ?? ''),
-        );
-      const a = s.type === 'expression_statement' ? s.namedChildren[0] : undefined;
-      if (a?.type === 'assignment') {
-        const left = a.childForFieldName('left')!;
-        const name =
-          left.type === 'attribute'
-            ? left.childForFieldName('attribute')?.text
-            : left.type === 'identifier'
-              ? left.text
-              : undefined;
-        if (left.type === 'identifier' || (name && ASSERTION_LIKE.test(name)))
-          bind(name, a, local || left.type !== 'identifier');
-      }
-      for (const i of s.type === 'import_statement' || s.type === 'import_from_statement'
-        ? s.childrenForFieldName('name')
-        : [])
-        if (i.type === 'aliased_import' && ASSERTION_LIKE.test(i.childForFieldName('alias')!.text))
-          bind(i.childForFieldName('alias')!.text, s, false);
+      const def = s.type === 'decorated_definition' ? s.childForFieldName('definition')! : s;
+      const name = def.childForFieldName('name')?.text ?? '';
+      if (def.type === 'class_definition') visit(def.childForFieldName('body')!, [...owner, name]);
+      else if (def.type === 'function_definition' && !testName(name))
+        units.push({ name: [...owner, name].join('.'), body: def.childForFieldName('body')! });
     }
   };
-  scan(root, false);
-  for (const t of tests) scan(t, true);
-  return { definitions, imports };
+  visit(root, []);
+  return units;
 }
 
-/** The tests of a pytest or unittest file, read from its syntax tree. */
+/** Names the tests call that come from a test-support module (`tests.helpers`, `conftest`): helpers too. */
+const SUPPORT =
+  /(?:^|[.:])(?:tests?|testing|conftest|helpers?|test_\w+|\w+_tests?|test_?utils?|support)(?:[.:]|$)/;
+
+/** What a body checks: its assertions and its calls of helpers. */
+function checksIn(body: Node, helpers: ReadonlySet<string>, k: Constants): Found[] {
+  const found = assertionsIn(body, k);
+  const args = (c: Node): Node[] => c.childForFieldName('arguments')?.namedChildren ?? [];
+  return [...found, ...helperCalls(body, helpers, found, PY, args)];
+}
+
+/** The tests of a pytest or unittest file (and its helpers), read from its syntax tree. */
 export function pythonTreeModel(root: Node): FileModelDetail {
+  const k = fileConstants(root, PY);
+  const units = unitsOf(root);
+  const helperNames = checkingUnits(units, (b) => assertionsIn(b, k).length > 0, PY);
   const tests: TestFact[] = [];
   const bodies: Node[] = [];
   const moduleSkip = root.namedChildren.some(
     (s) => /^pytestmark\s*=/.test(s.text) && /\b(?:skip|skipif|xfail)\b/.test(s.text),
   );
-  const visit = (scope: Node, owner: string[], skipped: boolean): void => {
+  const { imports } = definitionsAndImports(root, [], PY);
+  for (const [name, from] of Object.entries(imports)) if (SUPPORT.test(from)) helperNames.add(name);
+  const visit = (scope: Node, owner: string[], skipped: boolean, inherited: Node[]): void => {
     for (const s of scope.namedChildren) {
       const def = s.type === 'decorated_definition' ? s.childForFieldName('definition')! : s;
-      const marks =
-        s.type === 'decorated_definition'
-          ? s.namedChildren.filter((c) => c.type === 'decorator').map((c) => cleanText(c, PY))
-          : [];
+      const decorators =
+        s.type === 'decorated_definition' ? s.namedChildren.filter((c) => c.type === 'decorator') : [];
+      const marks = decorators.map((c) => cleanText(c, PY));
       const name = def.childForFieldName('name')?.text ?? '';
       const marked = skipped || marks.some((m) => SKIP_MARK.test(m));
-      if (def.type === 'class_definition') visit(def.childForFieldName('body')!, [...owner, name], marked);
-      if (def.type !== 'function_definition' || !/^test/.test(name)) continue;
+      if (def.type === 'class_definition')
+        visit(def.childForFieldName('body')!, [...owner, name], marked, [...inherited, ...decorators]);
+      if (def.type !== 'function_definition' || !testName(name)) continue;
       const body = def.childForFieldName('body')!;
       bodies.push(body);
+      const found = checksIn(body, helperNames, k);
+      const cases = pythonCases(
+        [...inherited, ...decorators],
+        body,
+        found.map((f) => f.node),
+        k,
+        PY,
+      );
       tests.push({
         name: [...owner, name].join('.'),
         skipped:
           moduleSkip || marked || collect(body, (n) => n.type === 'call' && SKIP_CALL.test(fn(n))).length > 0,
-        assertions: assertionFacts(assertionsIn(body), body, PY),
+        assertions: assertionFacts(found, body, PY, k),
+        ...(cases ? { cases } : {}),
       });
     }
   };
-  visit(root, [], false);
-  const mocks = [
-    ...collect(root, (n) => n.type === 'call' && MOCK_CALL.test(fn(n))).map((c) => cleanText(c, PY)),
-    // `calc.add = lambda a, b: 5` and `sys.modules["calc"] = fake`: replacing the code by assignment
-    ...collect(root, (n) => n.type === 'assignment')
-      .filter((a) => {
-        const left = a.childForFieldName('left')!;
-        return (
-          (left.type === 'attribute' && !/^(?:self|cls)\./.test(left.text)) ||
-          /^sys\.modules\[/.test(left.text)
-        );
-      })
-      .map((a) => cleanText(a, PY)),
-  ];
-  const { definitions, imports } = definitionsAndImports(root, bodies);
+  visit(root, [], false, []);
+  const helpers: TestFact[] = units
+    .filter((u) => helperNames.has(u.name.split('.').at(-1)!))
+    .map((u) => ({
+      name: u.name,
+      skipped: false,
+      assertions: assertionFacts(checksIn(u.body, helperNames, k), u.body, PY, k),
+    }));
+  const locals = definitionsAndImports(root, bodies, PY).definitions;
+  const aliases = new Map([...k, ...[...boundOnce(root, PY)].map(([n, b]) => [n, b.value!] as const)]);
+  const mocks = pythonMocks(root, imports, aliases, PY);
   const called = new Set<string>();
   for (const body of bodies)
     for (const c of collect(body, (n) => n.type === 'call')) {
@@ -318,9 +344,10 @@ export function pythonTreeModel(root: Node): FileModelDetail {
     }
   return {
     tests,
+    ...(helpers.length ? { helpers } : {}),
     mocks,
-    redefinitions: definitions.map((d) => d.text),
-    definitions,
+    redefinitions: locals.map((d) => d.text),
+    definitions: locals,
     imports,
     called: [...called],
   };

@@ -1,6 +1,9 @@
 import type { AssertionForm } from './assertion-form.js';
 import type { Node } from './model-grammar.js';
 import { isDependency, type AssertionDetail } from './test-model.js';
+import { boundOnce, readThrough, type Binding, type Constants } from './model-tree-values.js';
+
+export type { Binding, Constants };
 
 /**
  * What differs between languages when an assertion is read from a syntax tree: which nodes are
@@ -18,11 +21,20 @@ export interface Dialect {
   /** Subtrees whose names do not count (string contents; interpolations are their own nodes). */
   opaque: ReadonlySet<string>;
   /** A short label when the statement ends the test (or the loop) every time it runs. */
-  stop(statement: Node): string | undefined;
-  /** The constant truth value of an expression, when it has one. */
-  truth(expression: Node): boolean | undefined;
+  stop(statement: Node, k: Constants): string | undefined;
+  /** The constant truth value of an expression, when it has one (`k`: the file's constants). */
+  truth(expression: Node, k: Constants): boolean | undefined;
   /** Why the way from `parent` into `child` disarms what is in it: a dead branch, a swallowing handler. */
-  guard(parent: Node, child: Node): string | undefined;
+  guard(parent: Node, child: Node, k: Constants): string | undefined;
+  /**
+   * Every place the scope binds a name: an assignment or declaration with its value, or a binding
+   * without one (a parameter, a loop variable, an augmented assignment, an import).
+   */
+  bindings(scope: Node): Binding[];
+  /** Is this node a variable read (not a property, a keyword argument's name or a type)? */
+  isVariable(n: Node): boolean;
+  /** Does this use of a name throw its value away (`(void)f`, `void f`, `del f`)? Such a use calls nothing. */
+  discards(use: Node): boolean;
   /** The name a nested function is bound to, when it has one. */
   functionName(fn: Node): string | undefined;
   /** The assertion's form (what it checks, expected values taken out), when the reader can tell. */
@@ -87,14 +99,15 @@ export function callsIn(nodes: readonly Node[], d: Dialect): string[] {
 
 const short = (text: string, n = 40): string => (text.length > n ? `${text.slice(0, n - 3)}...` : text);
 
-/** Is `name` used in `scope` outside `except` (the definition itself)? */
+/** Is `name` used in `scope` outside `except` (the definition itself), other than to discard it? */
 function usedOutside(scope: Node, except: Node, name: string, d: Dialect): boolean {
   return collect(
     scope,
     (n) =>
       d.names.has(n.type) &&
       n.text === name &&
-      (n.startIndex < except.startIndex || n.startIndex >= except.endIndex),
+      (n.startIndex < except.startIndex || n.startIndex >= except.endIndex) &&
+      !d.discards(n),
     (n) => d.opaque.has(n.type),
   ).some(Boolean);
 }
@@ -115,13 +128,13 @@ function runs(fn: Node, body: Node, d: Dialect): string | undefined {
  * in its block or an enclosing one, a dead branch, a handler that swallows its failure, a function
  * that is never called. Undefined when it runs and can fail.
  */
-export function disarmedIn(node: Node, body: Node, d: Dialect): string | undefined {
+export function disarmedIn(node: Node, body: Node, d: Dialect, k: Constants): string | undefined {
   for (let child: Node = node; child.id !== body.id && child.parent; child = child.parent) {
     const parent = child.parent;
     if (d.blocks.has(parent.type)) {
       for (const s of parent.namedChildren) {
         if (s.startIndex >= child.startIndex) break;
-        const stop = d.stop(s);
+        const stop = d.stop(s, k);
         if (stop) return `it comes after \`${short(stop)}\` and never runs`;
       }
     }
@@ -129,7 +142,7 @@ export function disarmedIn(node: Node, body: Node, d: Dialect): string | undefin
       const never = runs(parent, body, d);
       if (never) return `it sits in a function that is never called (${never})`;
     }
-    const why = d.guard(parent, child);
+    const why = d.guard(parent, child, k);
     if (why) return why;
   }
   return undefined;
@@ -145,14 +158,29 @@ export interface Found {
   empty?: string;
   /** It passes when an assertion inside it fails (`pytest.raises(AssertionError)`, `EXPECT_NONFATAL_FAILURE`). */
   wrapsFailure?: boolean;
+  /** Functions it hands on (a helper's `check(add)`): its calls, as what it checks. */
+  passes?: string[];
 }
 
-/** The facts of a test's assertions, with every way each may have been disarmed. */
-export function assertionFacts(found: readonly Found[], body: Node, d: Dialect): AssertionDetail[] {
+/**
+ * The facts of a test's assertions, with every way each may have been disarmed. Each is also read
+ * through the locals `body` binds once (and the file's constants): what they were assigned is
+ * part of what it checks, and of its `inlined` text.
+ */
+export function assertionFacts(
+  found: readonly Found[],
+  body: Node,
+  d: Dialect,
+  k: Constants,
+): AssertionDetail[] {
   const inside = (a: Node, b: Node): boolean =>
     a.id !== b.id && a.startIndex >= b.startIndex && a.endIndex <= b.endIndex;
+  const env = new Map<string, Binding>();
+  for (const [name, value] of k) env.set(name, { name, at: value, value });
+  for (const [name, b] of boundOnce(body, d)) env.set(name, b);
   return found.map((f) => {
     const subjects = f.subjects ?? [f.node];
+    const read = readThrough(f.node, d, env);
     const names = namesIn(subjects, d);
     const outer = found.find((o) => o.wrapsFailure && inside(f.node, o.node));
     const wraps = f.wrapsFailure && found.some((o) => inside(o.node, f.node));
@@ -162,16 +190,70 @@ export function assertionFacts(found: readonly Found[], body: Node, d: Dialect):
         ? `it is wrapped in \`${short(cleanText(outer.node, d))}\`, which passes when it fails`
         : wraps
           ? 'it expects an assertion inside it to fail'
-          : disarmedIn(f.node, body, d));
+          : disarmedIn(f.node, body, d, k));
+    const text = cleanText(f.node, d);
     return {
-      text: cleanText(f.node, d),
-      names,
-      calls: callsIn(subjects, d),
+      text,
+      names: [...new Set([...names, ...namesIn(read.values, d)])],
+      calls: [...new Set([...callsIn([...subjects, ...read.values], d), ...(f.passes ?? [])])],
+      ...(read.text !== text ? { inlined: read.text } : {}),
       constant: names.length === 0 || Boolean(f.constant),
       ...(disarmed ? { disarmed } : {}),
       ...d.form?.(f.node, d),
     };
   });
+}
+
+/** A function of a test file that is not a test: a helper when it checks something. */
+export interface Unit {
+  name: string;
+  body: Node;
+}
+
+/**
+ * The units that check something: those holding an assertion, and those calling one that does
+ * (`check_all` calling `check`), found to a fixed point. Returns their own names.
+ */
+export function checkingUnits(
+  units: readonly Unit[],
+  asserts: (body: Node) => boolean,
+  d: Dialect,
+): Set<string> {
+  const own = (u: Unit): string => u.name.split('.').at(-1)!;
+  const helpers = new Set(units.filter((u) => asserts(u.body)).map(own));
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const u of units)
+      if (!helpers.has(own(u)) && callsIn([u.body], d).some((c) => helpers.has(c))) {
+        helpers.add(own(u));
+        grew = true;
+      }
+  }
+  return helpers;
+}
+
+/**
+ * A body's calls of helpers (not inside one of its own assertions): each is a check of the test,
+ * depending on what it hands the helper (`check(add)` checks `add`).
+ */
+export function helperCalls(
+  body: Node,
+  helpers: ReadonlySet<string>,
+  found: readonly Found[],
+  d: Dialect,
+  argumentsOf: (call: Node) => Node[],
+): Found[] {
+  const within = (n: Node): boolean =>
+    found.some((f) => n.startIndex >= f.node.startIndex && n.endIndex <= f.node.endIndex);
+  return collect(body, (n) => d.calls.has(n.type))
+    .filter((c) => helpers.has(d.callee(c) ?? '') && !within(c))
+    .map((c) => ({
+      node: c,
+      subjects: [c],
+      passes: argumentsOf(c)
+        .filter((a) => d.isVariable(a))
+        .map((a) => a.text),
+    }));
 }
 
 /** Do two nodes read the same, comments and spacing aside? */

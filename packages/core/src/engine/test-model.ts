@@ -6,6 +6,11 @@ export type { AssertionFact, TestFact, TestFileModel };
 export interface AssertionDetail extends AssertionFact {
   /** Functions and methods the assertion calls (the code under test among them). */
   calls?: string[];
+  /**
+   * Its text read through the locals it uses, when that differs from `text`: `assert result == 5`
+   * after `result = add(2, 3)` is `assert add(2, 3) == 5`, the same assertion.
+   */
+  inlined?: string;
 }
 
 export interface Definition {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXPECTATION_CHANGES, LEGITIMATE, UNPARSED, WEAKENINGS } from '../../test/weakening/corpus.mjs';
+import * as runs from '../../test/weakening/runs-corpus.mjs';
 import { checkTestWeakening } from './weakening.js';
 
 describe('the weakening guard corpus', () => {
@@ -27,6 +28,28 @@ describe('the weakening guard corpus', () => {
       expect(verdict.weakening).toBeUndefined();
       expect(verdict.expectationChanged).toBe(EXPECTATION_CHANGES.has(name));
       expect(verdict.readBy).toBe(readBy);
+    });
+  });
+
+  // what the tests run beyond their own assertions: helpers, rows of data, constants, aliases
+  describe('what the tests run, read by tree', () => {
+    it('covers helpers, rows and constant branches in pytest, Jest and GoogleTest', () => {
+      for (const ext of ['.py', '.ts', '.cpp'])
+        expect(runs.WEAKENINGS.filter((c) => c[1].endsWith(ext)).length).toBeGreaterThanOrEqual(6);
+    });
+
+    it.each(runs.WEAKENINGS)('refuses: %s (%s)', (_name, file, before, after) => {
+      const verdict = checkTestWeakening(file, before, after, { protectedNames: ['calc'] });
+      expect(verdict.readBy).toBe('tree');
+      expect(verdict.weakening).toMatch(/^test-weakening edit to /);
+      expect(verdict.expectationChanged).toBe(false);
+    });
+
+    it.each(runs.LEGITIMATE)('accepts: %s (%s)', (name, file, before, after) => {
+      const verdict = checkTestWeakening(file, before, after, { protectedNames: ['calc'] });
+      expect(verdict.readBy).toBe('tree');
+      expect(verdict.weakening).toBeUndefined();
+      expect(verdict.expectationChanged).toBe(runs.EXPECTATION_CHANGES.has(name));
     });
   });
 });

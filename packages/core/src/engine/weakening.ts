@@ -9,6 +9,7 @@ import type {
   TestFileModel,
 } from './test-model.js';
 import { testModels, textTestModel, treeTestModel, type ModelSource } from './weakening-models.js';
+import { compareCases, compareHelpers, sameCheck } from './weakening-units.js';
 
 export interface WeakeningVerdict {
   /** Why the change weakens the tests; undefined when it does not. */
@@ -63,7 +64,7 @@ function compareTest(old: TestFact, now: TestFact): { reasons: string[]; changed
   const required = old.assertions.filter((a) => !a.disarmed && !a.constant);
   const unmatched: AssertionFact[] = [];
   for (const a of required) {
-    const same = free.findIndex((b) => b.text === a.text);
+    const same = free.findIndex((b) => sameCheck(a, b));
     if (same >= 0) {
       free.splice(same, 1);
       continue;
@@ -107,7 +108,9 @@ function compareTest(old: TestFact, now: TestFact): { reasons: string[]; changed
   }
   if (!old.skipped && now.skipped)
     reasons.push(`adds a skip, xfail, todo or DISABLED_ marker to ${now.name}`);
-  return { reasons, changed };
+  const rows = compareCases(old, now);
+  reasons.push(...rows.reasons);
+  return { reasons, changed: changed || rows.changed };
 }
 
 function counts(items: readonly string[]): Map<string, number> {
@@ -195,6 +198,9 @@ export function checkTestWeakening(
     changed ||= verdict.changed;
   }
   if (deleted.length > 0) reasons.push(`deletes or renames test(s) ${deleted.slice(0, 5).join(', ')}`);
+  const helpers = compareHelpers(old, now, compareTest);
+  reasons.push(...helpers.reasons);
+  changed ||= helpers.changed;
 
   const exercised = new Set(options.protectedNames ?? []);
   for (const t of old.tests) for (const a of t.assertions) for (const c of callsOf(a)) exercised.add(c);

@@ -1,0 +1,85 @@
+import type { Node } from './model-grammar.js';
+import { cleanText, collect, type Binding, type Constants, type Dialect } from './model-tree.js';
+import { boundOnce } from './model-tree-values.js';
+
+const ids = (n: Node | null | undefined): Node[] =>
+  n
+    ? collect(
+        n,
+        (x) => x.type === 'identifier',
+        (x) =>
+          /^(?:field_expression|subscript_expression|qualified_identifier|array_declarator)$/.test(x.type),
+      )
+    : [];
+
+/** The name a declarator declares: `r` of `const auto& r`, `kCases` of `kCases[]`. */
+function declared(d: Node | null): Node | undefined {
+  let n = d;
+  while (n && n.type !== 'identifier')
+    n = n.childForFieldName('declarator') ?? n.namedChildren.at(-1) ?? null;
+  return n ?? undefined;
+}
+
+/** Every name a C/C++ scope binds, with the value when it is an initialized declaration. */
+export function cppBindings(scope: Node): Binding[] {
+  const out: Binding[] = [];
+  const none = (at: Node) => (id: Node) => out.push({ name: id.text, at });
+  for (const n of collect(scope, (x) =>
+    /^(?:declaration|assignment_expression|update_expression|parameter_declaration|for_range_loop|structured_binding_declarator|pointer_expression)$/.test(
+      x.type,
+    ),
+  )) {
+    if (n.type === 'declaration') {
+      for (const d of n.childrenForFieldName('declarator')) {
+        const name = declared(d.type === 'init_declarator' ? d.childForFieldName('declarator') : d);
+        // `std::vector<int> v{1, 2}` keeps its initializer as the declarator's last child
+        const value =
+          d.type === 'init_declarator'
+            ? (d.childForFieldName('value') ?? d.namedChildren.find((c) => c.type === 'initializer_list'))
+            : undefined;
+        if (name && d.type !== 'function_declarator')
+          out.push({ name: name.text, at: d, ...(value ? { value } : {}) });
+      }
+    } else if (n.type === 'assignment_expression') ids(n.childForFieldName('left')).forEach(none(n));
+    else if (n.type === 'update_expression') ids(n.childForFieldName('argument')).forEach(none(n));
+    else if (n.type === 'pointer_expression' && n.childForFieldName('operator')?.text === '&')
+      // an address taken may be written through
+      ids(n.childForFieldName('argument')).forEach(none(n));
+    else if (n.type === 'for_range_loop') ids(n.childForFieldName('declarator')).forEach(none(n));
+    else if (n.type !== 'pointer_expression') ids(n.childForFieldName('declarator') ?? n).forEach(none(n));
+  }
+  return out;
+}
+
+/** A read of a variable: an identifier that is not the name of a qualified one or a declarator. */
+export function cppVariable(n: Node): boolean {
+  return n.type === 'identifier' && n.parent?.type !== 'qualified_identifier' && n.field !== 'declarator';
+}
+
+/** The rows of an initializer list (a name resolved through the constants or the body's locals). */
+function rowsOf(expr: Node | null | undefined, k: Constants, d: Dialect): string[] | undefined {
+  const n = expr?.type === 'identifier' ? k.get(expr.text) : expr;
+  if (n?.type !== 'initializer_list') return undefined;
+  return n.namedChildren.filter((c) => !d.comments.has(c.type)).map((c) => cleanText(c, d));
+}
+
+/** The rows that range-for loops holding an assertion walk: `for (auto [a, b, want] : kCases)`. */
+export function cppCases(
+  body: Node,
+  checks: readonly Node[],
+  k: Constants,
+  d: Dialect,
+): string[] | undefined {
+  const rows: string[] = [];
+  let any = false;
+  const local = new Map(k);
+  for (const [name, b] of boundOnce(body, { ...d, bindings: cppBindings })) local.set(name, b.value!);
+  for (const loop of collect(body, (n) => n.type === 'for_range_loop')) {
+    const inner = loop.childForFieldName('body')!;
+    if (!checks.some((c) => c.startIndex >= inner.startIndex && c.endIndex <= inner.endIndex)) continue;
+    const over = loop.childForFieldName('right')!;
+    any = true;
+    rows.push(...(rowsOf(over, local, d) ?? [cleanText(over, d)]));
+  }
+  return any ? rows : undefined;
+}

@@ -1,0 +1,73 @@
+/**
+ * What the weakening guard compares beyond a test's own assertions: the rows of data they run
+ * over, and the helpers (functions that hold assertions) the tests call.
+ */
+import type { AssertionDetail, AssertionFact, TestFact, TestFileModel } from './test-model.js';
+
+/**
+ * Do two assertions check the same thing? The same text, or the same once read through the locals
+ * each uses (`result = add(2, 3); assert result == 5` is `assert add(2, 3) == 5`).
+ */
+export function sameCheck(a: AssertionFact, b: AssertionFact): boolean {
+  const read = (x: AssertionFact): string => (x as AssertionDetail).inlined ?? x.text;
+  return a.text === b.text || read(a) === read(b);
+}
+
+const short = (text: string): string => (text.length > 40 ? `${text.slice(0, 37)}...` : text);
+
+/**
+ * The test's rows of data against the old ones: a row dropped (emptied, shrunk, the failing rows
+ * taken out) makes the test check less; a row rewritten in place changes an expectation.
+ */
+export function compareCases(old: TestFact, now: TestFact): { reasons: string[]; changed: boolean } {
+  if (!old.cases) return { reasons: [], changed: false };
+  const rows = now.cases ?? [];
+  const left = [...rows];
+  const gone: string[] = [];
+  for (const r of old.cases) {
+    const i = left.indexOf(r);
+    if (i >= 0) left.splice(i, 1);
+    else gone.push(r);
+  }
+  if (rows.length < old.cases.length) {
+    const which = gone.slice(0, 3).map((r) => `\`${short(r)}\``);
+    return {
+      reasons: [
+        `drops ${old.cases.length - rows.length} of the ${old.cases.length} cases ${now.name} runs${which.length ? ` (${which.join(', ')})` : ''}`,
+      ],
+      changed: false,
+    };
+  }
+  return { reasons: [], changed: gone.length > 0 };
+}
+
+type Compare = (old: TestFact, now: TestFact) => { reasons: string[]; changed: boolean };
+
+/**
+ * Each helper of the old file, compared as a unit by name: its armed assertions must survive as
+ * a test's must, and a helper that held some may not vanish (the tests that call it, here or in
+ * other files, would check nothing).
+ */
+export function compareHelpers(
+  old: TestFileModel,
+  now: TestFileModel,
+  compare: Compare,
+): { reasons: string[]; changed: boolean } {
+  const reasons: string[] = [];
+  let changed = false;
+  const byName = new Map((now.helpers ?? []).map((h) => [h.name, h]));
+  for (const h of old.helpers ?? []) {
+    const label = `helper ${h.name}`;
+    const armed = h.assertions.filter((a) => !a.disarmed && !a.constant);
+    const n = byName.get(h.name);
+    if (!n) {
+      if (armed.length > 0)
+        reasons.push(`removes ${label}, or every assertion it made (\`${short(armed[0]!.text)}\`)`);
+      continue;
+    }
+    const verdict = compare({ ...h, name: label }, { ...n, name: label });
+    reasons.push(...verdict.reasons);
+    changed ||= verdict.changed;
+  }
+  return { reasons, changed };
+}
