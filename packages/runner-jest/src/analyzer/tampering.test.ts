@@ -45,6 +45,17 @@ describe('scriptTampering: what an edit to code under test may not add', () => {
       /expect\.extend/,
     ],
     ['process.exit', calcWith('  process.exit(0);'), /process\.exit\(\), which ends the test process/],
+    [
+      'an exit taken out of process',
+      calcWith('  const { exit: leave } = process;\n  leave(0);'),
+      /process\.exit\(\)/,
+    ],
+    ["process['exit']", calcWith("  process['exit'](0);"), /process\.exit\(\)/],
+    [
+      'code run from a string',
+      calcWith("  new Function('process.exit(0)')();\n  eval('1');"),
+      /Function\(\), code run from a string/,
+    ],
     ['process.reallyExit', calcWith('  process.reallyExit(0);'), /process\.reallyExit\(\)/],
     [
       'process.kill of its own pid',

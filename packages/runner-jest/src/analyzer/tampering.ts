@@ -125,6 +125,23 @@ function declaredNames(root: SyntaxNode): Set<string> {
   return names;
 }
 
+/** Names taken out of `process` (`const { exit } = process`), to what they are (`process.exit`). */
+function processNames(root: SyntaxNode): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const d of root.descendantsOfType('variable_declarator')) {
+    const value = d.childForFieldName('value');
+    const pattern = d.childForFieldName('name');
+    if (!value || pattern?.type !== 'object_pattern' || pathOf(value)?.join('.') !== 'process') continue;
+    for (const c of pattern.namedChildren) {
+      if (c.type === 'shorthand_property_identifier_pattern') names.set(c.text, `process.${c.text}`);
+      const key = c.type === 'pair_pattern' ? c.childForFieldName('key')?.text : undefined;
+      const local = c.type === 'pair_pattern' ? c.childForFieldName('value')?.text : undefined;
+      if (key && local) names.set(local, `process.${key}`);
+    }
+  }
+  return names;
+}
+
 /** Inside `if (require.main === module)`: a program's own exit. */
 function inProgramEntry(node: SyntaxNode): boolean {
   for (let n = node.parent; n; n = n.parent)
@@ -167,6 +184,7 @@ export function scriptTamperingFindings(tree: SyntaxTree, options: ScriptTamperi
     found.push({ key, line, reason, context: lines[line - 1]?.trim() ?? '' });
   };
   const declared = declaredNames(root);
+  const fromProcess = processNames(root);
   const replaced = (node: SyntaxNode, name: string): void =>
     add(node, `global ${name}`, `\`${node.text.split('\n')[0]}\`, a test global replaced or changed`);
 
@@ -182,7 +200,8 @@ export function scriptTamperingFindings(tree: SyntaxTree, options: ScriptTamperi
 
   for (const call of root.descendantsOfType('call_expression')) {
     const fn = call.childForFieldName('function')!;
-    const name = pathOf(fn)?.join('.');
+    const path = pathOf(fn);
+    const name = (path?.length === 1 ? fromProcess.get(path[0]!) : undefined) ?? path?.join('.');
     const [first, second] = args(call);
     if (name === 'Object.defineProperty' || name === 'Reflect.defineProperty' || name === 'Reflect.set') {
       const key = stringValue(second);
@@ -191,6 +210,8 @@ export function scriptTamperingFindings(tree: SyntaxTree, options: ScriptTamperi
     } else if (name === 'Object.defineProperties' || name === 'Object.assign') {
       if (first && isGlobalObject(first))
         for (const key of objectKeys(second)) if (TEST_GLOBALS.has(key)) replaced(call, key);
+    } else if ((name === 'eval' || name === 'Function') && !options.test && !declared.has(name)) {
+      add(call, name, `${name}(), code run from a string, which no rule can read`);
     } else if (name === 'expect.extend' && !options.test) {
       add(call, 'expect.extend', '`expect.extend(...)`, matchers changed from code under test');
     } else if (name !== undefined && EXIT.has(name) && !inProgramEntry(call)) {
@@ -219,6 +240,9 @@ export function scriptTamperingFindings(tree: SyntaxTree, options: ScriptTamperi
   }
 
   if (!options.test) {
+    for (const node of root.descendantsOfType('new_expression'))
+      if (node.childForFieldName('constructor')?.text === 'Function' && !declared.has('Function'))
+        add(node, 'Function', 'Function(), code run from a string, which no rule can read');
     for (const node of root.descendantsOfType(['import_statement', 'export_statement'])) {
       const module = stringValue(node.childForFieldName('source'));
       if (module !== undefined && FRAMEWORK_MODULE.test(module))
