@@ -203,6 +203,10 @@ const A = '    assert add(2, 3) == 5\n';
 const E = '  expect(add(2, 3)).toBe(5);\n';
 const G = '  EXPECT_EQ(add(2, 3), 5);\n';
 
+const LOCAL = '    total = add(2, 3)\n    assert total == 5\n';
+const LOCAL_JS = '  const total = add(2, 3);\n  expect(total).toBe(5);\n';
+const LOCAL_CPP = '  int total = add(2, 3);\n  EXPECT_EQ(total, 5);\n';
+
 /** @type {Case[]} */
 export const WEAKENINGS = [
   // helpers the tests call
@@ -273,6 +277,25 @@ export const WEAKENINGS = [
     'check(add);',
     'check([](int, int) { return 5; });',
   ),
+  // the locals an assertion reads
+  [
+    'the local the assert reads no longer holds the call',
+    'tests/test_calc.py',
+    sub('local', PY, A, LOCAL),
+    sub('local', PY, A, LOCAL.replace('add(2, 3)', '5')),
+  ],
+  [
+    'the local const the expect reads no longer holds the call',
+    'tests/calc.test.ts',
+    sub('local', JS, E, LOCAL_JS),
+    sub('local', JS, E, LOCAL_JS.replace('add(2, 3)', '5')),
+  ],
+  [
+    'the local the EXPECT reads no longer holds the call',
+    'tests/calc_test.cpp',
+    sub('local', CPP, G, LOCAL_CPP),
+    sub('local', CPP, G, LOCAL_CPP.replace('add(2, 3)', '5')),
+  ],
   // handlers, aliases and setattr
   py('bare except with a trailing comment', A, '    try:\n    ' + A + '    except:  # noqa\n        pass\n'),
   py(
@@ -366,6 +389,12 @@ export const LEGITIMATE = [
   ),
   js('the result kept in a local const', E, '  const r = add(2, 3);\n  expect(r).toBe(5);\n'),
   cc('the result kept in a local auto', G, '  auto r = add(2, 3);\n  EXPECT_EQ(r, 5);\n'),
+  [
+    'the local the assert reads set up with other arguments',
+    'tests/test_calc.py',
+    sub('local', PY, A, LOCAL),
+    sub('local', PY, A, LOCAL.replace('add(2, 3)', 'add(3, 2)')),
+  ],
   rows('module case list row corrected', '(1, 1, 2), (0, 0, 0)]', '(1, 1, 3), (0, 0, 0)]'),
   rows('module case list gains a row', '(0, 0, 0)]', '(0, 0, 0), (5, 5, 10)]'),
   rows('parametrize row corrected', '[(2, 3, 5), (1, 1, 2)])', '[(2, 3, 6), (1, 1, 2)])'),
