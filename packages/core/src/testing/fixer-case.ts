@@ -10,9 +10,12 @@ import {
   type FixRequest,
   type FixRequestSchema,
 } from '../api/contracts/fix.js';
+import { PluginError } from '../api/errors.js';
 import type { Analyzer, Fixer } from '../api/plugin.js';
 import { validateEdits } from '../engine/validate.js';
 import { formatIssues } from '../host/format-issues.js';
+import { wrapAnalyzer, wrapFixer } from '../host/wrap-plugin.js';
+import { catchPluginExits, type PluginExit } from '../safety/process/plugin-exits.js';
 import { check, copyFixture, diffSnapshots, silentLogger, snapshotTree } from './conformance-utils.js';
 import { sampleFixRequest } from './sample-fix-request.js';
 
@@ -143,9 +146,19 @@ async function answer(
   root: string,
 ): Promise<{ proposal?: FixProposal; thrown?: Error }> {
   let raw: unknown;
+  let exited: PluginExit | undefined;
   try {
-    raw = await fixer.propose(request, { signal: new AbortController().signal, logger: silentLogger, root });
-  } catch (error) {
+    raw = await catchPluginExits(
+      (exit) => (exited = exit),
+      () => fixer.propose(request, { signal: new AbortController().signal, logger: silentLogger, root }),
+    );
+  } catch (caught) {
+    check(
+      !exited,
+      `${fixer.name} called process.exit(${String(exited?.code ?? '')}) in propose: the gate stops the whole run for it as an internal error (exit 3); a fixer must return or throw`,
+    );
+    // the wrapper's PluginError carries the fixer's own throw: the case's expectation is about that
+    const error = caught instanceof PluginError && caught.cause !== undefined ? caught.cause : caught;
     const e = error instanceof Error ? error : new Error(String(error));
     check(
       !(
@@ -174,12 +187,19 @@ async function answer(
  * Runs one case: makes the project, asks the fixer with a frozen request, checks that nothing was
  * written and that the answer parses, validates edits with the engine's `validateEdits`, and
  * compares the outcome with the expectation. Throws a ConformanceError that says what differed.
+ * The fixer and the analyzer go through the wrappers the gate uses, so the case sees what the gate
+ * sees: every hook the analyzer brings (`testModel` among them), an exit stopped and said.
  */
 export async function checkFixerCase(
-  fixer: Fixer,
+  rawFixer: Fixer,
   c: FixerCase,
-  options: FixerCaseOptions = {},
+  rawOptions: FixerCaseOptions = {},
 ): Promise<void> {
+  const fixer = wrapFixer(rawFixer, undefined, silentLogger);
+  const options: FixerCaseOptions = {
+    ...rawOptions,
+    ...(rawOptions.analyzer ? { analyzer: wrapAnalyzer(rawOptions.analyzer, undefined, silentLogger) } : {}),
+  };
   const project = await makeProject(c.project, options.tempParent);
   try {
     const request = deepFreeze(await buildRequest(c, project.root, project.inline, options.analyzer));

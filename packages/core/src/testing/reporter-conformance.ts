@@ -1,8 +1,9 @@
 import { GateReportSchema, type GateReport } from '../api/contracts/report.js';
 import type { Reporter, RunEndContext } from '../api/plugin.js';
 import { checkApiVersion } from '../host/api-version.js';
+import { wrapReporter } from '../host/wrap-plugin.js';
 import { editDistance } from '../text/edit-distance.js';
-import { check } from './conformance-utils.js';
+import { check, silentLogger } from './conformance-utils.js';
 import {
   gateWithReporters,
   HOOKS,
@@ -73,7 +74,8 @@ export function reporterConformanceCases(
 ): ConformanceCase[] {
   const gate = async (interruptOn?: 'onAttemptStart'): Promise<void> => {
     const reporter = await create();
-    const under = recording(reporter);
+    // through the wrapper the gate puts around a configured reporter
+    const under = recording(wrapReporter(reporter, undefined, silentLogger));
     const after = recording(slowReporter());
     const run = await gateWithReporters([throwingReporter, under.reporter, after.reporter], {
       ...(options.tempParent ? { tempParent: options.tempParent } : {}),

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { HealConfigSchema } from '../api/contracts/config.js';
+import { PluginError } from '../api/errors.js';
 import type { GateReport } from '../api/contracts/report.js';
 import type { Logger, Reporter } from '../api/plugin.js';
 import { runGate } from '../engine/gate.js';
@@ -51,7 +52,13 @@ export function recording(inner: Reporter): { reporter: Reporter; calls: Call[];
       try {
         await fn.apply(inner, args);
       } catch (error) {
-        call.error = error instanceof Error ? error.message : String(error);
+        // the reporter's own words, without the name the wrapper's PluginError puts first
+        call.error =
+          error instanceof PluginError
+            ? error.detail
+            : error instanceof Error
+              ? error.message
+              : String(error);
         throw error;
       } finally {
         call.ended = performance.now();

@@ -5,6 +5,7 @@ import { FailureSchema, ScopeSchema } from '../api/contracts/failure.js';
 import { RunResultSchema, type RunResult } from '../api/contracts/run-result.js';
 import type { Analyzer, ProjectInfo, RunContext, Runner } from '../api/plugin.js';
 import { checkApiVersion } from '../host/api-version.js';
+import { wrapRunner } from '../host/wrap-plugin.js';
 import { check, copyFixture, diffSnapshots, silentLogger, snapshotTree } from './conformance-utils.js';
 import { checkDefinitionLines } from './definition-lines.js';
 import type { RunnerFixture } from './runner-fixture.js';
@@ -25,12 +26,14 @@ interface Shared {
 /**
  * The checks every runner must pass, as named cases. A runner author registers them with their
  * test framework (`registerRunnerConformance`) or runs them directly. They use the real toolchain
- * on a real copy of the fixture.
+ * on a real copy of the fixture, and call the runner (and its analyzer) through the wrapper the
+ * gate uses, so what they certify is what the gate gets.
  */
 export function runnerConformanceCases(
-  runner: Runner,
+  plugin: Runner,
   fixture: RunnerFixture,
 ): { cases: ConformanceCase[]; setup: () => Promise<void>; teardown: () => Promise<void> } {
+  const runner = wrapRunner(plugin, undefined, silentLogger);
   let shared: Shared | undefined;
   let dispose: (() => Promise<void>) | undefined;
   let before: Map<string, string> | undefined;
@@ -79,15 +82,15 @@ export function runnerConformanceCases(
     {
       name: 'has the plugin shape',
       run: async () => {
-        check(typeof runner.name === 'string' && runner.name.length > 0, 'name must be a non-empty string');
-        const api = checkApiVersion(runner);
+        check(typeof plugin.name === 'string' && plugin.name.length > 0, 'name must be a non-empty string');
+        const api = checkApiVersion(plugin);
         check(api.ok, `this @suture/core would refuse the runner: ${api.ok ? '' : api.reason}`);
         check(
-          typeof runner.language === 'string' && runner.language.length > 0,
+          typeof plugin.language === 'string' && plugin.language.length > 0,
           'language must be a non-empty string',
         );
-        check(typeof runner.supportsSelection === 'boolean', 'supportsSelection must be a boolean');
-        check(typeof runner.run === 'function', 'run must be a function');
+        check(typeof plugin.supportsSelection === 'boolean', 'supportsSelection must be a boolean');
+        check(typeof plugin.run === 'function', 'run must be a function');
       },
     },
     {
@@ -207,7 +210,7 @@ export function runnerConformanceCases(
         const copy = await copyFixture(fixture.path);
         let result: RunResult;
         try {
-          result = await run({}, missing, copy.root);
+          result = await run({}, wrapRunner(missing, undefined, silentLogger), copy.root);
         } catch (error) {
           throw new Error(
             `run() threw instead of returning a RunResult with status "error": ${(error as Error).message}`,
