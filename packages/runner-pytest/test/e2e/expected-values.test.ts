@@ -95,27 +95,35 @@ describe('fixes that change tests, on a real pytest project', () => {
     expect(gitStatus(repo)).toBe('');
   }, 180_000);
 
-  it('does not heal a failing case by deleting its row, even with weakening allowed: the case never ran', async () => {
-    const { repo, root } = await repoWith('expected-values');
-    const report = await gate({
-      repo,
-      root,
-      mode: 'fix',
-      fixers: [byTest({ [ROW]: [{ file: TEST, search: '(2, 3, 7), ', replace: '' }] })],
-      // the guard would refuse the deletion first; the re-run must not take it either
-      heal: { maxAttempts: 1, flakyReruns: 0, allowTestWeakening: true },
-    });
-    const row = report.projects[0]!.failures.find((f) => f.failure.tests[0] === ROW)!;
-    expect(row.outcome).not.toBe('healed');
-    expect(row.attempts[0]!.verdict).toBe('failed-validation');
-    expect(row.attempts[0]!.validation?.renamed).toEqual({ [ROW]: [] });
-    expect(row.attempts[0]!.validation?.stillFailing).toEqual([
-      {
-        id: ROW,
-        message: expect.stringMatching(/^did not run, and no new case of .*::test_mul took its place/),
-      },
-    ]);
-    expect(report.exitCode).toBe(1);
-    expect(gitStatus(repo)).toBe('');
-  }, 180_000);
+  it.each([
+    ['deleting its row', '', /^did not run, and no new case of .*::test_mul took its place/, ROW],
+    [
+      'changing its row and skipping the new case',
+      'pytest.param(2, 3, 6, marks=pytest.mark.skip), ',
+      /^was skipped/,
+      'tests/test_calc.py::test_mul[2-3-6]',
+    ],
+  ])(
+    'does not heal a failing case by %s, even with weakening allowed: no case ran and passed in its place',
+    async (_name, replace, message, id) => {
+      const { repo, root } = await repoWith('expected-values');
+      const report = await gate({
+        repo,
+        root,
+        mode: 'fix',
+        fixers: [byTest({ [ROW]: [{ file: TEST, search: '(2, 3, 7), ', replace }] })],
+        // the guard would refuse the edit first; the re-run must not take it either
+        heal: { maxAttempts: 1, flakyReruns: 0, allowTestWeakening: true },
+      });
+      const row = report.projects[0]!.failures.find((f) => f.failure.tests[0] === ROW)!;
+      expect(row.outcome).not.toBe('healed');
+      expect(row.attempts[0]!.verdict).toBe('failed-validation');
+      expect(row.attempts[0]!.validation?.stillFailing).toEqual([
+        { id, message: expect.stringMatching(message) },
+      ]);
+      expect(report.exitCode).toBe(1);
+      expect(gitStatus(repo)).toBe('');
+    },
+    180_000,
+  );
 });
