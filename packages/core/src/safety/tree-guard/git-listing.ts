@@ -39,12 +39,21 @@ export async function gitBlob(cwd: string, blob: string): Promise<Buffer> {
   return stdout;
 }
 
-/** The folder's path inside its work tree (`''` at the top, else ending in `/`), or undefined outside git. */
+/**
+ * The folder's path inside its work tree (`''` at the top, else ending in `/`), or undefined
+ * outside git, or in a folder the work tree ignores (git lists nothing of it).
+ */
 export async function workTreePrefix(root: string): Promise<string | undefined> {
   try {
     const inside = (await git(root, ['rev-parse', '--is-inside-work-tree'])).trim();
     if (inside !== 'true') return undefined;
-    return (await git(root, ['rev-parse', '--show-prefix'])).trim();
+    const prefix = (await git(root, ['rev-parse', '--show-prefix'])).trim();
+    if (prefix === '') return prefix;
+    const ignored = await exec('git', [...SAFE, 'check-ignore', '-q', '--', '.'], { cwd: root }).then(
+      () => true,
+      () => false,
+    );
+    return ignored ? undefined : prefix;
   } catch {
     return undefined;
   }
@@ -72,7 +81,8 @@ export async function gitListing(
   ]);
   const staged = git(root, ['ls-files', '-s', '-z', '--', '.']);
   const ignored = options.untracked
-    ? git(root, ['ls-files', '-o', '-i', '--exclude-standard', '--directory', '-z', '--', '.'])
+    ? // from the folder, without a pathspec: git 2.39 fails on `--directory -- .` in a subfolder
+      git(root, ['ls-files', '-o', '-i', '--exclude-standard', '--directory', '-z'])
     : Promise.resolve('');
   const dirty: string[] = [];
   for (const record of (await status).split('\0')) {

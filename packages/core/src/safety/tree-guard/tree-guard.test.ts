@@ -175,6 +175,31 @@ describe('a run watched with the whole tree', () => {
   });
 });
 
+describe('a project in a folder its repository ignores', () => {
+  it('is walked as a tree outside git, and a file a run planted there is removed', async () => {
+    const root = await repo();
+    const project = join(root, 'out', 'project');
+    await put(project, 'a.py', 'x = 1\n');
+    const snapshot = await takeSnapshot(tree(project, { label: 'out/project' }));
+    expect(snapshot.prefix).toBeUndefined();
+    await put(project, 'planted.py', 'y = 2\n');
+    await put(project, 'a.py', 'x = 2\n');
+    const changes = await undoChanges(snapshot, { restore: true });
+    expect(changes.map((c) => `${c.change} ${c.file}`)).toEqual([
+      'modified out/project/a.py',
+      'created out/project/planted.py',
+    ]);
+    expect(await readFile(join(project, 'a.py'), 'utf8')).toBe('x = 1\n');
+  });
+
+  it('in a subfolder git lists, sees what a run adds to its ignored entries', async () => {
+    const root = await repo();
+    const snapshot = await takeSnapshot(tree(join(root, 'src'), { label: 'src' }));
+    await put(root, 'src/debug.log', 'ignored but new\n');
+    expect((await undoChanges(snapshot, { restore: true })).map((c) => c.file)).toEqual(['src/debug.log']);
+  });
+});
+
 describe('a run watched for tracked files only (the user code of a first run)', () => {
   it('puts back tracked files a build deleted or wrote, and leaves the rest', async () => {
     const root = await repo();

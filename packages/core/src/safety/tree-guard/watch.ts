@@ -20,15 +20,24 @@ export class TreeWatch {
     private readonly options: UndoOptions,
   ) {}
 
-  /** Runs `fn` between a snapshot and the undoing of what it changed, even when it throws. */
-  async around<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` between a snapshot and the undoing of what it changed, even when it throws; what
+   * `keep` accepts (repository-relative) stays as the run left it.
+   */
+  async around<T>(fn: () => Promise<T>, keep?: (file: string) => boolean): Promise<T> {
     const snapshots = await Promise.all(this.targets.map((t) => takeSnapshot(t)));
     try {
       return await fn();
     } finally {
       for (const [i, s] of snapshots.entries()) {
         const restore = this.targets[i]!.restore ?? this.options.restore;
-        this.pending.push(...(await undoChanges(s, { ...this.options, restore })));
+        const expected = this.options.expected;
+        const own = keep
+          ? async (file: string): Promise<boolean> => keep(file) || ((await expected?.(file)) ?? false)
+          : expected;
+        this.pending.push(
+          ...(await undoChanges(s, { ...this.options, restore, ...(own ? { expected: own } : {}) })),
+        );
       }
     }
   }
