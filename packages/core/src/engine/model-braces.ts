@@ -1,4 +1,10 @@
-import { namesOf, type AssertionFact, type TestFact, type TestFileModel } from './test-model.js';
+import {
+  namesOf,
+  throughLocals,
+  type AssertionDetail,
+  type TestFact,
+  type TestFileModel,
+} from './test-model.js';
 
 export type BraceLanguage = 'js' | 'cpp';
 
@@ -137,12 +143,30 @@ const REDEFINES = {
   cpp: /^[ \t]*#\s*(?:define|undef)\s+\w+[^\n]*/gm,
 };
 
+const DECLARES =
+  /\b(?:const|let|var|auto|int|long|double|float|bool|size_t|unsigned|char|std::string)\s+&?\s*([A-Za-z_]\w*)\s*=(?!=)\s*([^;]+);/g;
+
+/** The names a body declares once with a value it never changes, to the text of the value. */
+function localsOf(code: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const declared = [...code.matchAll(DECLARES)];
+  for (const [, name, value] of declared) {
+    const writes = code.match(
+      new RegExp(`(?:\\+\\+|--|&)\\s*${name}\\b|\\b${name}\\s*(?:[-+*/%&|^]?=(?!=)|\\+\\+|--)`, 'g'),
+    );
+    if (declared.filter((d) => d[1] === name).length === 1 && (writes?.length ?? 0) === 1)
+      out.set(name!, value!.trim());
+  }
+  return out;
+}
+
 function assertionsIn(
   code: string,
   body: [number, number],
   dead: Array<[number, number]>,
   lang: BraceLanguage,
-): AssertionFact[] {
+): AssertionDetail[] {
+  const locals = localsOf(code.slice(body[0], body[1]));
   const spans: Array<[number, number, string]> = [];
   for (const a of code.slice(body[0], body[1]).matchAll(STARTS[lang])) {
     const at = body[0] + a.index;
@@ -158,12 +182,14 @@ function assertionsIn(
       : wraps
         ? 'it expects an assertion inside it to fail'
         : disarmed(code, body, at, dead, lang);
-    const names = namesOf(text);
+    const own = namesOf(text);
+    const read = throughLocals(text, locals);
     const args = /^\w+\s*\(\s*([^,]+?)\s*,\s*([^,]+?)\s*\)$/.exec(text);
     return {
       text,
-      names,
-      constant: names.length === 0 || (!!args && args[1] === args[2]),
+      names: read.names,
+      ...(read.inlined ? { inlined: read.inlined, calls: read.calls ?? [] } : {}),
+      constant: own.length === 0 || (!!args && args[1] === args[2]),
       ...(why ? { disarmed: why } : {}),
     };
   });

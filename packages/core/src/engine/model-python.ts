@@ -1,4 +1,10 @@
-import { namesOf, type AssertionFact, type TestFact, type TestFileModel } from './test-model.js';
+import {
+  namesOf,
+  throughLocals,
+  type AssertionDetail,
+  type TestFact,
+  type TestFileModel,
+} from './test-model.js';
 
 interface Stmt {
   indent: number;
@@ -119,15 +125,50 @@ function expectsFailure(body: Stmt[], at: number): string | undefined {
   return undefined;
 }
 
-function fact(stmt: Stmt, disarmed: string | undefined): AssertionFact {
+/** The names a test body binds once, by a plain `name = value`, to the text of the value. */
+function localsOf(body: readonly Stmt[]): Map<string, string> {
+  const seen = new Map<string, string | null>();
+  for (const b of body) {
+    const plain = /^([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)\s*(.+)$/.exec(b.text);
+    const other = [
+      ...b.text.matchAll(
+        /^([A-Za-z_]\w*)\s*(?:[-+*/%&|^@]|\/\/|\*\*|>>|<<)=|^(?:async\s+)?for\s+([\w\s,()]+?)\s+in\b|\bas\s+([A-Za-z_]\w*)|\b(?:global|nonlocal)\s+([\w\s,]+)|([A-Za-z_]\w*)\s*:=/g,
+      ),
+    ].flatMap((m) =>
+      m
+        .slice(1)
+        .filter(Boolean)
+        .join(' ')
+        .split(/[\s,()]+/)
+        .filter(Boolean),
+    );
+    if (plain) seen.set(plain[1]!, seen.has(plain[1]!) ? null : plain[2]!);
+    for (const n of other) seen.set(n, null);
+  }
+  return new Map([...seen].filter((e): e is [string, string] => e[1] !== null));
+}
+
+function fact(
+  stmt: Stmt,
+  disarmed: string | undefined,
+  locals: ReadonlyMap<string, string>,
+): AssertionDetail {
   const text = stmt.text.replace(/\s+/g, ' ');
   const expr = text.replace(/^assert\s+/, '').replace(/,\s*(["']).*$/, '');
   const sides = /^(.+?)\s*(?:==|is)\s*(.+)$/.exec(expr);
-  const names = namesOf(text.startsWith('with') ? text : expr);
+  const own = namesOf(text.startsWith('with') ? text : expr);
+  const read = throughLocals(text.startsWith('with') ? text : expr, locals);
+  const names = [...new Set([...own, ...read.names])];
   return {
     text,
     names,
-    constant: names.length === 0 || (!!sides && sides[1]!.trim() === sides[2]!.trim()),
+    ...(read.inlined
+      ? {
+          inlined: text.startsWith('with') ? read.inlined : text.replace(expr, read.inlined),
+          calls: read.calls ?? [],
+        }
+      : {}),
+    constant: own.length === 0 || (!!sides && sides[1]!.trim() === sides[2]!.trim()),
     ...(disarmed ? { disarmed } : {}),
   };
 }
@@ -156,6 +197,7 @@ export function pythonTestModel(source: string): TestFileModel {
     const body: Stmt[] = [];
     for (let j = i + 1; j < stmts.length && stmts[j]!.indent > s.indent; j++) body.push(stmts[j]!);
     const owner = classes[classes.length - 1];
+    const locals = localsOf(body);
     tests.push({
       name: owner ? `${owner.name}.${def[1]!}` : def[1]!,
       skipped:
@@ -165,7 +207,7 @@ export function pythonTestModel(source: string): TestFileModel {
         body.some((b) => /^(?:pytest\.(?:skip|xfail)|self\.skipTest)\s*\(/.test(b.text)),
       assertions: body.flatMap((b, k) =>
         ASSERTION.test(b.text)
-          ? [fact(withBlock(body, k), disarmedBy(body, k) ?? expectsFailure(body, k))]
+          ? [fact(withBlock(body, k), disarmedBy(body, k) ?? expectsFailure(body, k), locals)]
           : [],
       ),
     });

@@ -56,3 +56,35 @@ export function namesOf(text: string): string[] {
   for (const m of bare.matchAll(/[A-Za-z_]\w*/g)) if (isDependency(m[0])) out.add(m[0]);
   return [...out];
 }
+
+/**
+ * An assertion's text read through the locals it uses (each name bound once, to the text of its
+ * value): what the values mention is part of what the assertion checks, and the text read through
+ * (`assert result == 5` after `result = add(2, 3)` reads `assert add(2, 3) == 5`) is the same
+ * assertion made in place. For the text rules; the syntax-tree readers read locals from the tree.
+ */
+export function throughLocals(
+  text: string,
+  locals: ReadonlyMap<string, string>,
+): { names: string[]; inlined?: string; calls?: string[] } {
+  const names = new Set(namesOf(text));
+  if (locals.size === 0) return { names: [...names] };
+  let read = text;
+  for (let depth = 0; depth < 4; depth++) {
+    const next = read.replace(
+      /(["'`])(?:\\.|(?!\1).)*\1|[A-Za-z_]\w*/g,
+      (m, quote: string | undefined, at: number) => {
+        const value = quote || read[at - 1] === '.' ? undefined : locals.get(m);
+        if (value === undefined) return m;
+        for (const n of namesOf(value)) names.add(n);
+        return /^[\w.]+(?:\([^()]*\))?$|^\d/.test(value) ? value : `(${value})`;
+      },
+    );
+    if (next === read) break;
+    read = next;
+  }
+  if (read === text) return { names: [...names] };
+  // the calls it makes once read through: `total = 5` for `total = add(2, 3)` drops `add`
+  const calls = [...read.matchAll(/([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1]!).filter((n) => names.has(n));
+  return { names: [...names], inlined: read, calls: [...new Set(calls)] };
+}

@@ -83,6 +83,30 @@ describe('the weakening guard reads what the tests run', () => {
     }
   });
 
+  it('reads an assertion through a local variable by the text rules too', () => {
+    for (const name of [
+      'the result kept in a local variable',
+      'the result kept in a local const',
+      'the result kept in a local auto',
+    ]) {
+      const [, file, before, after] = byName(LEGITIMATE, name);
+      expect(checkTestWeakening(file, before, after, { reader: 'text' })).toEqual({
+        expectationChanged: false,
+        readBy: 'text',
+      });
+    }
+  });
+
+  it.each(['the local the assert reads', 'the local const the expect reads', 'the local the EXPECT reads'])(
+    'refuses by the text rules too: %s no longer holds the call',
+    (what) => {
+      const [, file, before, after] = byName(WEAKENINGS, `${what} no longer holds the call`);
+      expect(checkTestWeakening(file, before, after, { reader: 'text' }).weakening).toMatch(
+        /no longer mentions add/,
+      );
+    },
+  );
+
   it('still refuses a local variable that no longer holds the call', () => {
     const [, file, before] = byName(LEGITIMATE, 'the result kept in a local variable');
     const after = before.replace('    assert add(2, 3) == 5\n', '    result = 5\n    assert result == 5\n');
