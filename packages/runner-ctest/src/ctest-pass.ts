@@ -1,10 +1,13 @@
+import { mkdtemp } from 'node:fs/promises';
 import { cpus } from 'node:os';
+import { join } from 'node:path';
 import { runProcess, type RunContext, type TestResult } from '@suture/core';
 import { BoundedText } from './bounded-text.js';
 import { buildEnv } from './build.js';
 import { STUCK_HEADER } from './ctest-output.js';
 import { CtestStream, type EntryEnd } from './ctest-stream.js';
 import type { Listing, ListingCache } from './gtest-listing.js';
+import { reportEnv } from './gtest-report.js';
 import { GtestStream, type CaseEnd } from './gtest-stream.js';
 import { killTestProcess, testProcessRunning } from './kill-test.js';
 import { killLeftoverHelpers } from './leftover-helpers.js';
@@ -45,6 +48,8 @@ export interface PassOutcome {
   noTests: boolean;
   /** Whole binaries stopped before their end: the cases each finished or was stopped in. */
   cut: Map<string, string[]>;
+  /** Where the GoogleTest programs of the pass wrote their own reports. */
+  reportDir: string;
 }
 
 const DISABLED = /(?:^|[./])DISABLED_/;
@@ -241,9 +246,15 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
     ...input.select,
     ...options.ctestArgs,
   ];
+  // each GoogleTest program writes its own report as it ends, checked against what it printed
+  const reportDir = await mkdtemp(join(ctx.workDir, 'gtest-report-'));
   const r = await runProcess(options.ctest, args, {
     cwd: ctx.root,
-    env: { ...buildEnv(), ...(input.gtestFilter !== undefined ? { GTEST_FILTER: input.gtestFilter } : {}) },
+    env: {
+      ...buildEnv(),
+      ...reportEnv(reportDir),
+      ...(input.gtestFilter !== undefined ? { GTEST_FILTER: input.gtestFilter } : {}),
+    },
     timeoutMs: Math.max(1, input.deadline - Date.now()),
     signal: ctx.signal,
     tailBytes: 256 * 1024,
@@ -266,6 +277,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
     ...(r.spawnError ? { spawnError: r.spawnError } : {}),
     noTests: /No tests were found/.test(r.output),
     cut,
+    reportDir,
   };
 }
 

@@ -11,6 +11,8 @@ export interface Registered {
   timeoutS?: number;
   /** WILL_FAIL or a PASS/FAIL regular expression decides its result, not its exit code. */
   ownVerdict?: boolean;
+  /** The entry names its own GoogleTest report file (`--gtest_output`, GTEST_OUTPUT in its ENVIRONMENT). */
+  ownReport?: boolean;
 }
 
 export type Registry = Map<string, Registered>;
@@ -41,6 +43,10 @@ export async function readRegistry(ctest: string, buildDir: string, ctx: RunCont
     const filter = t.command?.find((a) => a.startsWith('--gtest_filter='))?.slice('--gtest_filter='.length);
     const prop = (name: string): unknown => t.properties?.find((p) => p.name === name)?.value;
     const timeout = Number(prop('TIMEOUT'));
+    const env = prop('ENVIRONMENT');
+    const ownReport =
+      (t.command ?? []).some((a) => a.startsWith('--gtest_output')) ||
+      (Array.isArray(env) && env.some((v) => String(v).startsWith('GTEST_OUTPUT=')));
     const single = filter !== undefined && !/[*?:-]/.test(filter);
     out.set(t.name, {
       command: t.command ?? [],
@@ -51,6 +57,7 @@ export async function readRegistry(ctest: string, buildDir: string, ctx: RunCont
       prop('FAIL_REGULAR_EXPRESSION') !== undefined
         ? { ownVerdict: true }
         : {}),
+      ...(ownReport ? { ownReport: true } : {}),
     });
   }
   return out;

@@ -3,6 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RunContext, RunResultInput, TestResult } from '@suture/core';
 import { configureAndBuild } from './build.js';
 import { runPass, type PassInput, type PassOutcome } from './ctest-pass.js';
+import { crossCheckGtest } from './gtest-crosscheck.js';
 import { ListingCache } from './gtest-listing.js';
 import { remember, runLimitHint, testLimit, type DurationMemory } from './limits.js';
 import { noTestsHint } from './no-tests.js';
@@ -152,9 +153,24 @@ export async function runCtest(
   for (const pass of [...passes])
     for (const [entry, through] of pass.cut)
       passes.push(...(await continueCut(base, await registry, entry, through, only.get(entry))));
+  const streamed = passes.flatMap((p) => p.tests);
+  // what the programs printed, checked against GoogleTest's own reports of them
+  const tests = ctx.signal.aborted
+    ? streamed
+    : await crossCheckGtest(
+        {
+          options,
+          ctx,
+          buildDir,
+          registry: await registry,
+          listings,
+          reportDirs: passes.map((p) => p.reportDir),
+          deadline: base.deadline,
+        },
+        streamed,
+      );
   await listings.save().catch(() => undefined);
 
-  const tests = passes.flatMap((p) => p.tests);
   for (const id of ctx.selection ?? [])
     if (!tests.some((t) => t.id === id)) {
       const own = entryFromCases(id, tests) ?? caseOfCrashedEntry(id, tests);

@@ -1,0 +1,43 @@
+#include <gtest/gtest.h>
+
+// many one-case entries that CTest runs two at a time: their programs start together
+TEST(Many, Case1) { EXPECT_EQ(1 * 2, 1 + 1); }
+TEST(Many, Case2) { EXPECT_EQ(2 * 2, 2 + 2); }
+TEST(Many, Case3) { EXPECT_EQ(3 * 2, 3 + 3); }
+TEST(Many, Case4) { EXPECT_EQ(4 * 2, 4 + 4); }
+TEST(Many, Case5) { EXPECT_EQ(5 * 2, 5 + 5); }
+TEST(Many, Case6) { EXPECT_EQ(6 * 2, 6 + 6); }
+TEST(Many, Case7) { EXPECT_EQ(7 * 2, 7 + 7); }
+TEST(Many, Case8) { EXPECT_EQ(8 * 2, 8 + 8); }
+TEST(Many, Case9) { EXPECT_EQ(9 * 2, 9 + 9); }
+TEST(Many, Case10) { EXPECT_EQ(10 * 2, 10 + 10); }
+TEST(Many, Case11) { EXPECT_EQ(11 * 2, 11 + 11); }
+TEST(Many, Case12) { EXPECT_EQ(12 * 2, 12 + 12); }
+TEST(Many, Case13) { EXPECT_EQ(13 * 2, 13 + 13); }
+TEST(Many, Case14) { EXPECT_EQ(14 * 2, 14 + 14); }
+TEST(Many, Case15) { EXPECT_EQ(15 * 2, 15 + 15); }
+TEST(Many, Case16) { EXPECT_EQ(16 * 2, 16 + 16); }
+TEST(Many, Case17) { EXPECT_EQ(17 * 2, 17 + 17); }
+TEST(Many, Case18) { EXPECT_EQ(18 * 2, 18 + 18); }
+TEST(Many, Case19) { EXPECT_EQ(19 * 2, 19 + 19); }
+TEST(Many, Case20) { EXPECT_EQ(20 * 2, 20 + 20); }
+TEST(Many, Case21) { EXPECT_EQ(21 * 2, 21 + 21); }
+TEST(Many, Case22) { EXPECT_EQ(22 * 2, 22 + 22); }
+TEST(Many, Case23) { EXPECT_EQ(23 * 2, 23 + 23); }
+TEST(Many, Case24) { EXPECT_EQ(24 * 2, 24 + 24); }
+TEST(Many, Case25) { EXPECT_EQ(25 * 2, 25 + 25); }
+TEST(Many, Case26) { EXPECT_EQ(26 * 2, 26 + 26); }
+TEST(Many, Case27) { EXPECT_EQ(27 * 2, 27 + 27); }
+TEST(Many, Case28) { EXPECT_EQ(28 * 2, 28 + 28); }
+TEST(Many, Case29) { EXPECT_EQ(29 * 2, 29 + 29); }
+TEST(Many, Case30) { EXPECT_EQ(30 * 2, 30 + 30); }
+TEST(Many, Case31) { EXPECT_EQ(31 * 2, 31 + 31); }
+TEST(Many, Case32) { EXPECT_EQ(32 * 2, 32 + 32); }
+TEST(Many, Case33) { EXPECT_EQ(33 * 2, 33 + 33); }
+TEST(Many, Case34) { EXPECT_EQ(34 * 2, 34 + 34); }
+TEST(Many, Case35) { EXPECT_EQ(35 * 2, 35 + 35); }
+TEST(Many, Case36) { EXPECT_EQ(36 * 2, 36 + 36); }
+TEST(Many, Case37) { EXPECT_EQ(37 * 2, 37 + 37); }
+TEST(Many, Case38) { EXPECT_EQ(38 * 2, 38 + 38); }
+TEST(Many, Case39) { EXPECT_EQ(39 * 2, 39 + 39); }
+TEST(Many, Case40) { EXPECT_EQ(40 * 2, 40 + 40); }
