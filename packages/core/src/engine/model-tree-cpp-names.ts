@@ -83,3 +83,31 @@ export function cppCases(
   }
   return any ? rows : undefined;
 }
+
+const INSTANTIATE = /^(?:INSTANTIATE_TEST_SUITE_P|INSTANTIATE_TEST_CASE_P|INSTANTIATE_TYPED_TEST_SUITE_P)$/;
+
+/**
+ * The rows each value-parameterized suite runs: `INSTANTIATE_TEST_SUITE_P(Small, AddTest,
+ * ::testing::Values(...))` gives every `TEST_P(AddTest, ...)` the values of `Values` (or of the
+ * constant array `ValuesIn` names), each row prefixed by its instantiation; another generator
+ * (`Range`, `Combine`) is one row, its text.
+ */
+export function cppInstantiations(root: Node, k: Constants, d: Dialect): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const call of collect(
+    root,
+    (n) => n.type === 'call_expression' && INSTANTIATE.test(n.childForFieldName('function')?.text ?? ''),
+  )) {
+    const [prefix, suite, generator] = call.childForFieldName('arguments')?.namedChildren ?? [];
+    if (!prefix || !suite || !generator) continue;
+    const name = generator.type === 'call_expression' ? generator.childForFieldName('function')!.text : '';
+    const args = generator.childForFieldName('arguments')?.namedChildren ?? [];
+    const values = /(?:^|::)Values$/.test(name)
+      ? args.map((a) => cleanText(a, d))
+      : /(?:^|::)ValuesIn$/.test(name)
+        ? (rowsOf(args[0], k, d) ?? [cleanText(generator, d)])
+        : [cleanText(generator, d)];
+    out.set(suite.text, [...(out.get(suite.text) ?? []), ...values.map((v) => `${prefix.text}: ${v}`)]);
+  }
+  return out;
+}

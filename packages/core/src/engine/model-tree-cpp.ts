@@ -13,7 +13,7 @@ import {
   type Found,
   type Constants,
 } from './model-tree.js';
-import { cppBindings, cppCases, cppVariable } from './model-tree-cpp-names.js';
+import { cppBindings, cppCases, cppInstantiations, cppVariable } from './model-tree-cpp-names.js';
 import { fileConstants, foldComparison, NO_CONSTANTS } from './model-tree-values.js';
 import type { Definition, FileModelDetail, TestFact } from './test-model.js';
 
@@ -273,15 +273,17 @@ export function cppTreeModel(root: Node): FileModelDetail {
     return [...found, ...helperCalls(body, helperNames, found, CPP, args)];
   };
   const tests: TestFact[] = [];
-  const add = (name: string, body: Node, registered: boolean, why: string): void => {
+  const instantiated = cppInstantiations(root, k, CPP);
+  const add = (name: string, body: Node, registered: boolean, why: string, rows?: string[]): void => {
     const found = checksIn(body);
     const facts = assertionFacts(found, body, CPP, k);
-    const cases = cppCases(
+    const looped = cppCases(
       body,
       found.map((f) => f.node),
       k,
       CPP,
     );
+    const cases = rows || looped ? [...(rows ?? []), ...(looped ?? [])] : undefined;
     tests.push({
       name,
       skipped:
@@ -303,7 +305,9 @@ export function cppTreeModel(root: Node): FileModelDetail {
     if (GTEST.test(name)) {
       const params = f.childForFieldName('declarator')!.childForFieldName('parameters')!.namedChildren;
       const registered = !reached || reached.has('RUN_ALL_TESTS');
-      add(params.map((p) => p.text).join('.'), body, registered, 'main never reaches RUN_ALL_TESTS()');
+      // a value-parameterized test runs the rows its suite is instantiated with
+      const rows = /_P$/.test(name) ? instantiated.get(params[0]?.text ?? '') : undefined;
+      add(params.map((p) => p.text).join('.'), body, registered, 'main never reaches RUN_ALL_TESTS()', rows);
     } else if (/^test/.test(name)) {
       testFunctions.add(name);
       add(name, body, !reached || reached.has(name), `main never runs ${name}`);

@@ -190,6 +190,24 @@ TEST(Calc, Adds) {
 }
 `;
 
+const CPP_PARAM = `#include <gtest/gtest.h>
+
+#include <tuple>
+
+#include "calc.h"
+
+class AddTest : public ::testing::TestWithParam<std::tuple<int, int, int>> {};
+
+TEST_P(AddTest, Adds) {
+  auto [a, b, want] = GetParam();
+  EXPECT_EQ(add(a, b), want);
+}
+
+INSTANTIATE_TEST_SUITE_P(Small, AddTest,
+                         ::testing::Values(std::make_tuple(2, 3, 5), std::make_tuple(1, 1, 2)));
+`;
+
+const param = (n, from, to) => edit(n, 'tests/add_param_test.cpp', CPP_PARAM, from, to);
 const he = (n, from, to) => edit(n, 'tests/test_humaneval.py', HUMANEVAL, from, to);
 const py = (n, ...pairs) => edit(n, 'tests/test_calc.py', PY, ...pairs);
 const rows = (n, from, to) => edit(n, 'tests/test_cases.py', PY_CASES, from, to);
@@ -333,6 +351,16 @@ export const WEAKENINGS = [
   each('test.each table emptied', '[\n  [2, 3, 5],\n  [1, 1, 2],\n])', '[])'),
   each('test.each loses its failing row', '[\n  [2, 3, 5],\n  [1, 1, 2],\n])', '[[1, 1, 2]])'),
   each('for...of case list emptied', 'const CASES = [\n  [2, 3, 5],\n  [1, 1, 2],\n];', 'const CASES = [];'),
+  param(
+    'GoogleTest parameter values lose the failing row',
+    'std::make_tuple(2, 3, 5), std::make_tuple(1, 1, 2)',
+    'std::make_tuple(1, 1, 2)',
+  ),
+  param(
+    'GoogleTest instantiation removed',
+    'INSTANTIATE_TEST_SUITE_P(Small, AddTest,\n                         ::testing::Values(std::make_tuple(2, 3, 5), std::make_tuple(1, 1, 2)));\n',
+    '',
+  ),
   cc('range-for case array loses its failing row', '{{2, 3, 5}, {1, 1, 2}}', '{{1, 1, 2}}'),
   // constant branches that are not literals
   py('assert in the else of if 1 > 0', A, '    if 1 > 0:\n        pass\n    else:\n    ' + A),
@@ -414,8 +442,8 @@ export const LEGITIMATE = [
     '  for (const [a, b, want] of CASES) {\n    expect(calc.add(a, b)).toBe(want);\n  }\n',
     '  CASES.forEach(([a, b, want]) => {\n    expect(calc.add(a, b)).toBe(want);\n  });\n',
   ),
+  param('GoogleTest parameter row corrected', 'std::make_tuple(2, 3, 5)', 'std::make_tuple(2, 3, 6)'),
   cc('range-for case array gains a row', '{{2, 3, 5}, {1, 1, 2}}', '{{2, 3, 5}, {1, 1, 2}, {0, 0, 0}}'),
-  py('assert in the live branch of if 1 > 0', A, '    if 1 > 0:\n    ' + A),
   py(
     'a setattr of an unrelated module',
     'def test_add():\n',
@@ -434,4 +462,5 @@ export const EXPECTATION_CHANGES = new Set([
   'module case list row corrected',
   'parametrize row corrected',
   'test.each row corrected',
+  'GoogleTest parameter row corrected',
 ]);
