@@ -189,6 +189,9 @@ async function gateLocked(
             workspace: options.workspace ?? 'in-place',
             sandbox: options.sandbox ?? 'off',
             sandboxEnv: options.sandboxEnv ?? [],
+            sharedHome: options.sandboxHome ?? [],
+            // The tested code's HOME: private, empty, gone with the run's scratch.
+            home: join(runDir, 'work', project.name, 'home'),
             secretNames: (options.secrets?.names ?? []).map((n) => new RegExp(n, 'i')),
             // The runners write their reports here and suture reads them back.
             writable: [join(runDir, 'work', project.name)],

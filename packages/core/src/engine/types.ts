@@ -48,6 +48,8 @@ export interface GateOptions {
   sandbox?: SandboxChoice;
   /** Environment variables passed into the sandbox by name (config `sandboxEnv`). */
   sandboxEnv?: readonly string[];
+  /** Paths of the real home shared read-only with the sandbox (config `sandboxHome`). */
+  sandboxHome?: readonly string[];
 }
 
 export type RunGate = (options: GateOptions) => Promise<GateReport>;

@@ -134,6 +134,7 @@ export async function createGateOptions(loaded: LoadedConfig, request: GateReque
     workspace: config.workspace,
     sandbox: config.sandbox,
     sandboxEnv: config.sandboxEnv,
+    sandboxHome: config.sandboxHome,
     logger: request.logger,
     ...(request.signal ? { signal: request.signal } : {}),
   };

@@ -164,7 +164,18 @@ export const ConfigSchema = z
       )
       .default([])
       .describe(
-        "Environment variables passed into the sandbox by name, beyond PATH, HOME, the locale, the toolchains' own variables and what the runner sets",
+        "Environment variables passed into the sandbox by name, beyond PATH, the locale, the toolchains' own variables and what the runner sets",
+      ),
+    sandboxHome: z
+      .array(
+        z
+          .string()
+          .regex(/^(~\/|[^/~])/, 'a path in your home: "~/.cache/pip" or ".cache/pip"')
+          .refine((p) => !p.split('/').includes('..'), { message: 'may not leave your home (no "..")' }),
+      )
+      .default([])
+      .describe(
+        "Paths in your home that the sandboxed runs see, read-only, beyond the toolchains' own (pyenv, nvm, rustup, Cargo's registry, Go's module cache, ~/.local's packages, test browsers): the runs get a private, empty HOME and the rest of your home is hidden from them, so that a test cannot read ~/.aws, ~/.ssh, ~/.npmrc or ~/.netrc",
       ),
   })
   .strict();

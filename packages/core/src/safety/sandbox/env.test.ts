@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { barredFromSandbox, sandboxEnv } from './env.js';
+import { allowlist, barredFromSandbox, sandboxEnv } from './env.js';
 
 // suture's own environment as a developer's shell has it: tools, a locale, keys and settings.
 const SHELL = {
@@ -50,5 +51,29 @@ describe('the environment of a sandboxed run', () => {
     expect(barredFromSandbox('ANTHROPIC_BASE_URL')).toBe('it configures an LLM service');
     expect(barredFromSandbox('NPM_TOKEN')).toBe('its name marks a secret');
     expect(barredFromSandbox('FEATURE_FLAGS')).toBeUndefined();
+  });
+});
+
+describe('the private HOME', () => {
+  it("replaces the user's HOME, a runner's own too, and pins the toolchains to the real home where unset", () => {
+    const home = { dir: '/run/work/p/home', env: { GOPATH: '/home/dev/go', PYENV_ROOT: '/home/dev/.pyenv' } };
+    const out = sandboxEnv(
+      { ...SHELL, HOME: '/home/other', PYENV_ROOT: '/opt/pyenv' },
+      { inherited: SHELL, home },
+    );
+    expect(out.HOME).toBe('/run/work/p/home');
+    expect(out.GOPATH).toBe('/home/dev/go');
+    // a toolchain variable the environment sets is kept as set
+    expect(out.PYENV_ROOT).toBe('/opt/pyenv');
+  });
+});
+
+describe('docs/runner.md', () => {
+  it('lists every variable and prefix the allowlist passes', () => {
+    const doc = readFileSync(new URL('../../../../../docs/runner.md', import.meta.url), 'utf8');
+    const table = doc.slice(doc.indexOf('### The sandbox'));
+    const { names, prefixes } = allowlist();
+    for (const name of names) expect(table, name).toContain(`\`${name}\``);
+    for (const prefix of prefixes) expect(table, prefix).toContain(`\`${prefix}*\``);
   });
 });

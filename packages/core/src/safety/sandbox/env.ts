@@ -22,6 +22,20 @@ const TOOLCHAIN = new Set([
   'JAVA_HOME',
   'GOPATH',
   'GOROOT',
+  'GOMODCACHE',
+  'GOCACHE',
+  'GOFLAGS',
+  'GOENV',
+  'GOTOOLCHAIN',
+  'CARGO_HOME',
+  'CARGO_TARGET_DIR',
+  'RUSTUP_HOME',
+  'RUSTUP_TOOLCHAIN',
+  'RUSTFLAGS',
+  'NVM_DIR',
+  'VOLTA_HOME',
+  'RBENV_ROOT',
+  'PYTHONUSERBASE',
   'CC',
   'CXX',
   'CPP',
@@ -53,6 +67,11 @@ const LLM_PREFIXES = [
   'MISTRAL_',
 ];
 
+/** The names and prefixes the allowlist passes (docs/runner.md lists them; a test keeps the two equal). */
+export function allowlist(): { names: string[]; prefixes: string[] } {
+  return { names: [...BASE, ...TOOLCHAIN], prefixes: [...BASE_PREFIXES, ...TOOLCHAIN_PREFIXES] };
+}
+
 export interface SandboxEnvOptions {
   /** The environment suture itself runs with: what a runner's env shares with it is inherited, not its own. */
   inherited?: NodeJS.ProcessEnv;
@@ -60,6 +79,11 @@ export interface SandboxEnvOptions {
   extra?: readonly string[];
   /** Extra secret names (the config's `secrets.names`). */
   secretNames?: readonly RegExp[];
+  /**
+   * The private HOME the runs get instead of the user's, and the toolchain variables pinned to
+   * the real home (set where the runner's environment leaves them unset).
+   */
+  home?: { dir: string; env: Readonly<Record<string, string>> };
 }
 
 /** Why a name can never enter the sandbox, or undefined. */
@@ -82,8 +106,9 @@ function allowedByName(name: string, extra: ReadonlySet<string>): boolean {
 
 /**
  * The environment a sandboxed process gets: an allowlist instead of suture's whole environment.
- * Kept: PATH, HOME, the locale and the toolchains' own variables, the names the config adds, and
- * what the runner set itself (a name suture's environment lacks or holds with another value).
+ * Kept: PATH, the locale and the toolchains' own variables, the names the config adds, and what
+ * the runner set itself (a name suture's environment lacks or holds with another value). HOME is
+ * the private one when given (a runner's own HOME too: no tested code sees the user's home).
  * Never: LLM settings, secret-named variables, or any variable whose value holds the value of a
  * secret-named one (a key copied under an innocent name).
  */
@@ -103,6 +128,10 @@ export function sandboxEnv(
     if (secrets.some((s) => value.includes(s))) continue;
     const ownToRunner = inherited[name] !== value;
     if (ownToRunner || allowedByName(name, extra)) out[name] = value;
+  }
+  if (options.home) {
+    for (const [name, value] of Object.entries(options.home.env)) out[name] ??= value;
+    out.HOME = options.home.dir;
   }
   return out;
 }

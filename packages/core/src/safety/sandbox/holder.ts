@@ -18,7 +18,9 @@ export type SetupOp =
   | { op: 'read-only' }
   | { op: 'bind'; src: string; dst: string }
   | { op: 'overlay'; lower: string; upper: string; work: string; target: string }
-  | { op: 'tmpfs'; target: string; size: string };
+  | { op: 'tmpfs'; target: string; size: string }
+  /** Covers a folder with an empty read-only one, or a file with `empty` (an empty file), read-only. */
+  | { op: 'cover'; target: string; kind: 'dir' | 'file'; empty: string };
 
 export interface HolderFacts {
   /** A private network namespace with its loopback up. */

@@ -108,6 +108,12 @@ function commands(ops: readonly SetupOp[], table: readonly MountPoint[], tools: 
           op.target,
         ],
       });
+    else if (op.op === 'cover')
+      cmds.push(
+        ...(op.kind === 'dir'
+          ? [{ args: ['-t', 'tmpfs', '-o', 'ro,mode=0555,size=4k', 'tmpfs', op.target] }]
+          : [{ args: ['--bind', op.empty, op.target] }, { args: ['-o', 'remount,bind,ro', op.target] }]),
+      );
     else cmds.push({ args: ['-t', 'tmpfs', '-o', `mode=1777,size=${op.size}`, 'tmpfs', op.target] });
   }
   // The mounts a writable bind carried along are writable too, unless they were read-only before

@@ -6,7 +6,14 @@ import { resolveRealPath } from '../paths.js';
 import { startHolder, type Holder, type SetupOp } from '../sandbox/holder.js';
 import { ViewChanges, toBuffer } from './changes.js';
 import { forgetCopied, syncCopy } from './copy-sync.js';
-import { inForce, privateTmp, sandboxOps, writableFolders, type ModeContext } from './mode-context.js';
+import {
+  inForce,
+  privateTmp,
+  sandboxOps,
+  writableFolders,
+  type ModeContext,
+  sandboxEnvOptions,
+} from './mode-context.js';
 import { sandboxRuns } from './sandbox-runs.js';
 import type { Workspace } from './types.js';
 
@@ -48,7 +55,7 @@ export async function openCopy(root: string, ctx: ModeContext): Promise<Workspac
     support: ctx.support,
     ...(holder ? { holder } : {}),
     envAllowlist: ctx.sandboxOn || ctx.envOnly,
-    envOptions: { extra: ctx.options.sandboxEnv ?? [], secretNames: ctx.options.secretNames ?? [] },
+    envOptions: sandboxEnvOptions(ctx),
     ...(holder ? { privateTmp: tmp } : {}),
   });
   const changes = new ViewChanges();

@@ -7,6 +7,7 @@ import {
   inForce,
   inside,
   privateTmp,
+  sandboxEnvOptions,
   sandboxOps,
   writableFolders,
   type ModeContext,
@@ -50,7 +51,7 @@ export async function openInPlace(root: string, ctx: ModeContext): Promise<Works
     support: ctx.support,
     ...(holder ? { holder } : {}),
     envAllowlist: ctx.sandboxOn || ctx.envOnly,
-    envOptions: { extra: ctx.options.sandboxEnv ?? [], secretNames: ctx.options.secretNames ?? [] },
+    envOptions: sandboxEnvOptions(ctx),
     ...(tmp ? { privateTmp: tmp } : {}),
   });
   const changes = new ViewChanges();

@@ -1,7 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
+import type { SandboxEnvOptions } from '../sandbox/env.js';
 import type { SetupOp } from '../sandbox/holder.js';
 import type { IsolationSupport } from '../sandbox/support.js';
+import type { SandboxHome } from './private-home.js';
 import type { IsolationInForce, WorkspaceMode, WorkspaceOptions } from './types.js';
 
 /** What every workspace mode is opened with, once the mode and the sandbox are decided. */
@@ -15,6 +17,8 @@ export interface ModeContext {
   envOnly: boolean;
   options: WorkspaceOptions;
   notes: string[];
+  /** The runs' private HOME and what covers the real one (where the allowlist applies). */
+  home?: SandboxHome;
 }
 
 /** Whether `path` is `root` or inside it. */
@@ -31,7 +35,16 @@ export function sandboxOps(ctx: ModeContext): { before: SetupOp[]; readOnly: Set
     before: ip ? [{ op: 'loopback', ip }] : [],
     readOnly: [{ op: 'read-only' }],
     // POSIX shared memory (Python's multiprocessing locks) needs a writable /dev/shm of its own.
-    after: [{ op: 'tmpfs', target: '/dev/shm', size: '256m' }],
+    after: [{ op: 'tmpfs', target: '/dev/shm', size: '256m' }, ...(ctx.home?.cover ?? [])],
+  };
+}
+
+/** What the runs' environment is made from: the config's names and the private HOME. */
+export function sandboxEnvOptions(ctx: ModeContext): SandboxEnvOptions {
+  return {
+    extra: ctx.options.sandboxEnv ?? [],
+    secretNames: ctx.options.secretNames ?? [],
+    ...(ctx.home ? { home: { dir: ctx.home.dir, env: ctx.home.env } } : {}),
   };
 }
 

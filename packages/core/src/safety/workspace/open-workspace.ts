@@ -6,6 +6,7 @@ import { guardRuns } from './guarded-runs.js';
 import { openInPlace } from './in-place.js';
 import { inForce, type ModeContext } from './mode-context.js';
 import { mountsInside } from './mounts.js';
+import { sandboxHome } from './private-home.js';
 import { openOverlay, spawnOverlayHolder } from './overlay.js';
 import { sweepStaleViewsIfDue } from './stale.js';
 import { projectStateDir, stateBase } from './state-dir.js';
@@ -203,6 +204,16 @@ async function openMode(
     options,
     notes: plan.notes,
   };
+  if (plan.sandboxOn || plan.envOnly)
+    ctx.home = await sandboxHome({
+      keep: [root, ...(options.writable ?? []), ...(options.repoRoot ? [options.repoRoot] : [])],
+      ...(options.home ? { dir: options.home } : {}),
+      fallback: ctx.stateDir,
+      ...(options.sharedHome ? { shared: options.sharedHome } : {}),
+      namespaces: plan.sandboxOn,
+      stateDir: ctx.stateDir,
+      ...(options.env ? { env: options.env } : {}),
+    });
   // the overlay's holder is already starting (`holder` is set exactly when the mode is overlay)
   if (holder) return openOverlay(root, ctx, holder);
   if (plan.mode === 'copy') return openCopy(root, ctx);

@@ -8,6 +8,7 @@ import {
   inForce,
   inside,
   privateTmp,
+  sandboxEnvOptions,
   sandboxOps,
   writableFolders,
   type ModeContext,
@@ -89,7 +90,7 @@ export async function openOverlay(
     support: ctx.support,
     holder,
     envAllowlist: ctx.sandboxOn,
-    envOptions: { extra: ctx.options.sandboxEnv ?? [], secretNames: ctx.options.secretNames ?? [] },
+    envOptions: sandboxEnvOptions(ctx),
     ...(ctx.sandboxOn ? { privateTmp: tmp } : {}),
     beforeSpawn: bindNewOwned,
   });

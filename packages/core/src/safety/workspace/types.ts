@@ -87,6 +87,10 @@ export interface WorkspaceOptions {
   secretNames?: readonly RegExp[];
   /** Absolute folders the runs must write and suture reads back (the run's scratch folder). */
   writable?: readonly string[];
+  /** The runs' private HOME, made empty at the open (a folder in the project's state by default). */
+  home?: string;
+  /** The config's `sandboxHome`: paths of the real home shared read-only beyond the toolchains'. */
+  sharedHome?: readonly string[];
   /** The repository root: in-place writes go through `journal` under paths relative to it. */
   repoRoot?: string;
   journal?: TreeJournal;
