@@ -1,5 +1,5 @@
 import { approximately, comparison, FormBuilder, type AssertionForm } from './assertion-form.js';
-import { sideOf } from './form-tree.js';
+import { sideOf, underConditions } from './form-tree.js';
 import type { Node } from './model-grammar.js';
 import { cleanText, type Dialect } from './model-tree.js';
 
@@ -81,7 +81,7 @@ function unity(b: FormBuilder, kind: string, a: Node[], d: Dialect): string | un
 }
 
 /** The form of a C/C++ assertion macro or call, or the condition of an `if (...) return 1;`. */
-export function cppForm(node: Node, d: Dialect): AssertionForm | undefined {
+function formOf(node: Node, d: Dialect): AssertionForm | undefined {
   const b = new FormBuilder();
   if (node.type !== 'call_expression') return b.done(b.not(() => expr(b, node, d)));
   const name = node.childForFieldName('function')?.text ?? '';
@@ -99,3 +99,6 @@ export function cppForm(node: Node, d: Dialect): AssertionForm | undefined {
     `${generic}(${a.map((x) => (sideOf(x, d).subject ? '@' : b.value(cleanText(x, d)))).join(', ')})`,
   );
 }
+
+/** The forms of GoogleTest, Unity and plain C/C++ assertions, with the conditions each runs under in front. */
+export const cppForm = underConditions(formOf);

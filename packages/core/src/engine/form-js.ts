@@ -1,5 +1,5 @@
 import { approximately, comparison, FormBuilder, type AssertionForm } from './assertion-form.js';
-import { sideOf } from './form-tree.js';
+import { sideOf, underConditions } from './form-tree.js';
 import type { Node } from './model-grammar.js';
 import { cleanText, type Dialect } from './model-tree.js';
 
@@ -72,6 +72,30 @@ function matcherForm(b: FormBuilder, matcher: string, a: Node[], d: Dialect): st
   return `@.${matcher}(${a.map((_, i) => v(i)).join(', ')})`;
 }
 
+const BOOLEAN = new Set([
+  'binary_expression',
+  'unary_expression',
+  'ternary_expression',
+  'parenthesized_expression',
+]);
+
+/** `expect(x === 5).toBe(true)` reads as `x === 5` itself, so `expect(x === 5 || true)` shows its `or`. */
+function booleanForm(
+  b: FormBuilder,
+  subject: Node | undefined,
+  matcher: string,
+  a: Node[],
+  d: Dialect,
+): string | undefined {
+  if (!subject || !BOOLEAN.has(subject.type)) return undefined;
+  const expected = a[0]?.text;
+  if (matcher === 'toBeTruthy' || (/^(?:toBe|toEqual|toStrictEqual)$/.test(matcher) && expected === 'true'))
+    return jsExpr(b, subject, d);
+  if (matcher === 'toBeFalsy' || (/^(?:toBe|toEqual|toStrictEqual)$/.test(matcher) && expected === 'false'))
+    return b.not(() => jsExpr(b, subject, d));
+  return undefined;
+}
+
 const NODE_EQUAL = /^(?:equal|strictEqual|deepEqual|deepStrictEqual)$/;
 const NODE_UNEQUAL = /^(?:notEqual|notStrictEqual|notDeepEqual|notDeepStrictEqual)$/;
 
@@ -90,7 +114,7 @@ function nodeAssert(b: FormBuilder, call: Node, d: Dialect): string | undefined 
 }
 
 /** The form of a Jest/Vitest `expect` chain, a node:assert call, or the condition of an `if (...) throw`. */
-export function jsForm(node: Node, d: Dialect): AssertionForm | undefined {
+function formOf(node: Node, d: Dialect): AssertionForm | undefined {
   const b = new FormBuilder();
   if (node.type !== 'call_expression') return b.done(b.not(() => jsExpr(b, node, d)));
   const f = callee(node);
@@ -109,7 +133,12 @@ export function jsForm(node: Node, d: Dialect): AssertionForm | undefined {
   if (o.type !== 'call_expression' || callee(o)?.text !== 'expect') return undefined;
   const matcher = f.childForFieldName('property')!.text;
   const negated = mods.includes('not');
-  const base = (): string => matcherForm(b, matcher, args(node), d);
+  const subject = args(o)[0];
+  const base = (): string =>
+    booleanForm(b, subject, matcher, args(node), d) ?? matcherForm(b, matcher, args(node), d);
   const form = negated ? b.not(base) : base();
   return b.done(mods.includes('rejects') ? `rejects ${form}` : form);
 }
+
+/** The forms of Jest, Vitest and node:assert assertions, with the conditions each runs under in front. */
+export const jsForm = underConditions(formOf);

@@ -1,5 +1,5 @@
 import { approximately, comparison, FormBuilder, type AssertionForm } from './assertion-form.js';
-import { sideOf } from './form-tree.js';
+import { sideOf, underConditions } from './form-tree.js';
 import type { Node } from './model-grammar.js';
 import { cleanText, type Dialect } from './model-tree.js';
 
@@ -101,7 +101,7 @@ function method(b: FormBuilder, call: Node, d: Dialect): string {
  * The form of a pytest or unittest assertion (an `assert`, an `assert*` call, a `with raises`, the
  * condition of an `if ...: raise`); messages and `match=` are not part of it.
  */
-export function pythonForm(node: Node, d: Dialect): AssertionForm | undefined {
+function formOf(node: Node, d: Dialect): AssertionForm | undefined {
   const b = new FormBuilder();
   if (node.type === 'assert_statement') {
     const test = node.namedChildren[0];
@@ -117,3 +117,6 @@ export function pythonForm(node: Node, d: Dialect): AssertionForm | undefined {
   // the condition of `if x != 5: raise ...`: the test fails when it holds, as `assert not (...)`
   return b.done(b.not(() => expr(b, node, d)));
 }
+
+/** The forms of pytest and unittest assertions, with the conditions each runs under in front. */
+export const pythonForm = underConditions(formOf);

@@ -64,7 +64,7 @@ function compareTest(old: TestFact, now: TestFact): { reasons: string[]; changed
   const required = old.assertions.filter((a) => !a.disarmed && !a.constant);
   const unmatched: AssertionFact[] = [];
   for (const a of required) {
-    const same = free.findIndex((b) => sameCheck(a, b));
+    const same = free.findIndex((b) => sameCheck(a, b) && !loosened(a, b));
     if (same >= 0) {
       free.splice(same, 1);
       continue;
