@@ -25,6 +25,11 @@ describe('cppTampering: what an edit to code under test may not add', () => {
     ['std::exit', calcWith('  std::exit(0);'), /exit\(\), which ends the test program/],
     ['::quick_exit', calcWith('  ::quick_exit(0);'), /quick_exit\(\)/],
     ['_Exit', calcWith('  _Exit(0);'), /_Exit\(\)/],
+    [
+      'the exit system call',
+      calcWith('  syscall(SYS_exit_group, 0);'),
+      /_exit\(\), which ends the test program/,
+    ],
     ['fork', calcWith('  if (fork() > 0) return 5;'), /fork\(\), a second process/],
     [
       'atexit',

@@ -104,7 +104,10 @@ export function cppTamperingFindings(tree: SyntaxTree, options: CppTamperingOpti
     }
   for (const node of root.descendantsOfType('call_expression')) {
     const name = callee(node);
-    if (name) onCall(node, name);
+    // the exit system call itself, which no libc wrapper sees
+    const exitCall =
+      name === 'syscall' && /^\(\s*(?:SYS|__NR)_exit/.test(node.childForFieldName('arguments')?.text ?? '');
+    if (name) onCall(node, exitCall ? '_exit' : name);
   }
   for (const node of root.descendantsOfType('identifier'))
     if (

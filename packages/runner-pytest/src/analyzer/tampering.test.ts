@@ -54,6 +54,11 @@ describe('pythonTampering: what an edit to code under test may not add', () => {
       /os\._exit\(\), which ends the test process/,
     ],
     [
+      'libc’s _exit through ctypes',
+      calcWith('import ctypes', '    ctypes.CDLL(None)._exit(0)'),
+      /_exit\(\), which ends/,
+    ],
+    [
       'an exit handler',
       calcWith('import atexit', '    atexit.register(print, "ok")'),
       /atexit\.register, an exit handler/,

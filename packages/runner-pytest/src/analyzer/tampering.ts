@@ -225,7 +225,11 @@ export function pythonTamperingFindings(tree: SyntaxTree, options: PythonTamperi
         `frame .${node.childForFieldName('attribute')!.text}`,
         `${node.text}, a step into the interpreter's frames`,
       );
-    const name = qualified(node, names);
+    const name =
+      qualified(node, names) ??
+      (node.type === 'attribute' && node.childForFieldName('attribute')?.text === '_exit'
+        ? node.text
+        : undefined);
     if (!name) continue;
     if (CODE_FROM_TEXT.has(name) && isCalled(node) && !options.test && !defined.has(name))
       add(node, name, `${name}(), code run from a string, which no rule can read`);
@@ -234,7 +238,8 @@ export function pythonTamperingFindings(tree: SyntaxTree, options: PythonTamperi
     else if (STACK.has(name)) add(node, name, `${name}(), a walk into the frames of the test framework`);
     else if (EXIT_HANDLER.test(name)) add(node, name, `${name}, an exit handler that runs after the tests`);
     else if (FORK.has(name)) forks.push(node);
-    else if (name === HARD_EXIT) {
+    // `ctypes.CDLL(None)._exit` is libc's: any `_exit` is the hard one
+    else if (name === HARD_EXIT || name.endsWith('._exit')) {
       hardExit = true;
       // a main() or a __main__.py can be called or imported by the code under test: only the guard is safe
       if (!inProgramEntry(node, true))
