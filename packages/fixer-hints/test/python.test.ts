@@ -65,6 +65,21 @@ describe('Python hints', () => {
     ]);
   });
 
+  it('adds a missing import below a licence header and the docstring, which stays the module __doc__', async () => {
+    expect(outcome('tests/test_licensed.py::test_insert_sorted').outcome).toBe('healed');
+    const text = await readFile(join(root, 'app/licensed.py'), 'utf8');
+    expect(text.split('\n').slice(0, 6)).toEqual([
+      '# Copyright the authors.',
+      '# Licensed under the MIT licence: a header of comments above the docstring.',
+      '',
+      '"""Sorted insertion, documented: the docstring must stay the module\'s __doc__."""',
+      'import bisect',
+      '',
+    ]);
+    const doc = execFileSync('python3', ['-c', 'import app.licensed as m; print(m.__doc__)'], { cwd: root });
+    expect(doc.toString()).toMatch(/^Sorted insertion/);
+  });
+
   it('fixes misspelled attributes of a project class, a stdlib module and a builtin type', async () => {
     for (const t of [
       'tests/test_attrs.py::test_double',
@@ -116,7 +131,7 @@ describe('Python hints', () => {
     } catch (error) {
       out = String((error as { stdout?: string }).stdout);
     }
-    expect(out).toMatch(/2 failed, 9 passed/);
+    expect(out).toMatch(/2 failed, 11 passed/);
     expect(out).toMatch(/test_ambiguous/);
   });
 });

@@ -91,6 +91,35 @@ describe('JavaScript hints through the TypeScript language service', () => {
     expect(run().trim()).toBe('{"amount":5,"label":"5"}');
   });
 
+  it("fixes a name too short for TypeScript's spelling fix with the closest visible name, and leaves a tie", async () => {
+    const root = await copy('js');
+    const node = (code: string): string =>
+      execFileSync('node', ['-e', code], { cwd: root, encoding: 'utf8', stdio: 'pipe' }).trim();
+    const failure = (name: string, line: number, symbol: string) =>
+      request(
+        root,
+        'javascript',
+        {
+          kind: 'exception',
+          title: `ReferenceError: ${name} is not defined`,
+          location: { file: 'timer.js', line, symbol },
+        },
+        ['timer.js'],
+      );
+    const short = failure('mss', 2, 'delay');
+    const proposal = await propose(short);
+    expect(proposal).toMatchObject({
+      verdict: 'edits',
+      rationale: '"mss" is not defined; the closest name visible there is "ms"',
+    });
+    await apply(root, short, proposal);
+    expect(node("console.log(require('./timer').delay(3))")).toBe('6');
+    expect(await propose(failure('ad', 6, 'pick'))).toMatchObject({
+      verdict: 'unfixable',
+      diagnosis: expect.stringMatching(/several names are equally close \(ab, ac\)/),
+    });
+  });
+
   it('answers unfixable for a logic failure, pointing at an LLM fixer', async () => {
     const root = await copy('js');
     const req = request(

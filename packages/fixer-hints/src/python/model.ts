@@ -80,11 +80,13 @@ export function classMembers(tree: SyntaxTree, className: string): Set<string> |
 /** Where a new top-level import goes: after the docstring, __future__ imports and existing imports. */
 export function importInsertLine(tree: SyntaxTree): number {
   let after = 0;
+  // the module docstring is the first statement, after any comments (a licence header) and blank
+  // lines: an import above it would make it an ordinary string and `__doc__` None
+  let statements = 0;
   for (const child of tree.rootNode.namedChildren) {
     const isDoc =
-      child.type === 'expression_statement' &&
-      child.namedChildren[0]?.type === 'string' &&
-      after === child.startPosition.row;
+      statements === 0 && child.type === 'expression_statement' && child.namedChildren[0]?.type === 'string';
+    if (child.type !== 'comment') statements++;
     if (
       isDoc ||
       child.type === 'future_import_statement' ||

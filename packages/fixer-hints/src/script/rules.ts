@@ -5,7 +5,9 @@ import ts from 'typescript';
 import type { Edit, FixProposalInput, FixRequest } from '@suture/core';
 import { diffEdit } from '../edits.js';
 import { bindingStatement, isBuiltinModuleName, memberUses, projectModuleNamed } from './node-builtins.js';
+import { closestInOrder } from '../distance.js';
 import { undefinedName } from './undefined-name.js';
+import { visibleNames } from './visible-names.js';
 
 const FIXABLE_CODES = new Set([2304, 2552, 2580, 2582, 2583, 2584, 2503, 2662, 2663]);
 const WANTED_FIXES = new Set(['spelling', 'import', 'requireInTs', 'fixMissingImport']);
@@ -143,6 +145,38 @@ function builtinModuleBinding(c: {
 }
 
 /**
+ * The closest name visible where `name` is used, when TypeScript offers no spelling fix (it skips
+ * names shorter than three characters): the file's own names first, then the rest in scope, and
+ * only an unambiguous winner; a tie leaves it to the next fixer with the candidates.
+ */
+function closestName(
+  service: ts.LanguageService,
+  file: string,
+  rel: string,
+  source: string,
+  name: string,
+  at: ts.Diagnostic,
+): FixProposalInput | undefined {
+  const pick = closestInOrder(name, visibleNames(service, file, at.start!));
+  if (!pick.ok)
+    return pick.candidates.length > 1
+      ? unfixable(
+          `"${name}" is not defined; several names are equally close (${pick.candidates.join(', ')}): needs an LLM fixer`,
+        )
+      : undefined;
+  const after = source.slice(0, at.start!) + pick.best + source.slice(at.start! + (at.length ?? 0));
+  const edit = diffEdit(rel, source, after);
+  return edit
+    ? {
+        verdict: 'edits',
+        edits: [edit],
+        rationale: `"${name}" is not defined; the closest name visible there is "${pick.best}"`,
+        usage: { calls: 0, costUsd: 0 },
+      }
+    : undefined;
+}
+
+/**
  * `ReferenceError: x is not defined` / `Cannot find name 'x'`: the TypeScript language service's
  * own code fixes (spelling, add an import or a require) on the file where it happened.
  */
@@ -218,6 +252,8 @@ export async function scriptProposal(request: FixRequest): Promise<FixProposalIn
   }
   if (diagnostics.length > 0 && isBuiltinModuleName(name))
     return builtinModuleBinding({ root, file, rel: loc.file, source, esm, name, script });
+  const near = diagnostics[0] && closestName(service, file, loc.file, source, name, diagnostics[0]);
+  if (near) return near;
   return unfixable(
     `"${name}" is not defined and the TypeScript language service has no spelling or import fix for it: needs an LLM fixer`,
   );
