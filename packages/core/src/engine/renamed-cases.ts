@@ -47,15 +47,14 @@ export function familySelection(selection: readonly string[], vanished: Readonly
 export interface RenamedCases {
   /** Each vanished id with the new cases of its family that took its place (none: it is gone). */
   renamed: Record<string, string[]>;
-  /** Every case of the families that ran, to pass like the failure's own tests. */
+  /** Every case of the families that ran, old and new. */
   cases: TestResult[];
 }
 
 /**
  * What the vanished cases became in a run of their families: the family's cases that the
- * initial run did not have. A row deleted leaves no new case, so its id is still missing; every
- * case of the family, old and new, is held to pass, as which new row was which old one cannot
- * be told.
+ * initial run did not have. A row deleted leaves no new case, so its id is still missing. Which
+ * new row was which old one cannot be told: each vanished id maps to all of them.
  */
 export function renamedCases(
   families: ReadonlyMap<string, readonly string[]>,

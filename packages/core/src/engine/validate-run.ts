@@ -88,7 +88,7 @@ async function judge(
     const test = byId.get(id);
     return test?.status === 'passed' ? [] : [{ id, message: notHealedReason(test) }];
   });
-  if (renaming) stillFailing.push(...renamedFailing(renaming, initialTests(rounds)));
+  if (renaming) stillFailing.push(...renamedFailing(failure, renaming, initialTests(rounds)));
   const sameCause = newFailures.some((f) => f.fingerprint === failure.fingerprint);
   const buildErrors = result.diagnostics.some((d) => d.severity === 'error');
   const passed =
@@ -117,11 +117,13 @@ async function judge(
 }
 
 /**
- * A renamed case's family must pass whole: a vanished case that no new case replaced (its row was
- * deleted) did not run, and which new row was which old one cannot be told. A case skipped in the
- * initial run and still skipped is the family's own (a row marked skip), not the patch's doing.
+ * A renamed case's family: a vanished case that no new case replaced (its row was deleted) did
+ * not run, and every new case must pass, as which new row was which old one cannot be told. The
+ * family's other cases must still pass where they passed at first (one that failed at first is
+ * another failure's, one skipped at first is a row marked skip).
  */
 function renamedFailing(
+  failure: Failure,
   { renamed, cases }: RenamedCases,
   initial: RunResult['tests'],
 ): Validation['stillFailing'] {
@@ -133,9 +135,12 @@ function renamedFailing(
         id,
         message: `did not run, and no new case of ${familyOf(id)} took its place (its parametrize row was removed?)`,
       });
-  for (const t of cases)
-    if (t.status !== 'passed' && !(t.status === 'skipped' && before.get(t.id) === 'skipped'))
-      out.push({ id: t.id, message: notHealedReason(t) });
+  for (const t of cases) {
+    // the failure's own cases that still exist are judged with its other tests
+    if (t.status === 'passed' || failure.tests.includes(t.id)) continue;
+    const was = before.get(t.id);
+    if (was === undefined || was === 'passed') out.push({ id: t.id, message: notHealedReason(t) });
+  }
   return out;
 }
 

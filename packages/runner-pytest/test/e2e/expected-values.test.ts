@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Edit, Fixer, FixProposalInput } from '@suture/core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,16 @@ function byTest(answers: Record<string, Edit[]>): Fixer {
         : { verdict: 'unfixable', diagnosis: 'not scripted' };
     },
   };
+}
+
+function commitAll(repo: string): void {
+  execFileSync(
+    'git',
+    ['-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qam', 'more cases'],
+    {
+      cwd: repo,
+    },
+  );
 }
 
 const ADD_FIX: Edit = { file: 'calc/core.py', search: 'return a - b', replace: 'return a + b' };
@@ -65,6 +76,26 @@ describe('fixes that change tests, on a real pytest project', () => {
     const test = await readFile(join(root, TEST), 'utf8');
     expect(test).toContain('assert add(2, 3) == 5');
     expect(test).toContain('(2, 3, 6)');
+  }, 180_000);
+
+  it('heals a corrected row while another case of the same function fails for a reason of its own', async () => {
+    const { repo, root } = await repoWith('expected-values');
+    // a row whose values mul cannot take: a TypeError, another failure than the wrong product
+    const test = join(root, TEST);
+    await writeFile(test, (await readFile(test, 'utf8')).replace('(3, 4, 12)', '(3, 4, 12), ("x", None, 0)'));
+    commitAll(repo);
+    const report = await gate({
+      repo,
+      root,
+      mode: 'fix',
+      fixers: [byTest({ [ROW]: [{ file: TEST, search: '(2, 3, 7)', replace: '(2, 3, 6)' }] })],
+      heal: { maxAttempts: 1, flakyReruns: 0 },
+    });
+    const byId = new Map(report.projects[0]!.failures.map((f) => [f.failure.tests[0], f]));
+    expect(byId.get('tests/test_calc.py::test_mul[x-None-0]')?.outcome).toBe('unfixable');
+    const row = byId.get(ROW)!;
+    expect(row.outcome).toBe('healed');
+    expect(row.attempts[0]!.validation?.renamed).toEqual({ [ROW]: ['tests/test_calc.py::test_mul[2-3-6]'] });
   }, 180_000);
 
   it('refuses a test edit that alone makes the test pass beside a code edit: nothing is kept', async () => {
