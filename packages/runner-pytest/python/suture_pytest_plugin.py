@@ -111,6 +111,12 @@ def _inside(path, folder):
     return path == folder or path.startswith(folder + os.sep)
 
 
+def _installed(path):
+    """Is the file in an installation folder (a virtualenv inside the project included)?"""
+    parts = path.split(os.sep)
+    return "site-packages" in parts or "dist-packages" in parts
+
+
 class SuturePlugin:
     def __init__(self, log, root, cache_dir=None, deselect=()):
         self._log = log
@@ -217,6 +223,10 @@ class SuturePlugin:
                 continue
             real = os.path.realpath(loaded)
             if any(_inside(real, source) for source in sources):
+                continue
+            # a module the project makes from its own files under another name (toolz's tlz
+            # builds itself from toolz) is the source, not an installed copy of it
+            if _inside(real, self._root) and not _installed(real):
                 continue
             self._shadows_seen.add(name)
             self._log.emit(

@@ -154,6 +154,16 @@ describe('the interpreter and the import path', () => {
     expect(logger.warnings).toEqual([]);
   });
 
+  it('does not take a module the project builds from its own files under another name for an installed copy', async () => {
+    // toolz's tlz: `tk` puts the project's `toolkit` in its place, so tk's file is toolkit's
+    const root = await copyOf(here, 'alias');
+    const logger = recordingLogger();
+    const result = await runIn(pytest(), root, { logger });
+    expect(statusById(result)).toEqual({ 'tests/test_alias.py::test_alias': 'passed' });
+    expect(result.diagnostics).toEqual([]);
+    expect(logger.warnings).toEqual([]);
+  });
+
   it('says how to install pytest when the interpreter lacks it', async () => {
     const bare = await tempDir('bare-venv');
     expect((await exec('python3', ['-m', 'venv', '--without-pip', bare], { cwd: bare })).code).toBe(0);

@@ -1,0 +1,5 @@
+import tk
+
+
+def test_alias():
+    assert tk.inc(1) == 2
