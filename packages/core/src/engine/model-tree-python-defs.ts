@@ -11,12 +11,8 @@ const ASSERTION_LIKE = /^(?:assert\w*|AssertionError|raises|pytest|unittest|appr
 
 const fn = (call: Node): string => call.childForFieldName('function')?.text ?? '';
 
-/** What the file binds that could shadow an assertion or the code under test, and what it imports. */
-export function definitionsAndImports(
-  root: Node,
-  tests: readonly Node[],
-  py: Dialect,
-): { definitions: Definition[]; imports: Record<string, string> } {
+/** Imported name -> `module` or `module:name`, for every import of the file. */
+export function importsOf(root: Node): Record<string, string> {
   const imports: Record<string, string> = {};
   for (const s of collect(root, (n) => n.type === 'import_from_statement' || n.type === 'import_statement')) {
     const from = s.type === 'import_from_statement' ? (s.childForFieldName('module_name')?.text ?? '') : '';
@@ -26,6 +22,16 @@ export function definitionsAndImports(
       imports[alias] = from ? `${from}:${what}` : what;
     }
   }
+  return imports;
+}
+
+/** What the file (or a test, for names it imports or assertions) binds that could shadow an assertion or the code under test. */
+export function definitionsOf(
+  root: Node,
+  tests: readonly Node[],
+  imports: Readonly<Record<string, string>>,
+  py: Dialect,
+): Definition[] {
   const definitions: Definition[] = [];
   const bind = (name: string | undefined, node: Node, local: boolean): void => {
     if (!name || (local && !(name in imports) && !ASSERTION_LIKE.test(name))) return;
@@ -69,7 +75,7 @@ export function definitionsAndImports(
   // a method of a test class named like an assertion (`def assertEqual(self, *a): pass`) shadows it
   for (const c of collect(root, (n) => n.type === 'class_definition'))
     scan(c.childForFieldName('body')!, true);
-  return { definitions, imports };
+  return definitions;
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   type Found,
   type Unit,
 } from './model-tree.js';
-import { definitionsAndImports, pythonMocks } from './model-tree-python-defs.js';
+import { definitionsOf, importsOf, pythonMocks } from './model-tree-python-defs.js';
 import { pythonBindings, pythonCases, pythonVariable } from './model-tree-python-names.js';
 import { boundOnce, fileConstants, foldComparison, NO_CONSTANTS } from './model-tree-values.js';
 import type { FileModelDetail, TestFact } from './test-model.js';
@@ -292,7 +292,7 @@ export function pythonTreeModel(root: Node): FileModelDetail {
   const moduleSkip = root.namedChildren.some(
     (s) => /^pytestmark\s*=/.test(s.text) && /\b(?:skip|skipif|xfail)\b/.test(s.text),
   );
-  const { imports } = definitionsAndImports(root, [], PY);
+  const imports = importsOf(root);
   for (const [name, from] of Object.entries(imports)) if (SUPPORT.test(from)) helperNames.add(name);
   const visit = (scope: Node, owner: string[], skipped: boolean, inherited: Node[]): void => {
     for (const s of scope.namedChildren) {
@@ -332,7 +332,7 @@ export function pythonTreeModel(root: Node): FileModelDetail {
       skipped: false,
       assertions: assertionFacts(checksIn(u.body, helperNames, k), u.body, PY, k),
     }));
-  const locals = definitionsAndImports(root, bodies, PY).definitions;
+  const locals = definitionsOf(root, bodies, imports, PY);
   const aliases = new Map([...k, ...[...boundOnce(root, PY)].map(([n, b]) => [n, b.value!] as const)]);
   const mocks = pythonMocks(root, imports, aliases, PY);
   const called = new Set<string>();
