@@ -139,6 +139,13 @@ function guard(parent: Node, child: Node, k: Constants): string | undefined {
     if (cond && truth(cond.type === 'expression_statement' ? cond.namedChildren[0]! : cond, k) === false)
       return 'it sits in a loop that never runs';
   }
+  if (parent.type === 'for_in_statement' && child.id === field('body')?.id) {
+    // `for (const x of [])`, or of a top-level const that is `[]`
+    const right = field('right')!;
+    const over = right.type === 'identifier' ? (k.get(right.text) ?? right) : right;
+    if (over.type === 'array' && over.namedChildCount === 0)
+      return `it sits in a loop that never runs (\`for ... of ${cleanText(right, JS)}\`)`;
+  }
   if (parent.type === 'try_statement' && child.id === field('body')?.id) {
     const handler = field('handler');
     if (handler && !hasCheck(handler)) return 'a try block swallows its failure';

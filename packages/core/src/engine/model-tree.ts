@@ -178,6 +178,12 @@ export function assertionFacts(
   const env = new Map<string, Binding>();
   for (const [name, value] of k) env.set(name, { name, at: value, value });
   for (const [name, b] of boundOnce(body, d)) env.set(name, b);
+  // `plus = add; plus(2, 3)` calls `add`: a call through a name bound to a function is a call of it
+  const aliased = (subjects: readonly Node[]): string[] =>
+    callsIn(subjects, d).flatMap((c) => {
+      const value = env.get(c)?.value?.text;
+      return value && /^[\w.:]+$/.test(value) ? [value.split(/[.:]+/).at(-1)!] : [];
+    });
   return found.map((f) => {
     const subjects = f.subjects ?? [f.node];
     const read = readThrough(f.node, d, env);
@@ -195,7 +201,9 @@ export function assertionFacts(
     return {
       text,
       names: [...new Set([...names, ...namesIn(read.values, d)])],
-      calls: [...new Set([...callsIn([...subjects, ...read.values], d), ...(f.passes ?? [])])],
+      calls: [
+        ...new Set([...callsIn([...subjects, ...read.values], d), ...aliased(subjects), ...(f.passes ?? [])]),
+      ],
       ...(read.text !== text ? { inlined: read.text } : {}),
       constant: names.length === 0 || Boolean(f.constant),
       ...(disarmed ? { disarmed } : {}),

@@ -46,6 +46,10 @@ describe('the weakening guard reads what the tests run', () => {
     expect(why('monkeypatch.setattr with a computed name on an alias of the module', [])).toContain(
       'which the test calls as add',
     );
+    // `plus = add`: a patch of `add` replaces what the test calls as `plus`
+    expect(why('the code under test patched under the name of a module-level alias', [])).toContain(
+      'which the test calls as add',
+    );
     // an unrelated module's attributes are no concern of the test
     const [, file, before, after] = byName(LEGITIMATE, 'a setattr of an unrelated module');
     expect(checkTestWeakening(file, before, after).weakening).toBeUndefined();

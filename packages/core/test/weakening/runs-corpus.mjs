@@ -208,6 +208,16 @@ INSTANTIATE_TEST_SUITE_P(Small, AddTest,
 `;
 
 const param = (n, from, to) => edit(n, 'tests/add_param_test.cpp', CPP_PARAM, from, to);
+const PY_ALIAS = `from calc import core
+from calc.core import add
+
+plus = add
+
+
+def test_add(monkeypatch):
+    assert plus(2, 3) == 5
+`;
+
 const he = (n, from, to) => edit(n, 'tests/test_humaneval.py', HUMANEVAL, from, to);
 const py = (n, ...pairs) => edit(n, 'tests/test_calc.py', PY, ...pairs);
 const rows = (n, from, to) => edit(n, 'tests/test_cases.py', PY_CASES, from, to);
@@ -333,6 +343,13 @@ export const WEAKENINGS = [
     'def test_add():\n',
     'def test_add(monkeypatch):\n    m = calc.core\n    monkeypatch.setattr(m, "".join(["a", "dd"]), lambda a, b: 5)\n',
   ),
+  edit(
+    'the code under test patched under the name of a module-level alias',
+    'tests/test_alias.py',
+    PY_ALIAS,
+    '    assert plus',
+    '    monkeypatch.setattr(core, "add", lambda a, b: 5)\n    assert plus',
+  ),
   each(
     'JS member of the code under test assigned by a computed name',
     E.replace('add', 'calc.add'),
@@ -378,6 +395,7 @@ export const WEAKENINGS = [
   cc('EXPECT in the else of if (1 > 0)', G, '  if (1 > 0) {\n  } else {\n  ' + G + '  }\n'),
   cc('EXPECT under if (kVerbose), a constexpr false', G, '  if (kVerbose) {\n  ' + G + '  }\n'),
   // functions that hold the assertion and never run
+  js('expect in a loop over an empty array', E, '  for (const _ of []) {\n  ' + E + '  }\n'),
   js('expect in an arrow function never called', E, '  const f = () => {\n  ' + E + '  };\n'),
   cc('EXPECT in a lambda never called', G, '  auto f = [&] { EXPECT_EQ(add(2, 3), 5); };\n'),
   cc('EXPECT in a lambda only cast to void', G, '  auto f = [&] { EXPECT_EQ(add(2, 3), 5); };\n  (void)f;\n'),
