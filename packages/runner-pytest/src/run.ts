@@ -4,7 +4,7 @@ import { EXIT_NO_PYTEST, EXIT_STOPPED, pythonEnv, resolvePython } from './interp
 import { describeTimeout, testLimits, type DurationMemory } from './limits.js';
 import type { ResolvedPytestOptions } from './options.js';
 import { runSession } from './session.js';
-import { missingResults, statusFromResults, unfinishedReason } from './session-end.js';
+import { leftRunning, missingResults, statusFromResults, unfinishedReason } from './session-end.js';
 
 const EXIT_MEANING: Record<number, string> = {
   2: 'pytest was interrupted (exit code 2)',
@@ -119,6 +119,8 @@ export async function runPytest(
   const proc = processes[processes.length - 1]!;
   // pytest's list of what it collected, checked against what it reported: a session that ended
   // before sessionfinish fails the tests it never reported, whatever the exit code said
+  const cut = proc.timedOut || proc.aborted ? undefined : leftRunning(fold);
+  if (cut) stream(cut);
   const ended = unfinishedReason(proc, fold, restartLimit);
   const missing = ended ? missingResults(fold, ended) : [];
   for (const t of missing) stream(t);

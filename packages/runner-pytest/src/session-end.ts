@@ -15,11 +15,31 @@ export function unfinishedReason(
   fold: EventFold,
   restartLimit?: number,
 ): string | undefined {
-  if (proc.spawnError || proc.timedOut || proc.aborted || fold.exitStatus !== undefined) return undefined;
+  if (proc.spawnError || proc.timedOut || proc.aborted) return undefined;
+  if (fold.exitStatus !== undefined)
+    // a session that says all is well before it ran all it collected was ended from inside
+    return fold.exitStatus === 0 && fold.collected?.some((id) => !fold.tests.has(id))
+      ? "pytest's session ended with exit status 0 before it ran every test it collected (pytest.exit() raised in a test or in the code under test)"
+      : undefined;
   if (restartLimit !== undefined)
     return `pytest was restarted ${restartLimit} times after tests that ended its process, and the tests left did not run`;
   const how = proc.signal ? `was killed by ${proc.signal}` : `exited with code ${proc.exitCode}`;
   return `the pytest process ${how} before its session finished (pytest's sessionfinish never ran): something ended the process early (os._exit, a fork whose parent exits, a signal)`;
+}
+
+/**
+ * The test a finished session left running: pytest started it, and the session ended before its
+ * teardown (pytest.exit() or an interrupt raised in it). Without a result of its own it did not
+ * pass; a failure it reported before stays.
+ */
+export function leftRunning(fold: EventFold): TestResult | undefined {
+  const t = fold.exitStatus !== undefined && fold.running ? fold.tests.get(fold.running) : undefined;
+  if (!t) return undefined;
+  fold.running = undefined;
+  if (t.status !== 'passed' && t.status !== 'skipped') return t;
+  t.status = 'error';
+  t.message = `pytest's session ended (exit status ${fold.exitStatus}) while this test ran, before it reported a result: pytest.exit() or an interrupt raised in it`;
+  return t;
 }
 
 /**

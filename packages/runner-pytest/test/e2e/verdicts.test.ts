@@ -77,6 +77,35 @@ describe('a pytest process that ends before its session finishes', () => {
   }, 60_000);
 });
 
+describe('code under test that ends the session from inside a test (pytest.exit)', () => {
+  it.each([
+    ['returncode=0', 0],
+    ['its default returncode', 2],
+  ])(
+    'with %s: the test it ran in has no result, the tests after it did not run, and none passed',
+    async (how, code) => {
+      const { root } = await repoWith('fork-exit');
+      const exit = code === 0 ? 'pytest.exit("done", returncode=0)' : 'pytest.exit("done")';
+      await writeFile(
+        join(root, 'calc', 'core.py'),
+        `import pytest\n\n\ndef add(a, b):\n    ${exit}\n\n\ndef twice(a):\n    return a * 2\n`,
+      );
+      const result = await run(root);
+      expect(result.exitCode).toBe(code);
+      expect(result.status).toBe('failed');
+      expect(result.tests.map((t) => [t.id, t.status])).toEqual([
+        [ADD, 'error'],
+        ...(code === 0 ? [['tests/test_calc.py::test_twice', 'crashed']] : []),
+      ]);
+      expect(result.tests[0]!.message).toContain("pytest's session ended (exit status");
+      // the validation of test_add alone: what a patch that calls pytest.exit would get
+      const alone = await run(root, [ADD]);
+      expect(alone.tests).toEqual([expect.objectContaining({ id: ADD, status: 'error' })]);
+    },
+    60_000,
+  );
+});
+
 describe('a failing test that a patch makes skip or xfail', () => {
   const NEG = 'tests/test_calc.py::test_add_negatives';
   const FAST = 'tests/test_calc.py::test_fast_add';
