@@ -56,4 +56,15 @@ describe('exactNames', () => {
     expect(js.test('a+b(c)|d')).toBe(true);
     expect(js.test('d')).toBe(false);
   });
+
+  it('runs every entry of a value-parametrized test asked for by its family, and nothing else by a near name', () => {
+    const rows: Registry = new Map([
+      ['Rows/Mul.Multiplies/(1, 1, 1)', { command: ['/b/rows'], gtestName: 'Rows/Mul.Multiplies/0' }],
+      ['Rows/Mul.Multiplies/(2, 3, 6)', { command: ['/b/rows'], gtestName: 'Rows/Mul.Multiplies/1' }],
+      ['Rows/Mul.MultipliesAll/(1, 1, 1)', { command: ['/b/rows'], gtestName: 'Rows/Mul.MultipliesAll/0' }],
+    ]);
+    const plan = planSelection(['Rows/Mul.Multiplies', 'Rows/Mul.Missing'], rows);
+    expect(plan.entries).toEqual(['Rows/Mul.Multiplies/(1, 1, 1)', 'Rows/Mul.Multiplies/(2, 3, 6)']);
+    expect(plan.unknown).toEqual(['Rows/Mul.Missing']);
+  });
 });

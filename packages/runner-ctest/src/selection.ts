@@ -13,7 +13,8 @@ export interface SelectionPlan {
  * Resolves selected test ids against the CTest registry. An id is an entry's exact name, or
  * `<entry>::<case>` for a case inside a whole binary: the entry is the longest registered name
  * the id starts with followed by `::`, so entry names holding `::` themselves (`yaml-cpp::test`)
- * and case names holding `/` or `.` survive.
+ * and case names holding `/` or `.` survive. A value-parametrized test's family stands for all
+ * of its entries.
  */
 export function planSelection(ids: readonly string[], registry: Registry): SelectionPlan {
   const entries = new Set<string>();
@@ -32,7 +33,9 @@ export function planSelection(ids: readonly string[], registry: Registry): Selec
       }
     }
     if (!entry) {
-      unknown.push(id);
+      const family = familyEntries(id, registry);
+      if (family.length > 0) for (const name of family) entries.add(name);
+      else unknown.push(id);
       continue;
     }
     const kase = id.slice(entry.length + 2);
@@ -43,6 +46,16 @@ export function planSelection(ids: readonly string[], registry: Registry): Selec
   }
   for (const entry of entries) cases.delete(entry);
   return { entries: [...entries], cases, unknown };
+}
+
+/**
+ * The entries of a value-parametrized test asked for by its family (`Rows/Mul.Multiplies` for
+ * `Rows/Mul.Multiplies/(2, 3, 7)`, as gtest_discover_tests names a case by its value): the engine
+ * asks for them when a patch changed a case's values, which renames its entry.
+ */
+function familyEntries(id: string, registry: Registry): string[] {
+  if (!/^[A-Za-z_]\w*\/[A-Za-z_]\w*\.[A-Za-z_]\w*$/.test(id)) return [];
+  return [...registry.keys()].filter((name) => name.startsWith(`${id}/`));
 }
 
 /** CTest's `-R` takes a regular expression: each name escaped and anchored, so it matches itself only. */

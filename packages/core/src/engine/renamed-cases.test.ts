@@ -27,12 +27,17 @@ describe('familyOf', () => {
     ['tests/test_calc.py::test_p[x[y]-x[y]]', 'tests/test_calc.py::test_p'],
     ['tests/[odd]/test_a.py::test_x[1]', 'tests/[odd]/test_a.py::test_x'],
     ['test_x[1]', 'test_x'],
+    ['Rows/Mul.Multiplies/(2, 3, 7)', 'Rows/Mul.Multiplies'],
+    ['Paths/Parse.Reads/"a/b"', 'Paths/Parse.Reads'],
+    ['Factors/Factor.KeepsZero/3', 'Factors/Factor.KeepsZero'],
   ])('%s is a case of %s', (id, family) => expect(familyOf(id)).toBe(family));
 
   it.each([
     'tests/test_calc.py::test_add',
     'tests/[odd]/test_a.py::test_x',
-    'Nums/ParamT.IsEven/3',
+    'Calc.Adds',
+    'Typed/0.Case',
+    'calc_all::Factors/Factor.KeepsZero/1',
     'src/a.test.ts::adds 1 + 2',
     '[1]',
   ])('%s names no case', (id) => expect(familyOf(id)).toBeUndefined());

@@ -1,18 +1,28 @@
 import type { Failure } from '../api/contracts/failure.js';
 import type { RunResult, TestResult } from '../api/contracts/run-result.js';
 
+/** A GoogleTest value-parametrized test as CTest's gtest_discover_tests names it: `Rows/Mul.Multiplies/(2, 3, 7)`. */
+const GTEST_CASE = /^([A-Za-z_]\w*\/[A-Za-z_]\w*\.[A-Za-z_]\w*)\/./s;
+
 /**
- * The family of a parametrized case: its id less the trailing `[...]` that names the case's
- * values (pytest's `tests/t.py::test_x[2-3-6]` is of `tests/t.py::test_x`), or undefined for an
- * id that names no case. A value changed in a case's row renames the case, so a re-run that asks
- * for the old id finds nothing; asking for the family runs what the row became. Ids of other
- * shapes (Jest's `test.each` titles, GoogleTest's `Suite/Name.Test/N`) have no family here:
- * their vanished case stays "did not run".
+ * The family of a parametrized case: its id less the part that names the case's values, or
+ * undefined for an id that names no case. A value changed in a case's row renames the case, so a
+ * re-run that asks for the old id finds nothing; asking for the family runs what the row became.
+ * Two shapes are known: pytest's trailing `[...]` (`tests/t.py::test_x[2-3-6]` is of
+ * `tests/t.py::test_x`), and GoogleTest's `Prefix/Suite.Test/<value>` with the value CTest
+ * prints (`Rows/Mul.Multiplies/(2, 3, 7)` is of `Rows/Mul.Multiplies`). A runner that gets a
+ * family in its selection runs all of its cases. Other shapes (Jest's `test.each` titles, a
+ * case of a whole GoogleTest binary by index) have no family: their vanished case stays "did
+ * not run".
  */
 export function familyOf(id: string): string | undefined {
-  if (!id.endsWith(']')) return undefined;
   // a file path may hold brackets; a test's name starts after the first `::`
   const sep = id.indexOf('::');
+  if (sep < 0) {
+    const gtest = GTEST_CASE.exec(id);
+    if (gtest) return gtest[1];
+  }
+  if (!id.endsWith(']')) return undefined;
   const start = sep >= 0 ? sep + 2 : 0;
   const open = id.indexOf('[', start);
   return open > start ? id.slice(0, open) : undefined;

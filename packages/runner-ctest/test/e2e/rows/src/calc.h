@@ -1,0 +1,1 @@
+int mul(int a, int b);
