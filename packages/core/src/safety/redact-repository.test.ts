@@ -1,9 +1,16 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRedactor, REDACTED } from './redact.js';
-import { parseKeyValues, privatePathsOf, repositoryRedactor, secretValuesOf } from './repo-secrets.js';
+import {
+  parseKeyValues,
+  privatePathsOf,
+  repositoryRedactor,
+  repositorySecretValues,
+  secretValuesOf,
+} from './repo-secrets.js';
 import { isSecretEnvName, isSecretName } from './secret-names.js';
 
 const dirs: string[] = [];
@@ -173,5 +180,22 @@ describe('secrets the sources hold as literals', () => {
     );
     expect(redact('sent smtp-pl4nted-0007')).toBe(`sent ${REDACTED}`);
     expect(redact('TIMEOUT 30 dep-t0ken-0009')).toBe('TIMEOUT 30 dep-t0ken-0009');
+  });
+});
+
+describe('secrets the sources of a git work tree hold as literals', () => {
+  it('are read from its tracked and untracked sources, not from ignored ones or dependencies', async () => {
+    const root = await repo({
+      '.gitignore': 'generated/\n',
+      'app/config.py': 'DB_PASSWORD = "pw-Tracked-0001"\n',
+      'app/new_settings.py': 'API_TOKEN = "tok-Untracked-0002"\n',
+      'app/generated/out.py': 'password = "pw-Ignored-0003"\n',
+      'app/node_modules/dep/index.js': 'const token = "dep-t0ken-0004";\n',
+    });
+    const git = (...args: string[]): void => void execFileSync('git', args, { cwd: root, stdio: 'ignore' });
+    git('init', '-q');
+    git('add', '.gitignore', 'app/config.py');
+    const values = await repositorySecretValues({ root, projectRoots: [join(root, 'app')], env: {} });
+    expect(values.sort()).toEqual(['pw-Tracked-0001', 'tok-Untracked-0002']);
   });
 });

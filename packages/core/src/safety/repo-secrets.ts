@@ -1,9 +1,11 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, posix, relative, sep } from 'node:path';
 import { picomatch } from '../text/glob.js';
 import type { SecretsConfig } from '../api/contracts/secrets.js';
-import { createRedactor, secretLiterals, type Redactor } from './redact.js';
+import { createRedactor, type Redactor } from './redact.js';
 import { isSecretName } from './secret-names.js';
+import { sourceLiteralValues } from './source-literals.js';
+import { walkFiles } from './walk-files.js';
 
 /**
  * Files a model must never read, relative to a project root: environment files (`.env*`,
@@ -75,9 +77,6 @@ export const HOME_PRIVATE_PATHS: readonly string[] = [
 
 /** Example files hold placeholders, not secrets. */
 const EXAMPLE_ENV = /\.(example|sample|template|dist|defaults?)$/i;
-const WALK_SKIP = new Set(['node_modules', '.git', '.suture', '.venv', 'venv', '__pycache__', 'build']);
-const WALK_DEPTH = 6;
-const WALK_FILES = 20_000;
 
 /** `KEY=value`, `export KEY="value"`, `KEY: value` lines of an environment or settings file. */
 export function parseKeyValues(text: string): Array<[string, string]> {
@@ -126,62 +125,11 @@ async function envFiles(dir: string): Promise<string[]> {
     .map((e) => join(dir, e.name));
 }
 
-/**
- * Files under `root` whose root-relative POSIX path `accept` takes, without descending into
- * dependencies, build folders or git's, up to `limit` of them.
- */
-async function walkFiles(
-  root: string,
-  accept: (rel: string) => boolean,
-  limit = WALK_FILES,
-): Promise<string[]> {
-  const found: string[] = [];
-  let seen = 0;
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const e of entries) {
-      if (++seen > WALK_FILES || found.length >= limit) return;
-      const path = join(dir, e.name);
-      if (e.isDirectory() && depth < WALK_DEPTH && !WALK_SKIP.has(e.name)) await walk(path, depth + 1);
-      else if (e.isFile() && accept(relative(root, path).split(sep).join(posix.sep))) found.push(path);
-    }
-  };
-  await walk(root, 0);
-  return found;
-}
-
 /** Files under `root` matching `globs` (relative to it). */
 async function globFiles(root: string, globs: readonly string[]): Promise<string[]> {
   if (globs.length === 0) return [];
   const match = picomatch([...globs], { dot: true });
   return walkFiles(root, (rel) => match(rel));
-}
-
-/** Sources and settings files, where a credential is written as a literal under its name. */
-const SOURCE_FILE =
-  /\.(py|pyi|js|mjs|cjs|jsx|ts|mts|cts|tsx|c|cc|cpp|cxx|h|hh|hpp|hxx|go|rs|java|kt|rb|php|cs|swift|scala|sh|bash|ya?ml|json|toml|ini|cfg|conf|properties|tf|tfvars)$/i;
-const SOURCE_FILES = 4000;
-const SOURCE_BYTES = 512 * 1024;
-
-/**
- * The values the projects' sources assign to secret names (`DB_PASSWORD = "..."`, `password:
- * ...` in a settings file), learned before any test runs: a test that prints one is redacted
- * from its first line of output on, not only once its source has been shown to a fixer.
- */
-async function sourceLiteralValues(roots: readonly string[], names: readonly RegExp[]): Promise<string[]> {
-  const values = new Set<string>();
-  for (const root of roots) {
-    const files = await walkFiles(root, (rel) => SOURCE_FILE.test(rel), SOURCE_FILES);
-    await Promise.all(
-      files.map(async (file) => {
-        const st = await stat(file).catch(() => undefined);
-        if (!st || st.size > SOURCE_BYTES) return;
-        const text = await readFile(file, 'utf8').catch(() => '');
-        for (const v of secretLiterals(text, names)) values.add(v);
-      }),
-    );
-  }
-  return [...values];
 }
 
 export interface RepositorySecrets {
@@ -208,7 +156,7 @@ export async function repositorySecretValues(options: RepositorySecrets): Promis
     const text = await readFile(file, 'utf8').catch(() => '');
     for (const v of secretValuesOf(parseKeyValues(text), names)) values.add(v);
   }
-  for (const v of await sourceLiteralValues(dirs, names)) values.add(v);
+  for (const v of await sourceLiteralValues(options.root, dirs, names)) values.add(v);
   return [...values];
 }
 

@@ -78,6 +78,11 @@ const SECRET_NAME_HINT = ((): RegExp => {
   return new RegExp([...new Set(needed)].join('|'), 'i');
 })();
 
+/** The words every secret name holds one of, as one regular expression (for `git grep -i -E` too). */
+export function secretNameHint(): RegExp {
+  return SECRET_NAME_HINT;
+}
+
 export function mayHoldSecretName(text: string): boolean {
   return SECRET_NAME_HINT.test(text);
 }
