@@ -191,15 +191,13 @@ async function answer(
  * sees: every hook the analyzer brings (`testModel` among them), an exit stopped and said.
  */
 export async function checkFixerCase(
-  rawFixer: Fixer,
+  fixer: Fixer,
   c: FixerCase,
-  rawOptions: FixerCaseOptions = {},
+  options: FixerCaseOptions = {},
 ): Promise<void> {
-  const fixer = wrapFixer(rawFixer, undefined, silentLogger);
-  const options: FixerCaseOptions = {
-    ...rawOptions,
-    ...(rawOptions.analyzer ? { analyzer: wrapAnalyzer(rawOptions.analyzer, undefined, silentLogger) } : {}),
-  };
+  fixer = wrapFixer(fixer, undefined, silentLogger);
+  if (options.analyzer)
+    options = { ...options, analyzer: wrapAnalyzer(options.analyzer, undefined, silentLogger) };
   const project = await makeProject(c.project, options.tempParent);
   try {
     const request = deepFreeze(await buildRequest(c, project.root, project.inline, options.analyzer));

@@ -30,10 +30,11 @@ interface Shared {
  * gate uses, so what they certify is what the gate gets.
  */
 export function runnerConformanceCases(
-  plugin: Runner,
+  runner: Runner,
   fixture: RunnerFixture,
 ): { cases: ConformanceCase[]; setup: () => Promise<void>; teardown: () => Promise<void> } {
-  const runner = wrapRunner(plugin, undefined, silentLogger);
+  const plugin = runner;
+  runner = wrapRunner(plugin, undefined, silentLogger);
   let shared: Shared | undefined;
   let dispose: (() => Promise<void>) | undefined;
   let before: Map<string, string> | undefined;
