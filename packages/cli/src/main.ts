@@ -102,6 +102,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--out <dir>', 'Folder for the merged reports (default: a new run folder under .suture/runs)')
     .option('--reporter <name>', 'Reporter to render with (repeatable; default: every built-in)')
     .option('--config <file>', 'Config file: its project order and runs folder')
+    .option('--json', 'Print the merged JSON report on stdout (human output goes to stderr)')
+    .example('suture merge shard-*/ --json > report.json')
     .action(async (runs: string[], flags: MergeFlags) => {
       code = await (await import('./commands/merge.js')).mergeCommand(runs, flags);
     });

@@ -19,6 +19,7 @@ export interface MergeFlags {
   out?: string;
   reporter?: string | string[];
   config?: string;
+  json?: boolean;
 }
 
 async function readReport(file: string): Promise<MergeInput> {
@@ -94,5 +95,7 @@ export async function mergeCommand(runs: string[], flags: MergeFlags): Promise<n
   process.stderr.write(
     `suture: merged ${inputs.length} run(s), ${report.projects.length} project(s) into ${runDir}\n`,
   );
+  // As `run --json`: the report a script reads on stdout, every human line on stderr.
+  if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   return report.exitCode;
 }
