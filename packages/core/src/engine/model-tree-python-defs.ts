@@ -72,9 +72,13 @@ export function definitionsOf(
   };
   scan(root, false);
   for (const t of tests) scan(t, true);
-  // a method of a test class named like an assertion (`def assertEqual(self, *a): pass`) shadows it
-  for (const c of collect(root, (n) => n.type === 'class_definition'))
-    scan(c.childForFieldName('body')!, true);
+  // a method of a test class named like an assertion (`def assertEqual(self, *a): pass`) shadows
+  // it, and so does one bound in any function that runs with the tests (`self.assertEqual = ...`
+  // in `setUp`)
+  const scopes = collect(root, (n) => n.type === 'class_definition' || n.type === 'function_definition');
+  for (const c of scopes)
+    if (!tests.some((t) => t.id === c.childForFieldName('body')?.id))
+      scan(c.childForFieldName('body')!, true);
   return definitions;
 }
 

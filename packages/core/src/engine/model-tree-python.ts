@@ -255,6 +255,32 @@ function assertionsIn(body: Node, k: Constants): Found[] {
 
 const testName = (name: string): boolean => /^test/.test(name);
 
+const SETUP = /^(?:setUp|setUpClass|setup_method|setup_class|setup|setup_module|setup_function|setUpModule)$/;
+const STOP_SKIP = /^raise\s+(?:unittest\.SkipTest|pytest\.skip\.Exception|SkipTest)\b/;
+
+/**
+ * Does the scope (a module or a test class) skip every test it holds before one runs: a skip in
+ * `setUp`, `setup_method` and kin, or in an autouse fixture?
+ */
+function setupSkips(scope: Node): boolean {
+  return scope.namedChildren.some((s) => {
+    const def = s.type === 'decorated_definition' ? s.childForFieldName('definition')! : s;
+    if (def.type !== 'function_definition') return false;
+    const autouse =
+      s.type === 'decorated_definition' &&
+      s.namedChildren.some((c) => c.type === 'decorator' && /fixture\b[^]*\bautouse\s*=\s*True/.test(c.text));
+    if (!autouse && !SETUP.test(def.childForFieldName('name')?.text ?? '')) return false;
+    return (
+      collect(
+        def.childForFieldName('body')!,
+        (n) =>
+          (n.type === 'call' && SKIP_CALL.test(fn(n))) ||
+          (n.type === 'raise_statement' && STOP_SKIP.test(n.text)),
+      ).length > 0
+    );
+  });
+}
+
 /** The file's functions and methods that are not tests: each is a helper when it checks something. */
 function unitsOf(root: Node): Unit[] {
   const units: Unit[] = [];
@@ -294,7 +320,8 @@ export function pythonTreeModel(root: Node): FileModelDetail {
   );
   const imports = importsOf(root);
   for (const [name, from] of Object.entries(imports)) if (SUPPORT.test(from)) helperNames.add(name);
-  const visit = (scope: Node, owner: string[], skipped: boolean, inherited: Node[]): void => {
+  const visit = (scope: Node, owner: string[], outer: boolean, inherited: Node[]): void => {
+    const skipped = outer || setupSkips(scope);
     for (const s of scope.namedChildren) {
       const def = s.type === 'decorated_definition' ? s.childForFieldName('definition')! : s;
       const decorators =

@@ -24,19 +24,15 @@ const short = (text: string): string => (text.length > 40 ? `${text.slice(0, 37)
  */
 export function compareCases(old: TestFact, now: TestFact): { reasons: string[]; changed: boolean } {
   if (!old.cases) return { reasons: [], changed: false };
-  const rows = now.cases ?? [];
-  const left = [...rows];
-  const gone: string[] = [];
-  for (const r of old.cases) {
-    const i = left.indexOf(r);
-    if (i >= 0) left.splice(i, 1);
-    else gone.push(r);
-  }
-  if (rows.length < old.cases.length) {
+  // a row repeated runs nothing new: a failing row swapped for a copy of a passing one is dropped
+  const before = [...new Set(old.cases)];
+  const after = new Set(now.cases ?? []);
+  const gone = before.filter((r) => !after.has(r));
+  if (after.size < before.length) {
     const which = gone.slice(0, 3).map((r) => `\`${short(r)}\``);
     return {
       reasons: [
-        `drops ${old.cases.length - rows.length} of the ${old.cases.length} cases ${now.name} runs${which.length ? ` (${which.join(', ')})` : ''}`,
+        `drops ${before.length - after.size} of the ${before.length} cases ${now.name} runs${which.length ? ` (${which.join(', ')})` : ''}`,
       ],
       changed: false,
     };

@@ -276,6 +276,21 @@ export const WEAKENINGS = [
   ),
   ut('unittest helper method gutted', '        self.assertEqual(add(a, b), want)\n', '        pass\n'),
   ut(
+    'setUp skips every test of the class',
+    '    def _check',
+    '    def setUp(self):\n        self.skipTest("later")\n\n    def _check',
+  ),
+  ut(
+    'assertEqual replaced in setUp',
+    '    def _check',
+    '    def setUp(self):\n        self.assertEqual = lambda *a: None\n\n    def _check',
+  ),
+  py(
+    'an autouse fixture skips every test',
+    'DEBUG = False\n',
+    'DEBUG = False\n\n\n@pytest.fixture(autouse=True)\ndef _later():\n    pytest.skip("later")\n',
+  ),
+  ut(
     'assertEqual overridden in the TestCase class',
     '    def _check',
     '    def assertEqual(self, *a):\n        pass\n\n    def _check',
@@ -362,6 +377,11 @@ export const WEAKENINGS = [
     'CASES = [(2, 3, 5), (1, 1, 2), (0, 0, 0)]',
     'CASES = [(1, 1, 2), (0, 0, 0)]',
   ),
+  rows(
+    'failing row replaced by a copy of a passing one',
+    'CASES = [(2, 3, 5), (1, 1, 2), (0, 0, 0)]',
+    'CASES = [(1, 1, 2), (1, 1, 2), (0, 0, 0)]',
+  ),
   rows('inline case list shrunk', 'in [(2, 3, 5), (4, 4, 8)]', 'in [(4, 4, 8)]'),
   rows('parametrize rows all removed', '[(2, 3, 5), (1, 1, 2)])', '[])'),
   rows('parametrize loses its failing row', '[(2, 3, 5), (1, 1, 2)])', '[(1, 1, 2)])'),
@@ -419,6 +439,11 @@ export const LEGITIMATE = [
     HELPERS,
     '    assert add(-1, 1) == 0\n',
     '    assert add(-1, 1) == 0\n    assert add(0, 0) == 0\n',
+  ),
+  ut(
+    'a setUp that prepares the test',
+    '    def _check',
+    '    def setUp(self):\n        self.base = 0\n\n    def _check',
   ),
   ut(
     'unittest helper called with a corrected expected value',
