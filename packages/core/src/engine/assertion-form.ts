@@ -115,7 +115,8 @@ export function loosening(old: AssertionForm, now: AssertionForm): string | unde
   if (now.form === EXACT_EQUALITY) return undefined;
   const strict = old.form.replace(/([<>])=/, '$1');
   if (strict === now.form) return boundsLoosened(now.form, old.expected, now.expected);
-  if (old.form.replace(/\)$/, ', $)') === now.form) return undefined;
+  if (old.form.replace(/\)$/, ', $)') === now.form || old.form.replace(/\(\)$/, '($)') === now.form)
+    return undefined;
   if (now.form.endsWith(old.form) && /^(?:when \(\?\) )+$/.test(now.form.slice(0, -old.form.length)))
     return 'it now runs only when a condition holds';
   return `its form \`${shown(old.form)}\` became \`${shown(now.form)}\``;

@@ -150,6 +150,38 @@ describe('an expectation change keeps the assertion form', () => {
   });
 });
 
+// what core's text rules (no grammar, or a file that does not parse) take apart: plain comparisons,
+// equality and ordering macros, methods and matchers; any other shape keeps its whole text
+const TEXT_CANNOT_TELL = [
+  /places=|toBeCloseTo\(5, 3\)/, // a precision as a tolerance
+  /-> (?:if |value\(\) === 5 &&|expect\(value\(\) === 5 \|\|)/, // a condition around it
+  /assert\.equal\(value\(\), 5\); -> assert\.(?:strictEqual|notEqual)/, // text rules take `equal` for a call under test
+];
+const byText = (cases: Case[]): Case[] =>
+  cases.filter(([name]) => !TEXT_CANNOT_TELL.some((r) => r.test(name)));
+
+describe('an expectation change keeps the assertion form, read by text rules', () => {
+  it.each(byText(LOOSENED))('refuses %s (%s)', (_name, file, before, after) => {
+    const verdict = checkTestWeakening(file, before, after, { reader: 'text' });
+    expect(verdict.readBy).toBe('text');
+    expect(verdict.weakening).toMatch(/which checks less: (?:its form|a bound or tolerance)/);
+  });
+
+  it.each(byText(CHANGED))('keeps and flags %s (%s)', (_name, file, before, after) => {
+    expect(checkTestWeakening(file, before, after, { reader: 'text' })).toEqual({
+      expectationChanged: true,
+      readBy: 'text',
+    });
+  });
+
+  it('keeps a shape it cannot take apart whole, so a rewrite into another shape is refused', () => {
+    const [, file, before, after] = py('assert x == 5 and x > 0', 'assert x == 5 or x > 0');
+    expect(checkTestWeakening(file, before, after, { reader: 'text' }).weakening).toMatch(/checks less/);
+    const [, f2, b2, a2] = py('assert x == 5 and x > 0', 'assert x == 6 and x > 0');
+    expect(checkTestWeakening(f2, b2, a2, { reader: 'text' }).expectationChanged).toBe(true);
+  });
+});
+
 describe('loosening', () => {
   it('orders bounds by the way they accept more', () => {
     const upper = (v: string): { form: string; expected: string[] } => ({ form: '@ < $^', expected: [v] });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Analyzer } from '../api/plugin.js';
+import { withTextForms } from './assertion-form-text.js';
 import { braceTestModel } from './model-braces.js';
 import { parseTestFile, treeLanguageOf } from './model-grammar.js';
 import { pythonTestModel } from './model-python.js';
@@ -11,9 +12,9 @@ import type { FileModelDetail, TestFileModel } from './test-model.js';
 /** The file's tests and assertions by core's text rules, by extension. */
 export function textTestModel(file: string, content: string): TestFileModel | undefined {
   const lang = treeLanguageOf(file);
-  if (lang === 'python') return pythonTestModel(content);
-  if (lang === 'cpp') return braceTestModel(content, 'cpp');
-  if (lang) return braceTestModel(content, 'js');
+  if (lang === 'python') return withTextForms(pythonTestModel(content));
+  if (lang === 'cpp') return withTextForms(braceTestModel(content, 'cpp'));
+  if (lang) return withTextForms(braceTestModel(content, 'js'));
   return undefined;
 }
 
