@@ -61,20 +61,13 @@ export async function differentialCheck(input: DifferentialInput): Promise<Diffe
     ...(record ? { record } : {}),
   });
 
+  // what could be put back is; a file the user changed meanwhile keeps the user's version
   const putBack = await undoWrites(journal, code);
-  if (putBack.length > 0) {
-    const kept = new Set(putBack.map((c) => c.file));
+  if (putBack.length > 0)
     return refuse(
-      `the test edits could not be run against the original code: ${listed([...kept])} changed while suture ran; the proposal was undone`,
-      [
-        ...putBack,
-        ...(await undoWrites(
-          journal,
-          code.filter((w) => !kept.has(w.file)),
-        )),
-      ],
+      `the test edits could not be run against the original code: ${listed(putBack.map((c) => c.file))} changed while suture ran; the proposal was undone`,
+      putBack,
     );
-  }
   const run = await rerunAsValidated(project, input.rounds, failure, input.validation);
   const failing = new Set(run.stillFailing.map((t) => t.id));
   const checked = validatedTests(failure, input.validation);

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -204,5 +205,55 @@ describe.each<WorkspaceChoice>(['in-place', 'overlay'])('the differential check 
       'add() { echo $(($1 + $2)); }\nmul() { echo $(($1 + $2)); }\n',
     );
     expect(await readFile(join(b.root, 'tests/mul.t'), 'utf8')).toContain('[ "$got" = 6 ]');
+  });
+});
+
+describe('the differential check in place', () => {
+  it('keeps the code a user changed while the patch was validated: the proposal is refused and undone, the conflict reported', async () => {
+    const b = await box();
+    let validated = false;
+    const inner = shellChecks();
+    let n = 0;
+    const runner: Runner = {
+      ...inner,
+      run: async (ctx) => {
+        const result = await inner.run(ctx);
+        validated = ++n === 2;
+        return result;
+      },
+    };
+    const mine = 'add() { echo "$(($1 + $2))"; } # mine\nmul() { echo $(($1 * $2)); }\n';
+    // the user saves the file between the validation run and the differential check
+    const analyzer = shellAnalyzer();
+    const isTestFile = analyzer.isTestFile!;
+    analyzer.isTestFile = (file) => {
+      if (validated) {
+        validated = false;
+        writeFileSync(join(b.root, 'src/calc.sh'), mine);
+      }
+      return isTestFile(file);
+    };
+    const fixer = scriptedFixer([proposal('add must add, and 2 + 3 is 5', CODE_FIX, RIGHT_VALUE)]);
+    const report = await gate(b, [fixer], {
+      mode: 'fix',
+      workspace: 'in-place',
+      projects: [
+        project(b.root, {
+          name: 'shell',
+          runner,
+          analyzer,
+          healConfig: { flakyReruns: 0, maxAttempts: 1 },
+        }),
+      ],
+    });
+    const attempt = report.projects[0]!.failures[0]!.attempts[0]!;
+    expect(attempt.verdict).toBe('refused');
+    expect(attempt.reason).toMatch(
+      /^the test edits could not be run against the original code: src\/calc\.sh changed/,
+    );
+    expect(report.conflicts.map((c) => c.file)).toContain('src/calc.sh');
+    expect(await readFile(join(b.root, 'src/calc.sh'), 'utf8')).toBe(mine);
+    expect(await readFile(join(b.root, 'tests/add.t'), 'utf8')).toContain('[ "$got" = 6 ]');
+    expect(await hasJournal(b.root)).toBe(false);
   });
 });
