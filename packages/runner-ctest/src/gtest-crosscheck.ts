@@ -16,6 +16,8 @@ interface Claim {
   discovered: boolean;
   binary: string;
   kase: string;
+  /** Its program lists its cases as JSON: it writes GoogleTest's reports (1.10 and later). */
+  listed: boolean;
 }
 
 export interface CrossCheckInput {
@@ -29,24 +31,30 @@ export interface CrossCheckInput {
   deadline: number;
 }
 
-/** The GoogleTest cases of `tests` that passed by the stream, whose program can write a report. */
+/** The GoogleTest cases of `tests` that passed by the stream, in entries that leave the report to suture. */
 async function claims(
   tests: readonly TestResult[],
   registry: Registry,
   listings: ListingCache,
 ): Promise<Claim[]> {
   const out: Claim[] = [];
-  const writesReport = async (reg: Registered): Promise<boolean> =>
-    // a GoogleTest before 1.10 writes no JSON, and lists nothing either
-    !reg.ownVerdict && !reg.ownReport && (await listings.list(binaryCommand(reg.command))).size > 0;
+  const ours = (reg: Registered): boolean => !reg.ownVerdict && !reg.ownReport;
   for (const test of tests) {
     if (test.status !== 'passed') continue;
     const discovered = registry.get(test.id);
     const entry = discovered?.gtestName ? test.id : (test.details?.entry as string | undefined);
     const reg = entry ? registry.get(entry) : undefined;
     const kase = discovered?.gtestName ?? (test.details?.gtest as string | undefined);
-    if (!entry || !reg || !kase || !reg.command[0] || !(await writesReport(reg))) continue;
-    out.push({ test, entry, discovered: !!discovered?.gtestName, binary: basename(reg.command[0]), kase });
+    if (!entry || !reg || !kase || !reg.command[0] || !ours(reg)) continue;
+    const listed = (await listings.list(binaryCommand(reg.command))).size > 0;
+    out.push({
+      test,
+      entry,
+      discovered: !!discovered?.gtestName,
+      binary: basename(reg.command[0]),
+      kase,
+      listed,
+    });
   }
   return out;
 }
@@ -134,12 +142,15 @@ export async function crossCheckGtest(
   input: CrossCheckInput,
   tests: readonly TestResult[],
 ): Promise<TestResult[]> {
-  const all = await claims(tests, input.registry, input.listings);
-  if (all.length === 0) return [...tests];
+  const candidates = await claims(tests, input.registry, input.listings);
+  if (candidates.length === 0) return [...tests];
   const reports = await readGtestReports(
     input.reportDirs,
-    all.map((c) => c.binary),
+    candidates.map((c) => c.binary),
   );
+  // a GoogleTest before 1.10 writes no JSON, and lists nothing either; a program that wrote a
+  // report in this run writes them, whatever its listing did
+  const all = candidates.filter((c) => c.listed || reports.has(c.binary));
   const open = all.filter((c) => !reportOf(reports, c));
   const again = open.length > 0 ? await rerunAlone(input, open) : new Map<string, Map<string, CaseReport>>();
   const replaced = new Map<TestResult, TestResult>();

@@ -14,6 +14,20 @@ const INCLUDES = {
   replace: '#include <cstdio>\n#include <cstdlib>\n#include <unistd.h>',
 };
 
+/** A static initializer that ends the program when it is asked for the JSON listing suture reads. */
+const NO_JSON_LISTING = `#include <fstream>
+#include <iterator>
+#include <string>
+
+namespace {
+const int guard = [] {
+  std::ifstream f("/proc/self/cmdline");
+  std::string s((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (s.find("--gtest_list_tests") != std::string::npos && s.find("--gtest_output") != std::string::npos) _exit(0);
+  return 0;
+}();
+}  // namespace`;
+
 describe("GoogleTest's own report, checked against the printed transcript", () => {
   it('fails a case whose code under test prints [ OK ] for it and exits 0, discovered or in a whole binary', async () => {
     const root = await copy('exit-early');
@@ -30,6 +44,18 @@ describe("GoogleTest's own report, checked against the printed transcript", () =
         ),
       });
     expect(byId['Calc.Twice']).toMatchObject({ status: 'passed' });
+  }, 300_000);
+
+  it('fails it too when the program refuses to list its cases as JSON, once another of its runs wrote a report', async () => {
+    const root = await copy('exit-early');
+    await edit(root, 'src/calc.cpp', INCLUDES.search, `${INCLUDES.replace}\n${NO_JSON_LISTING}`);
+    await edit(root, 'src/calc.cpp', FAKE_OK.search, FAKE_OK.replace);
+    const result = await run(root);
+    expect(result.status).toBe('failed');
+    expect(result.tests.find((t) => t.id === 'Calc.Adds')).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('GoogleTest printed [       OK ] Calc.Adds, but its own report'),
+    });
   }, 300_000);
 
   it('keeps a heal that prints [ OK ] and exits from healing, and the gate exits 1', async () => {
