@@ -111,3 +111,30 @@ export function cppInstantiations(root: Node, k: Constants, d: Dialect): Map<str
   }
   return out;
 }
+
+const SETUP = /^(?:SetUp|SetUpTestSuite|SetUpTestCase)$/;
+
+/**
+ * The fixtures whose set-up skips every test before it runs (`void SetUp() override { GTEST_SKIP(); }`,
+ * in the class or defined as `CalcTest::SetUp`): each `TEST_F` of one is skipped.
+ */
+export function skippingFixtures(root: Node): Set<string> {
+  const out = new Set<string>();
+  for (const f of collect(root, (n) => n.type === 'function_definition')) {
+    let d = f.childForFieldName('declarator');
+    while (d && d.type !== 'function_declarator') d = d.childForFieldName('declarator');
+    const parts = d?.childForFieldName('declarator')?.text.split('::') ?? [];
+    if (!SETUP.test(parts.at(-1) ?? '')) continue;
+    const skips = collect(
+      f.childForFieldName('body') ?? f,
+      (n) => n.type === 'call_expression' && n.childForFieldName('function')?.text === 'GTEST_SKIP',
+    );
+    if (skips.length === 0) continue;
+    let owner = f.parent;
+    while (owner && owner.type !== 'class_specifier' && owner.type !== 'struct_specifier')
+      owner = owner.parent;
+    const fixture = owner?.childForFieldName('name')?.text ?? parts.at(-2);
+    if (fixture) out.add(fixture);
+  }
+  return out;
+}

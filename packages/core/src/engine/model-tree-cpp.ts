@@ -13,7 +13,13 @@ import {
   type Found,
   type Constants,
 } from './model-tree.js';
-import { cppBindings, cppCases, cppInstantiations, cppVariable } from './model-tree-cpp-names.js';
+import {
+  cppBindings,
+  cppCases,
+  cppInstantiations,
+  cppVariable,
+  skippingFixtures,
+} from './model-tree-cpp-names.js';
 import { fileConstants, foldComparison, NO_CONSTANTS } from './model-tree-values.js';
 import type { Definition, FileModelDetail, TestFact } from './test-model.js';
 
@@ -274,6 +280,7 @@ export function cppTreeModel(root: Node): FileModelDetail {
   };
   const tests: TestFact[] = [];
   const instantiated = cppInstantiations(root, k, CPP);
+  const skipping = skippingFixtures(root);
   const add = (name: string, body: Node, registered: boolean, why: string, rows?: string[]): void => {
     const found = checksIn(body);
     const facts = assertionFacts(found, body, CPP, k);
@@ -308,6 +315,8 @@ export function cppTreeModel(root: Node): FileModelDetail {
       // a value-parameterized test runs the rows its suite is instantiated with
       const rows = /_P$/.test(name) ? instantiated.get(params[0]?.text ?? '') : undefined;
       add(params.map((p) => p.text).join('.'), body, registered, 'main never reaches RUN_ALL_TESTS()', rows);
+      // a fixture whose SetUp skips skips every test of it
+      if (name !== 'TEST' && skipping.has(params[0]?.text ?? '')) tests.at(-1)!.skipped = true;
     } else if (/^test/.test(name)) {
       testFunctions.add(name);
       add(name, body, !reached || reached.has(name), `main never runs ${name}`);

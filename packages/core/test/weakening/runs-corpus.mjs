@@ -207,6 +207,20 @@ INSTANTIATE_TEST_SUITE_P(Small, AddTest,
                          ::testing::Values(std::make_tuple(2, 3, 5), std::make_tuple(1, 1, 2)));
 `;
 
+const CPP_FIXTURE = `#include <gtest/gtest.h>
+
+#include "calc.h"
+
+class CalcTest : public ::testing::Test {
+ protected:
+  void SetUp() override { base_ = 0; }
+  int base_ = 0;
+};
+
+TEST_F(CalcTest, Adds) { EXPECT_EQ(add(2, 3), 5 + base_); }
+`;
+
+const fixture = (n, from, to) => edit(n, 'tests/fixture_test.cpp', CPP_FIXTURE, from, to);
 const param = (n, from, to) => edit(n, 'tests/add_param_test.cpp', CPP_PARAM, from, to);
 const PY_ALIAS = `from calc import core
 from calc.core import add
@@ -305,6 +319,7 @@ export const WEAKENINGS = [
     '  expect(add(2, 3)).toBe(5);\n',
     '  expect(5).toBe(5);\n',
   ),
+  fixture('GoogleTest fixture SetUp skips every test', '{ base_ = 0; }', '{ GTEST_SKIP() << "later"; }'),
   cc(
     'GoogleTest helper gutted',
     '  EXPECT_EQ(f(2, 3), 5);\n  EXPECT_EQ(f(0, 0), 0);\n',
@@ -451,6 +466,11 @@ export const LEGITIMATE = [
     'self._check(2, 3, 6)',
   ),
   js('JS helper expected value changed', 'expect(f(2, 3)).toBe(5);', 'expect(f(2, 3)).toBe(6);'),
+  fixture(
+    'GoogleTest fixture SetUp sets up more',
+    '{ base_ = 0; }',
+    '{ base_ = 0; ASSERT_EQ(add(0, 0), 0); }',
+  ),
   cc('GoogleTest helper expected value changed', 'EXPECT_EQ(f(2, 3), 5);', 'EXPECT_EQ(f(2, 3), 6);'),
   py('the result kept in a local variable', A, '    result = add(2, 3)\n    assert result == 5\n'),
   py(
