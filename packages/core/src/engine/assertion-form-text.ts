@@ -1,4 +1,11 @@
-import { approximately, comparison, FormBuilder, type AssertionForm, type Side } from './assertion-form.js';
+import {
+  approximately,
+  comparison,
+  FormBuilder,
+  PYTEST_APPROX,
+  type AssertionForm,
+  type Side,
+} from './assertion-form.js';
 import { namesOf, type TestFileModel } from './test-model.js';
 
 /**
@@ -85,7 +92,8 @@ function approxSide(text: string): Side {
   return {
     ...side(text),
     subject: false,
-    value: (b) => (abs || rel ? approximately(b, args[0]!, abs ?? '0', rel ?? '0') : b.value(args[0]!)),
+    value: (b) =>
+      abs || rel ? approximately(b, args[0]!, abs ?? '0', rel ?? '0', PYTEST_APPROX) : b.value(args[0]!),
   };
 }
 

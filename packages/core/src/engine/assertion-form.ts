@@ -69,8 +69,32 @@ export function comparison(b: FormBuilder, op: string, left: Side, right: Side):
   return `@ ${o} ${expected.value ? expected.value(b) : b.value(expected.text, roleOf(o))}`;
 }
 
-/** `@ == $` within an absolute and a relative tolerance, given as numbers (0 when absent). */
-export function approximately(b: FormBuilder, expected: string, abs: string, rel: string): string {
+/** A framework's own tolerance when none is given: approximate equality at it is equality. */
+export interface DefaultTolerance {
+  abs: number;
+  rel: number;
+}
+
+export const PYTEST_APPROX: DefaultTolerance = { abs: 1e-12, rel: 1e-6 };
+
+/**
+ * `@ == $` within an absolute and a relative tolerance, given as numbers (0 when absent). No looser
+ * than the framework's default (`dflt`) for this expected value, it reads as `$`, the value itself:
+ * `approx(5, rel=1e-9)` is the equality `approx(5)` already is.
+ */
+export function approximately(
+  b: FormBuilder,
+  expected: string,
+  abs: string,
+  rel: string,
+  dflt?: DefaultTolerance,
+): string {
+  if (dflt) {
+    const [e, a, r] = [numberOf(expected), numberOf(abs), numberOf(rel)];
+    const size = Number.isNaN(e) ? 0 : Math.abs(e);
+    if (!Number.isNaN(a) && !Number.isNaN(r) && Math.max(a, r * size) <= Math.max(dflt.abs, dflt.rel * size))
+      return b.value(expected);
+  }
   return `${b.value(expected)} within abs ${b.value(abs, 'upper')} rel ${b.value(rel, 'upper')}`;
 }
 

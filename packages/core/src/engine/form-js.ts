@@ -63,7 +63,7 @@ function matcherForm(b: FormBuilder, matcher: string, a: Node[], d: Dialect): st
     if (!a[1]) return `@ == ${v(0)}`;
     const digits = Number(cleanText(a[1], d));
     const tolerance = Number.isNaN(digits) ? cleanText(a[1], d) : String(10 ** -digits / 2);
-    return `@ == ${approximately(b, a[0] ? cleanText(a[0], d) : '', tolerance, '0')}`;
+    return `@ == ${approximately(b, a[0] ? cleanText(a[0], d) : '', tolerance, '0', { abs: 0.005, rel: 0 })}`;
   }
   if (/^(?:toContain|toContainEqual)$/.test(matcher)) return `${v(0)} in @`;
   if (matcher === 'toHaveLength') return `len(@) == ${v(0)}`;

@@ -1,4 +1,10 @@
-import { approximately, comparison, FormBuilder, type AssertionForm } from './assertion-form.js';
+import {
+  approximately,
+  comparison,
+  FormBuilder,
+  PYTEST_APPROX,
+  type AssertionForm,
+} from './assertion-form.js';
 import { sideOf, underConditions } from './form-tree.js';
 import type { Node } from './model-grammar.js';
 import { cleanText, type Dialect } from './model-tree.js';
@@ -20,7 +26,8 @@ function approx(call: Node, d: Dialect): ((b: FormBuilder) => string) | undefine
   if (!value) return undefined;
   const v = cleanText(value, d);
   if (!rel && !abs) return (b) => b.value(v);
-  return (b) => approximately(b, v, abs ? cleanText(abs, d) : '0', rel ? cleanText(rel, d) : '0');
+  return (b) =>
+    approximately(b, v, abs ? cleanText(abs, d) : '0', rel ? cleanText(rel, d) : '0', PYTEST_APPROX);
 }
 
 /** A boolean expression's form: comparisons, `not`, `and`/`or`, conditionals; anything else is `@` or `$`. */
@@ -91,7 +98,12 @@ function method(b: FormBuilder, call: Node, d: Dialect): string {
     const not = name.includes('Not') ? 'not ' : '';
     if (!delta && !places && !rel) return `${not}@ == ${b.value(v)}`;
     const abs = delta ? cleanText(delta, d) : places ? String(0.5 * 10 ** -Number(places.text)) : '0';
-    return `${not}@ == ${approximately(b, v, abs, rel ? cleanText(rel, d) : '0')}`;
+    // unittest's default is 7 places, numpy's rtol=1e-7 (assert_allclose) or 7 decimals
+    const dflt =
+      name === 'assert_allclose'
+        ? { abs: 0, rel: 1e-7 }
+        : { abs: name.startsWith('assert_') ? 1.5e-7 : 5e-8, rel: 0 };
+    return `${not}@ == ${approximately(b, v, abs, rel ? cleanText(rel, d) : '0', dflt)}`;
   }
   if (/^assert(?:Raises|Warns)\w*$/.test(name)) return `raises(@, ${b.value(a[0]?.text ?? '')})`;
   return `${name}(${a.map((x) => (sideOf(x, d).subject ? '@' : b.value(cleanText(x, d)))).join(', ')})`;
