@@ -118,6 +118,18 @@ describe('a plugin that calls process.exit during a run', () => {
   );
 });
 
+describe('a plugin whose factory calls process.exit while the config loads', () => {
+  it('is a broken plugin (exit 2, named), never an exit 0 that reads as green', async () => {
+    const dir = await repo({ fixers: ['./plugins/exit-factory.mjs'] });
+    const r = await suture(['run'], dir);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(
+      './plugins/exit-factory.mjs (suture.config.json#fixers[0]): called process.exit(0) in its factory; a plugin must return or throw, never end the process',
+    );
+    expect(await exists(join(dir, '.suture', 'lock'))).toBe(false);
+  });
+});
+
 describe('a fixer that never answers', () => {
   it('is stopped at heal.fixerTimeoutMs, its attempt ends fixer-error naming it and the setting, and the run goes on', async () => {
     const dir = await repo({

@@ -120,8 +120,8 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
         const exited: ExitLatch = {};
         return await catchPluginExits(
           (exit) => {
-            exited.exit = exit;
-            logger.error(exit.message);
+            exited.exit = { ...exit, message: `${exit.message}: the run was stopped and the tree restored` };
+            logger.error(exited.exit.message);
             exited.stop?.();
           },
           () => gateLocked(options, runId, redact, logger, lock.staleFrom, planning, exited),

@@ -8,6 +8,7 @@ import { editDistance } from '../text/edit-distance.js';
 import { errorMessage, PluginError, type PluginOrigin } from '../api/errors.js';
 import { isPathSpec, PLUGIN_ALIASES, resolvePackageEntry } from './resolve-plugin.js';
 import { apiUpgradeHint, checkApiVersion } from './api-version.js';
+import { asPlugin, catchPluginExitsSync, PluginExitError } from '../safety/process/plugin-exits.js';
 import {
   API_VERSION,
   type Analyzer,
@@ -129,12 +130,18 @@ export function instantiate(mod: unknown, ref: PluginRef, context: PluginFactory
   const m = mod as { default?: unknown; plugin?: unknown };
   const exported = m.default ?? m.plugin ?? mod;
   if (typeof exported !== 'function') return exported;
+  const factory = exported as (options: Record<string, unknown>, context: PluginFactoryContext) => unknown;
+  // an exit while the config loads would end suture with the plugin's code, 0 (green) as often as not
+  const frame = { plugin: ref.spec, hook: 'its factory' };
   try {
-    return (exported as (options: Record<string, unknown>, context: PluginFactoryContext) => unknown)(
-      ref.options,
-      context,
-    );
+    return catchPluginExitsSync(() => asPlugin(frame, () => factory(ref.options, context)));
   } catch (error) {
+    if (error instanceof PluginExitError)
+      throw new PluginError(
+        ref.spec,
+        ref.origin,
+        `called process.exit(${String(error.exit.code ?? '')}) in its factory; a plugin must return or throw, never end the process`,
+      );
     if (error instanceof ZodError) {
       throw new PluginError(
         ref.spec,

@@ -24,7 +24,7 @@ describe('catchPluginExits', () => {
     expect(thrown).toBeInstanceOf(PluginExitError);
     expect(after).toBe(false);
     expect(seen.map((e) => e.message)).toEqual([
-      'exit-fixer (suture.config.json#fixers[0]) called process.exit(0) in propose; a plugin must return or throw, never end the process: the run was stopped and the tree restored',
+      'exit-fixer (suture.config.json#fixers[0]) called process.exit(0) in propose; a plugin must return or throw, never end the process',
     ]);
   });
 

@@ -49,7 +49,7 @@ let active = 0;
 let realExit: typeof process.exit | undefined;
 
 function exitMessage(frame: PluginFrame, code: PluginExit['code']): string {
-  return `${frame.plugin} called process.exit(${code ?? ''}) in ${frame.hook}; a plugin must return or throw, never end the process: the run was stopped and the tree restored`;
+  return `${frame.plugin} called process.exit(${code ?? ''}) in ${frame.hook}; a plugin must return or throw, never end the process`;
 }
 
 function intercept(this: NodeJS.Process, code?: string | number | null): never {
@@ -105,6 +105,20 @@ export async function catchPluginExits<T>(
   install();
   try {
     return await watches.run({ onExit }, fn);
+  } finally {
+    uninstall();
+  }
+}
+
+/**
+ * `catchPluginExits` for synchronous plugin code that runs before any gate (a factory while the
+ * config loads): an exit there becomes a PluginExitError thrown where it was called, which the
+ * loader reports as a broken plugin, instead of suture exiting with the plugin's code (0: green).
+ */
+export function catchPluginExitsSync<T>(fn: () => T): T {
+  install();
+  try {
+    return watches.run({ onExit: () => undefined }, fn);
   } finally {
     uninstall();
   }
