@@ -5,6 +5,7 @@ import {
   createGateOptions,
   loadConfig,
   runAutoRun,
+  type AutoRunOptions,
   type GateProject,
   type GenerationSource,
   type LoadedConfig,
@@ -92,6 +93,8 @@ export interface Prepared {
   loaded: LoadedConfig;
   project: GateProject;
   fixers: Awaited<ReturnType<typeof createGateOptions>>['fixers'];
+  /** The config's sandbox, which every command of the auto-run runs in. */
+  confinement: Pick<Awaited<ReturnType<typeof createGateOptions>>, 'sandbox' | 'sandboxEnv' | 'secrets'>;
 }
 
 export async function prepare(flags: AutoRunFlags, paths: readonly string[]): Promise<Prepared> {
@@ -105,7 +108,22 @@ export async function prepare(flags: AutoRunFlags, paths: readonly string[]): Pr
     logger,
     output: { stream: process.stderr, env: process.env },
   });
-  return { loaded, project: pickProject(options.projects, flags.project, paths), fixers: options.fixers };
+  return {
+    loaded,
+    project: pickProject(options.projects, flags.project, paths),
+    fixers: options.fixers,
+    confinement: { sandbox: options.sandbox, sandboxEnv: options.sandboxEnv, secrets: options.secrets },
+  };
+}
+
+/** The auto-run's sandbox options, from the config's. */
+function confinementOf(prepared: Prepared): Pick<AutoRunOptions, 'sandbox' | 'sandboxEnv' | 'secretNames'> {
+  const { sandbox, sandboxEnv, secrets } = prepared.confinement;
+  return {
+    ...(sandbox ? { sandbox } : {}),
+    ...(sandboxEnv ? { sandboxEnv } : {}),
+    ...(secrets?.names ? { secretNames: secrets.names.map((n) => new RegExp(n, 'i')) } : {}),
+  };
 }
 
 /** Runs the auto-run, prints what it kept and where the reports are, and answers the exit code. */
@@ -137,6 +155,7 @@ export async function autoRunAndReport(
       ...(flakeRuns !== undefined ? { flakeRuns } : {}),
       ...(generations !== undefined ? { generations } : {}),
       ...(rollback ? { rollback } : {}),
+      ...confinementOf(prepared),
     });
   } finally {
     process.off('SIGINT', onSignal);

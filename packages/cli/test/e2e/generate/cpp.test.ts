@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import ctest from '@suture/runner-ctest';
 import { runAutoRun } from '@suture/core/internal';
@@ -52,14 +52,17 @@ const mix: Script = (request, attempt) => {
       content: test(
         'Sometimes',
         [
-          `  const char* path = ${JSON.stringify(counter)};`,
+          // the runs' own temp folder: the real /tmp is read-only in the sandbox
+          `  std::string dir = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";`,
+          `  std::string where = dir + "/" + ${JSON.stringify(basename(counter))};`,
+          '  const char* path = where.c_str();',
           '  int n = 0;',
           '  if (FILE* f = std::fopen(path, "r")) { if (std::fscanf(f, "%d", &n) != 1) n = 0; std::fclose(f); }',
           '  n++;',
           '  if (FILE* f = std::fopen(path, "w")) { std::fprintf(f, "%d", n); std::fclose(f); }',
           '  EXPECT_EQ(n % 2, 1);',
         ].join('\n'),
-        '#include <cstdio>\n',
+        '#include <cstdio>\n#include <cstdlib>\n#include <string>\n',
       ),
     },
     { file: 'tests/gen/same_test.cpp', content: test('Again', '  EXPECT_EQ(clamp(7, 0, 10), 7);') },

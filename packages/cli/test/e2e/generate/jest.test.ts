@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import jest from '@suture/runner-jest';
 import { runAutoRun } from '@suture/core/internal';
@@ -47,7 +47,8 @@ const mix: Script = (request, attempt) => {
         'sometimes',
         [
           "  const fs = require('fs');",
-          `  const file = ${JSON.stringify(counter)};`,
+          // the runs' own temp folder: the real /tmp is read-only in the sandbox
+          `  const file = require('path').join(require('os').tmpdir(), ${JSON.stringify(basename(counter))});`,
           "  const n = (fs.existsSync(file) ? Number(fs.readFileSync(file, 'utf8')) : 0) + 1;",
           '  fs.writeFileSync(file, String(n));',
           '  expect(n % 2).toBe(1);',

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import pytest from '@suture/runner-pytest';
 import { AutoRunReportSchema } from '@suture/core';
@@ -56,12 +56,13 @@ const mix: Script = (request, attempt) => {
     {
       file: 'tests/gen/test_gen_flaky.py',
       content: [
-        'import os',
+        'import os, tempfile',
         'from calc.ops import clamp',
         '',
         '',
         'def test_sometimes():',
-        `    path = ${JSON.stringify(counter)}`,
+        // the runs' own temp folder: the real /tmp is read-only in the sandbox
+        `    path = os.path.join(tempfile.gettempdir(), ${JSON.stringify(basename(counter))})`,
         '    n = int(open(path).read()) + 1 if os.path.exists(path) else 1',
         "    open(path, 'w').write(str(n))",
         '    assert n % 2 == 1 and clamp(20, 0, 10) == 10',

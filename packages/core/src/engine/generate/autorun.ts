@@ -18,6 +18,7 @@ import type { CoverageData } from './measure/probe.js';
 import { evaluate } from './evaluate.js';
 import { renderAutoRunMarkdown } from './markdown.js';
 import { Rollback } from './rollback.js';
+import { inWorkspace, openAutoRunWorkspace } from './sandboxed.js';
 import { Snapshot } from './snapshot.js';
 import { generate } from './sources.js';
 import { isCpp, rewire, scratch, type RunState } from './state.js';
@@ -78,16 +79,20 @@ export async function runAutoRun(options: AutoRunOptions): Promise<AutoRunReport
   let error: string | undefined;
   try {
     await mkdir(state.cacheDir, { recursive: true });
-    before = await state.probe.measure({
-      root: options.project.root,
-      target: options.target,
-      workDir: await scratch(state, 'coverage'),
-      cacheDir: state.cacheDir,
-      timeoutMs: options.project.timeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-      env: state.env,
-      audit,
-    });
+    state.workspace = await openAutoRunWorkspace(options, runDir, state.cacheDir);
+    const workDir = await scratch(state, 'coverage');
+    before = await inWorkspace(state, 'the coverage run of the existing tests', () =>
+      state.probe.measure({
+        root: options.project.root,
+        target: options.target,
+        workDir,
+        cacheDir: state.cacheDir,
+        timeoutMs: options.project.timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+        env: state.env,
+        audit,
+      }),
+    );
     state.covered = before;
     for (let attempt = 1; attempt <= state.settings.generations; attempt++) {
       const uncovered = uncoveredLines(state.covered);
@@ -118,6 +123,8 @@ export async function runAutoRun(options: AutoRunOptions): Promise<AutoRunReport
       options.logger.error(`could not take back the generated files: ${errorMessage(e)}`);
     });
     for (const t of tests) if (t.verdict === 'kept') t.verdict = 'rolled-back';
+  } finally {
+    await state.workspace?.dispose();
   }
   const finishedAt = new Date();
   const usage = generations.map((g) => g.usage).filter((u) => u !== undefined);

@@ -3,6 +3,7 @@ import type { RunResult } from '../../api/contracts/run-result.js';
 import { compileError, outcomeOf, testsOf, type RunOutcome } from './classify.js';
 import { coverageGain, gainIsEmpty, mergeCoverage } from './measure/model.js';
 import { attemptsFor, healGenerated } from './heal.js';
+import { inWorkspace } from './sandboxed.js';
 import {
   isCpp,
   removeCandidate,
@@ -75,13 +76,15 @@ export async function evaluate(
 
   const heal = async (subset: Tracked[], label: string): Promise<void> => {
     if (state.settings.maxFixAttempts === 0 || state.options.fixers.length === 0) return;
-    const report = await healGenerated(
-      state.options,
-      subset.map((t) => t.candidate),
-      state.runDir,
-      label,
-      state.settings.maxFixAttempts,
-      selectionFor(state, subset),
+    const report = await inWorkspace(state, 'the heal of the generated tests', () =>
+      healGenerated(
+        state.options,
+        subset.map((t) => t.candidate),
+        state.runDir,
+        label,
+        state.settings.maxFixAttempts,
+        selectionFor(state, subset),
+      ),
     );
     for (const t of subset)
       for (const a of attemptsFor(t.candidate, report))
@@ -152,17 +155,20 @@ export async function evaluate(
 
   // does it add coverage, on top of the existing tests and every file kept before it
   for (const t of live()) {
-    const data = await state.probe.measure({
-      root: state.options.project.root,
-      target: state.options.target,
-      tests: { files: [t.candidate.file], entries: t.candidate.entry ? [t.candidate.entry] : [] },
-      workDir: await scratch(state, 'coverage'),
-      cacheDir: state.cacheDir,
-      timeoutMs: state.options.project.timeoutMs,
-      ...(state.options.signal ? { signal: state.options.signal } : {}),
-      env: state.env,
-      audit: state.audit,
-    });
+    const workDir = await scratch(state, 'coverage');
+    const data = await inWorkspace(state, `the coverage run of ${t.candidate.file}`, () =>
+      state.probe.measure({
+        root: state.options.project.root,
+        target: state.options.target,
+        tests: { files: [t.candidate.file], entries: t.candidate.entry ? [t.candidate.entry] : [] },
+        workDir,
+        cacheDir: state.cacheDir,
+        timeoutMs: state.options.project.timeoutMs,
+        ...(state.options.signal ? { signal: state.options.signal } : {}),
+        env: state.env,
+        audit: state.audit,
+      }),
+    );
     const gain = coverageGain(state.covered, data);
     if (gainIsEmpty(gain)) {
       await remove(

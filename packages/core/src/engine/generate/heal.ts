@@ -50,6 +50,10 @@ export async function healGenerated(
     fixers: options.fixers,
     reporters: [],
     concurrency: 1,
+    // its validation runs are confined as the auto-run's own are
+    workspace: 'in-place',
+    sandbox: options.sandbox ?? 'auto',
+    ...(options.sandboxEnv ? { sandboxEnv: [...options.sandboxEnv] } : {}),
     logger: options.logger,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.env ? { env: options.env } : {}),

@@ -5,8 +5,10 @@ import { UsageSchema } from '../../api/contracts/fix.js';
 import type { GenerateFeedback, GenerateResult } from '../../api/plugin.js';
 import { sha256 } from '../../safety/atomic.js';
 import { deniedBy, normalizeEditPath } from '../../safety/paths.js';
+import { picomatch } from '../../text/glob.js';
 import { entryOf } from './cmake.js';
 import { generateRequest, matchingFiles } from './project-files.js';
+import { inWorkspace } from './sandboxed.js';
 import { isCpp, type RunState } from './state.js';
 import type { Candidate } from './types.js';
 
@@ -93,16 +95,23 @@ async function fromCommand(state: RunState): Promise<Generated> {
     await state.snapshot.take(f);
     before.set(f, await hash(f));
   }
-  const r = await state.audit.run(
-    'sh',
-    ['-c', source.command],
-    {
-      cwd: project.root,
-      env: state.env,
-      timeoutMs: project.timeoutMs,
-      ...(state.options.signal ? { signal: state.options.signal } : {}),
-    },
+  const generated = picomatch([...source.generated], { dot: true });
+  const r = await inWorkspace(
+    state,
     'the generator command',
+    () =>
+      state.audit.run(
+        'sh',
+        ['-c', source.command],
+        {
+          cwd: project.root,
+          env: state.env,
+          timeoutMs: project.timeoutMs,
+          ...(state.options.signal ? { signal: state.options.signal } : {}),
+        },
+        'the generator command',
+      ),
+    (file) => generated(file),
   );
   if (r.exitCode !== 0)
     throw new Error(

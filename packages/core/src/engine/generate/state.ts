@@ -6,6 +6,8 @@ import type { AuditLog } from './audit.js';
 import { wireCmake } from './cmake.js';
 import type { CoverageData, CoverageProbe } from './measure/probe.js';
 import type { Rollback } from './rollback.js';
+import type { Workspace } from '../../safety/workspace/types.js';
+import { inWorkspace } from './sandboxed.js';
 import type { Snapshot } from './snapshot.js';
 import type { AutoRunOptions, Candidate } from './types.js';
 
@@ -32,6 +34,8 @@ export interface RunState {
   /** Target coverage of the existing tests and every kept file. */
   covered: CoverageData;
   env: NodeJS.ProcessEnv;
+  /** Where every command runs (the project, sandboxed, its other files put back after each run). */
+  workspace?: Workspace;
 }
 
 export const isCpp = (state: RunState): boolean => state.language === 'cpp' || state.language === 'c';
@@ -45,14 +49,17 @@ export async function runTests(state: RunState, selection?: string[]): Promise<R
   const { project, signal, logger } = state.options;
   await mkdir(join(state.runDir, 'work'), { recursive: true });
   const started = Date.now();
-  const raw = await project.runner.run({
-    root: project.root,
-    ...(selection && project.runner.supportsSelection ? { selection } : {}),
-    timeoutMs: project.timeoutMs,
-    signal: signal ?? new AbortController().signal,
-    logger,
-    workDir: await scratch(state, 'run'),
-  });
+  const workDir = await scratch(state, 'run');
+  const raw = await inWorkspace(state, 'a run of the generated tests', () =>
+    project.runner.run({
+      root: project.root,
+      ...(selection && project.runner.supportsSelection ? { selection } : {}),
+      timeoutMs: project.timeoutMs,
+      signal: signal ?? new AbortController().signal,
+      logger,
+      workDir,
+    }),
+  );
   const run = RunResultSchema.parse(raw);
   await state.audit.record({
     kind: 'command',

@@ -1,4 +1,5 @@
 import type { RollbackStrategy } from '../../api/contracts/autorun.js';
+import type { SandboxChoice } from '../../safety/workspace/types.js';
 import type { Fixer, Generator as TestGenerator, Logger } from '../../api/plugin.js';
 import type { GateProject } from '../types.js';
 import type { CoverageProbe } from './measure/probe.js';
@@ -44,8 +45,14 @@ export interface AutoRunOptions {
   coverage?: CoverageProbe;
   /** C/C++: libraries the generated GoogleTest programs link (default: those the project's tests link). */
   cmakeLink?: string[];
-  /** Environment of the coverage and external commands (default process.env). */
+  /** Environment of the coverage and external commands (default process.env), less its secrets. */
   env?: NodeJS.ProcessEnv;
+  /** How the commands are confined (the config's `sandbox`; default auto). */
+  sandbox?: SandboxChoice;
+  /** Variables passed into the sandbox by name (the config's `sandboxEnv`). */
+  sandboxEnv?: readonly string[];
+  /** Extra secret names (the config's `secrets.names`): never passed to the commands. */
+  secretNames?: readonly RegExp[];
 }
 
 /** One generated file on its way through the filter. */

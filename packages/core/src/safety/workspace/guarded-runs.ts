@@ -41,7 +41,7 @@ export async function guardRuns(root: string, ws: Workspace, options: WorkspaceO
     },
   });
   const run = ws.run.bind(ws);
-  ws.run = (fn) => watch.around(() => run(fn));
+  ws.run = (fn, opts) => watch.around(() => run(fn), opts?.keep);
   ws.takeUndone = () => watch.take();
   return ws;
 }

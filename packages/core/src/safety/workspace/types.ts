@@ -53,7 +53,7 @@ export interface Workspace {
    */
   pin(files: readonly string[]): Promise<void>;
   /** Runs `fn` with every process it starts through runProcess started in the view and the sandbox. */
-  run<T>(fn: () => Promise<T>): Promise<T>;
+  run<T>(fn: () => Promise<T>, options?: GuardedRunOptions): Promise<T>;
   /** A file's bytes in the view (undefined when absent there). */
   read(file: string): Promise<Buffer | undefined>;
   /** Where a write to `file` lands in the view, or why it is refused (see resolveRealPath). */
@@ -69,6 +69,15 @@ export interface Workspace {
    * back (an opened workspace always has it; a test's stand-in may not).
    */
   takeUndone?(): TreeChange[];
+}
+
+/** How the tree is watched around one run. */
+export interface GuardedRunOptions {
+  /**
+   * Files (repository-relative) the run may change in the user's tree and keep: what a test
+   * generator command is there to write. Anything else it changes is put back.
+   */
+  keep?: (file: string) => boolean;
 }
 
 /** A journal's two writes, for the in-place mode (repository-relative paths). */
