@@ -303,7 +303,7 @@ function testsOf(root: Node): Entry[] {
       name: [...suites.map((s) => s.title), title.text.slice(1, -1)].join(' > '),
       skipped:
         base.startsWith('x') ||
-        mods.some((m) => /^(?:skip|todo|failing)$/.test(m)) ||
+        mods.some((m) => /^(?:skip|todo|failing|skipIf|runIf)$/.test(m)) ||
         suites.some((s) => s.skipped),
       only: base === 'fit' || mods.includes('only') || suites.some((s) => s.only),
       body: fn.childForFieldName('body')!,

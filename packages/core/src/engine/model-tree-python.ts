@@ -25,7 +25,7 @@ const ASSERT_CALL =
 const FAIL_CALL = /^(?:pytest\.fail|self\.fail|fail)$/;
 const SKIP_MARK =
   /^@(?:pytest\.mark\.(?:skip|skipif|xfail)|unittest\.(?:skip\w*|expectedFailure)|(?:skip\w*|expectedFailure))\b/;
-const SKIP_CALL = /^(?:pytest\.(?:skip|xfail)|self\.skipTest)$/;
+const SKIP_CALL = /^(?:pytest\.(?:skip|xfail|importorskip)|self\.skipTest)$/;
 
 const fn = (call: Node): string => call.childForFieldName('function')?.text ?? '';
 /** The exception types a `raises(...)` or `suppress(...)` call names: its positional arguments, not `match=`. */
@@ -315,8 +315,12 @@ export function pythonTreeModel(root: Node): FileModelDetail {
   const helperNames = checkingUnits(units, (b) => assertionsIn(b, k).length > 0, PY);
   const tests: TestFact[] = [];
   const bodies: Node[] = [];
+  // a skip at the top level (a mark, `pytest.importorskip`, `pytest.skip(allow_module_level=True)`) skips them all
   const moduleSkip = root.namedChildren.some(
-    (s) => /^pytestmark\s*=/.test(s.text) && /\b(?:skip|skipif|xfail)\b/.test(s.text),
+    (s) =>
+      (/^pytestmark\s*=/.test(s.text) && /\b(?:skip|skipif|xfail)\b/.test(s.text)) ||
+      (s.type === 'expression_statement' &&
+        collect(s, (n) => n.type === 'call' && SKIP_CALL.test(fn(n))).length > 0),
   );
   const imports = importsOf(root);
   for (const [name, from] of Object.entries(imports)) if (SUPPORT.test(from)) helperNames.add(name);

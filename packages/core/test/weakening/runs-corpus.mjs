@@ -300,6 +300,13 @@ export const WEAKENINGS = [
     '    def setUp(self):\n        self.assertEqual = lambda *a: None\n\n    def _check',
   ),
   py(
+    'a module-level importorskip of a missing module',
+    'DEBUG = False\n',
+    'DEBUG = False\npytest.importorskip("calc_v2")\n',
+  ),
+  py('importorskip in the test', A, '    pytest.importorskip("calc_v2")\n' + A),
+  js('test.skipIf on the test', "test('adds', ", "test.skipIf(true)('adds', "),
+  py(
     'an autouse fixture skips every test',
     'DEBUG = False\n',
     'DEBUG = False\n\n\n@pytest.fixture(autouse=True)\ndef _later():\n    pytest.skip("later")\n',
