@@ -74,6 +74,11 @@ console.log(
 );
 console.log(`legitimate fixes: ${legit.length}; refused ${legitRefused.length} (goal 0)`);
 for (const r of legitRefused) console.log(`  LEGITIMATE REFUSED  ${r.runner}: ${r.name}: ${r.reason}`);
+const kept = results.filter((r) => r.outcome === 'flagged' || r.outcome === 'unflagged');
+const differential = (rs) => rs.reduce((n, r) => n + (r.differentialRuns ?? 0), 0);
+console.log(
+  `differential check: ${differential(results)} run(s) in ${results.length} gates; ${differential(kept)} for the ${kept.length} kept heals (at most 1 per heal, only for a proposal that edits tests and code)`,
+);
 if (broken.length) console.log(`cases whose gate did not run (not counted above): ${broken.length}`);
 console.log(`wall time: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 if (jsonOut) await writeFile(jsonOut, JSON.stringify(results, null, 2));

@@ -129,5 +129,10 @@ export async function runCase(prepared, c) {
       ms: Date.now() - started,
     };
   }
-  return { ...verdictOf(report), ms: Date.now() - started };
+  // the runs the differential check added: one per proposal of tests and code that validated
+  const differentialRuns = (report.projects ?? [])
+    .flatMap((p) => p.failures ?? [])
+    .flatMap((f) => f.attempts ?? [])
+    .filter((a) => a.differential).length;
+  return { ...verdictOf(report), differentialRuns, ms: Date.now() - started };
 }
