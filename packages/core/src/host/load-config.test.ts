@@ -70,6 +70,20 @@ describe('loadConfig', () => {
     expect(message).toMatch(/heal: unknown key "maxAtempts"; valid keys are .*"maxAttempts"/);
   });
 
+  it('takes sandboxHome paths in the home and refuses one that leaves it, naming the key', async () => {
+    const config = (sandboxHome: string[]): Promise<void> =>
+      write(
+        'suture.config.json',
+        JSON.stringify({ projects: [{ name: 'py', root: 'py', runner: 'pytest' }], sandboxHome }),
+      );
+    await config(['~/.cache/pip', '.m2/repository']);
+    expect((await loadConfig({ cwd: dir })).config.sandboxHome).toEqual(['~/.cache/pip', '.m2/repository']);
+    await config(['~/../other/.aws']);
+    await expect(loadConfig({ cwd: dir })).rejects.toThrow(/sandboxHome\[0\]: may not leave your home/);
+    await config(['/etc']);
+    await expect(loadConfig({ cwd: dir })).rejects.toThrow(/sandboxHome\[0\]: a path in your home/);
+  });
+
   it('reports JSON syntax errors with a position, missing roots and duplicate names', async () => {
     await write('suture.config.json', '{ "projects": [ }');
     await expect(loadConfig({ cwd: dir })).rejects.toThrow(/invalid JSON/);
