@@ -13,37 +13,12 @@ import {
   type Unit,
 } from './model-tree.js';
 import { definitionsAndImports, jsMocks } from './model-tree-js-defs.js';
+import { args, callee, chainOf, FUNCTIONS, testsOf } from './model-tree-js-tests.js';
 import { jsBindings, jsCases } from './model-tree-js-names.js';
 import { fileConstants, foldComparison, NO_CONSTANTS } from './model-tree-values.js';
 import type { FileModelDetail, TestFact } from './test-model.js';
 
-const TEST = /^(?:it|test|xit|xtest|fit)$/;
-const SUITE = /^(?:describe|xdescribe|fdescribe|suite)$/;
 const THROWS = /^(?:toThrow\w*|throws|rejects|toThrowError\w*)$/;
-const FUNCTIONS = [
-  'arrow_function',
-  'function_expression',
-  'function',
-  'function_declaration',
-  'generator_function',
-  'generator_function_declaration',
-];
-
-const callee = (call: Node): Node | null => call.childForFieldName('function');
-const args = (call: Node): Node[] => call.childForFieldName('arguments')?.namedChildren ?? [];
-
-/** `it.skip.each(...)` -> base `it` and modifiers `skip`, `each`. */
-function chainOf(fn: Node | null): { base: string; mods: string[] } {
-  const mods: string[] = [];
-  let n = fn;
-  while (n && (n.type === 'member_expression' || n.type === 'call_expression')) {
-    if (n.type === 'member_expression') {
-      mods.unshift(n.childForFieldName('property')!.text);
-      n = n.childForFieldName('object');
-    } else n = callee(n);
-  }
-  return { base: n?.type === 'identifier' ? n.text : '', mods };
-}
 
 const literalValue = (x: Node): number | string | undefined =>
   x.type === 'number'
@@ -250,67 +225,6 @@ function assertionsIn(body: Node, k: Constants): Found[] {
     });
   }
   return found;
-}
-
-interface Entry {
-  name: string;
-  skipped: boolean;
-  only: boolean;
-  body: Node;
-  /** The `.each` tables of the test and of the suites around it. */
-  tables: Node[];
-}
-
-/** The table of a `test.each(table)(...)` or `describe.each(table)(...)` call, if it is one. */
-function tableOf(call: Node): Node | undefined {
-  for (
-    let n = callee(call);
-    n;
-    n = n.type === 'call_expression' ? callee(n) : n.childForFieldName('object')
-  ) {
-    const f = n.type === 'call_expression' ? callee(n) : null;
-    if (f?.type === 'member_expression' && f.childForFieldName('property')!.text === 'each')
-      return args(n)[0];
-    if (n.type !== 'call_expression' && n.type !== 'member_expression') return undefined;
-  }
-  return undefined;
-}
-
-function testsOf(root: Node): Entry[] {
-  const out: Entry[] = [];
-  for (const c of collect(root, (x) => x.type === 'call_expression')) {
-    const { base, mods } = chainOf(callee(c));
-    if (!TEST.test(base)) continue;
-    const [title, fn] = args(c);
-    if (!title || !/^(?:string|template_string)$/.test(title.type) || !fn || !FUNCTIONS.includes(fn.type))
-      continue;
-    const suites: Array<{ title: string; skipped: boolean; only: boolean }> = [];
-    const tables = [tableOf(c)].filter((t): t is Node => !!t);
-    for (let p = c.parent; p; p = p.parent) {
-      if (p.type !== 'call_expression') continue;
-      const s = chainOf(callee(p));
-      const [t] = args(p);
-      const table = SUITE.test(s.base) ? tableOf(p) : undefined;
-      if (table) tables.unshift(table);
-      if (SUITE.test(s.base) && t)
-        suites.unshift({
-          title: t.text.slice(1, -1),
-          skipped: s.base === 'xdescribe' || s.mods.includes('skip'),
-          only: s.base === 'fdescribe' || s.mods.includes('only'),
-        });
-    }
-    out.push({
-      name: [...suites.map((s) => s.title), title.text.slice(1, -1)].join(' > '),
-      skipped:
-        base.startsWith('x') ||
-        mods.some((m) => /^(?:skip|todo|failing|skipIf|runIf)$/.test(m)) ||
-        suites.some((s) => s.skipped),
-      only: base === 'fit' || mods.includes('only') || suites.some((s) => s.only),
-      body: fn.childForFieldName('body')!,
-      tables,
-    });
-  }
-  return out;
 }
 
 /** The file's named functions outside its tests: each is a helper when it checks something. */

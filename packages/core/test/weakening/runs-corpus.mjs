@@ -305,6 +305,11 @@ export const WEAKENINGS = [
     'DEBUG = False\npytest.importorskip("calc_v2")\n',
   ),
   py('importorskip in the test', A, '    pytest.importorskip("calc_v2")\n' + A),
+  js(
+    'a beforeEach hook skips every test',
+    "test('adds through",
+    "beforeEach((ctx) => {\n  ctx.skip();\n});\n\ntest('adds through",
+  ),
   js('test.skipIf on the test', "test('adds', ", "test.skipIf(true)('adds', "),
   py(
     'an autouse fixture skips every test',
