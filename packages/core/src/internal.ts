@@ -64,6 +64,7 @@ export { loadConfig, parseConfig, projectHeal, type LoadedConfig } from './host/
 export { formatIssues, keyPath } from './host/format-issues.js';
 export { createGateOptions, loadReporter, type GateRequest } from './host/gate-options.js';
 export { loadPlugin, instantiate, splitSpec, type PluginRef } from './host/load-plugin.js';
+export { wrapGenerator } from './host/wrap-plugin.js';
 export { PLUGIN_ALIASES, resolvePackageEntry, isPathSpec } from './host/resolve-plugin.js';
 export { configJsonSchema, configJsonSchemaText } from './host/json-schema.js';
 export { errorMessage, formatOrigin, usageOfError } from './api/errors.js';

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Generator as TestGenerator } from '@suture/core';
-import { loadPlugin, projectFiles, splitSpec, type GateProject } from '@suture/core/internal';
+import { loadPlugin, projectFiles, splitSpec, wrapGenerator, type GateProject } from '@suture/core/internal';
 import { UsageError } from '../exit.js';
 import { createLogger } from '../logger.js';
 import { autoRunAndReport, list, prepare, projectRelative, type AutoRunFlags } from './autorun.js';
@@ -90,7 +90,12 @@ export async function generateCommand(flags: GenerateTestsFlags): Promise<number
     configFile: loaded.display,
     keyPath: '--generator',
   });
-  const generator: TestGenerator = await loadPlugin('generator', ref, loaded.dir);
+  // through the wrapper, as every plugin: a throw names the generator and --generator
+  const generator: TestGenerator = wrapGenerator(
+    await loadPlugin('generator', ref, loaded.dir),
+    ref.origin,
+    createLogger(),
+  );
   const target = await targetsOf(project, given);
   const options = target.symbols.length ? { symbols: target.symbols } : {};
   if (flags.autoRun === false) {
