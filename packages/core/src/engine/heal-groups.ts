@@ -3,7 +3,8 @@ import type { FailureReport, PluginErrorEntry } from '../api/contracts/report.js
 import { errorMessage } from '../api/errors.js';
 import { healFailure, type HealContext } from './heal-loop.js';
 import { pluginErrorEntry } from './plugin-errors.js';
-import { applyScopePolicy } from './scope-policy.js';
+import { privatePathsOf } from '../safety/repo-secrets.js';
+import { applyScopePolicy, withoutPrivateFiles } from './scope-policy.js';
 import { passesNow } from './triage.js';
 import type { Conflict, Heal } from './writes.js';
 
@@ -67,7 +68,10 @@ export async function healGroups(ctx: HealContext, input: HealGroupsInput): Prom
     }
     let rawScope;
     try {
-      rawScope = await ctx.project.analyzer.scope(failure, ctx.rounds.info);
+      rawScope = withoutPrivateFiles(
+        await ctx.project.analyzer.scope(failure, ctx.rounds.info),
+        privatePathsOf(ctx.repoRoot, ctx.project.root, ctx.secretFiles),
+      );
     } catch (error) {
       pass.pluginErrors.push(
         pluginErrorEntry(

@@ -3,6 +3,7 @@ import type { Scope, ScopeInput } from '../api/contracts/failure.js';
 import { ScopeSchema } from '../api/contracts/failure.js';
 import type { Analyzer } from '../api/plugin.js';
 import { deniedBy, matcher, normalizeEditPath } from '../safety/paths.js';
+import { picomatch } from '../text/glob.js';
 import { isInfrastructureFile } from './infrastructure.js';
 import { isTestFile } from './test-files.js';
 
@@ -54,4 +55,23 @@ export function applyScopePolicy(raw: ScopeInput, heal: HealConfig, analyzer?: A
     if (!out.entries.some((e) => e.file === file)) out.entries.push({ ...entry, file });
   }
   return out;
+}
+
+/**
+ * The scope without the project's private files (`.env*`, credential files, keys, the config's
+ * `secrets.files`): a fixer never gets their bytes in a source slice, nor may it edit them. Each
+ * is kept in `excluded` with the reason.
+ */
+export function withoutPrivateFiles(raw: ScopeInput, privatePaths: readonly string[]): ScopeInput {
+  if (privatePaths.length === 0) return raw;
+  const isPrivate = picomatch([...privatePaths], { dot: true });
+  const entries = raw.entries.filter((e) => !isPrivate(e.file.replace(/^\.\//, '')));
+  if (entries.length === raw.entries.length) return raw;
+  const excluded = raw.entries
+    .filter((e) => !entries.includes(e))
+    .map((e) => ({
+      file: e.file,
+      reason: 'a private file (secrets.files, credentials, keys): never shown to a fixer',
+    }));
+  return { ...raw, entries, excluded: [...(raw.excluded ?? []), ...excluded] };
 }
