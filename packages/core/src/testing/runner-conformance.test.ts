@@ -132,4 +132,15 @@ describe('the runner kit fails a runner that', () => {
     }
     expect(message).toMatch(/processes of the run outlived it: pid \d+ \(group \d+\): sh -c sleep 600/);
   });
+
+  it('never returns from a selected run: the kit, like the gate, gives it up at its limit and names it', async () => {
+    const inner = checksRunner();
+    const stuck: Runner = {
+      ...inner,
+      run: (ctx) => (ctx.selection ? new Promise(() => {}) : inner.run(ctx)),
+    };
+    expect(await failureOf(stuck, 'runs exactly the selected tests', { timeoutMs: 1000 })).toMatch(
+      new RegExp(`^${inner.name}: run did not return within 10 s after its time limit of 1 s`),
+    );
+  }, 30_000);
 });
