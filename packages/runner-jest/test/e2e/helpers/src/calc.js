@@ -1,0 +1,5 @@
+function add(a, b) {
+  return a - b;
+}
+
+module.exports = { add };
