@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Secrets: 21 kinds of credentials planted in the environment of `suture run --fix` and `suture
+// Secrets: 26 kinds of credentials planted in the environment of `suture run --fix` and `suture
 // run` (a script-runner project and a real pytest project), in test output, an assertion message
 // and source in the scope; every byte suture wrote (stdout, stderr, .suture/, GITHUB_STEP_SUMMARY)
 // and every prompt rendered for a fixer is searched for them.

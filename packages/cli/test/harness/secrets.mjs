@@ -103,6 +103,29 @@ export function secretKinds() {
     { kind: '*_SECRET', env: 'APP_CLIENT_SECRET', value: fill(34, 30) },
     { kind: '*_TOKEN', env: 'SESSION_TOKEN', value: fill(35, 32) },
     { kind: 'PGPASSWORD', env: 'PGPASSWORD', value: fill(36, 20) },
+    // Credential files as code that read one prints it: only their form gives the values away.
+    {
+      kind: 'AWS credentials file',
+      text: `[default]\naws_access_key_id = AKIA${fill(43, 16, UPPER)}\naws_secret_access_key = ${b64(44, 40)}`,
+      textSecretPart: b64(44, 40),
+    },
+    {
+      kind: 'netrc',
+      text: `machine api.example.com login ci password ${fill(45, 20)}`,
+      textSecretPart: fill(45, 20),
+    },
+    {
+      kind: '.npmrc auth token',
+      text: `//registry.npmjs.org/:_authToken=${fill(46, 36)}`,
+      textSecretPart: fill(46, 36),
+    },
+    {
+      kind: 'YAML settings',
+      text: `database:\n  user: app\n  password: ${fill(47, 20)}`,
+      textSecretPart: fill(47, 20),
+    },
+    // A password the source assigns, which the tests print bare.
+    { kind: 'password literal in source', literal: `pw-${fill(48, 18)}` },
     {
       kind: 'Slack webhook URL',
       env: 'SLACK_WEBHOOK_URL',
@@ -119,6 +142,7 @@ export function needles(kinds) {
     for (const [v, part] of [
       [k.value, k.secretPart],
       [k.text, k.textSecretPart ?? k.secretPart],
+      [k.literal, undefined],
     ]) {
       if (!v) continue;
       const body = k.kind === 'PEM private key' ? v.split('\n')[2] : (part ?? v);
@@ -171,7 +195,11 @@ async function writeFixture(root, kinds, promptsFile) {
   await put('plugins/runner.mjs', "export { scriptRunner as default } from '@suture/core/testing';\n");
   await put('plugins/recorder.mjs', RECORDER);
   // The credentials sit right above the line the fix changes, so they are in the diff's context.
-  await put('shop/src/config.mjs', `export const CREDENTIALS = ${JSON.stringify(textValues, null, 2)};\n`);
+  const literal = kinds.find((k) => k.literal).literal;
+  await put(
+    'shop/src/config.mjs',
+    `export const CREDENTIALS = ${JSON.stringify(textValues, null, 2)};\n\nexport const DB_PASSWORD = ${JSON.stringify(literal)};\n`,
+  );
   await put(
     'shop/src/cart.mjs',
     `import { CREDENTIALS } from './config.mjs';\n\nexport const FALLBACK_TOKEN = ${JSON.stringify(kinds.find((k) => k.kind === 'GitHub classic token').text)};\n\nexport function total(items) {\n  let sum = 0;\n  for (const i of items) sum += i;\n  return sum - 1;\n}\n\nexport const count = () => CREDENTIALS.length;\n`,
@@ -181,18 +209,19 @@ async function writeFixture(root, kinds, promptsFile) {
     'shop/tests/cart.test.mjs',
     `import assert from 'node:assert/strict';
 import { total } from '../src/cart.mjs';
-import { CREDENTIALS } from '../src/config.mjs';
+import { CREDENTIALS, DB_PASSWORD } from '../src/config.mjs';
 
 // Tests that print credentials: from the environment and from the code.
 for (const name of ${JSON.stringify(envNames)}) console.log(name + '=' + process.env[name]);
 for (const c of CREDENTIALS) console.error('using ' + c);
+console.log('connecting with', DB_PASSWORD);
 assert.equal(total([1, 2]), 3, 'total with token ' + CREDENTIALS[2] + ' and ' + process.env.OPENAI_API_KEY);
 `,
   );
   // The same through the real pytest runner, whose raw event file holds everything printed.
   await put(
     'py/test_secrets.py',
-    `import os\n\nCREDENTIALS = ${JSON.stringify(textValues)}\n\n\ndef test_secrets():\n    for name in ${JSON.stringify(envNames)}:\n        print(name + "=" + os.environ.get(name, ""))\n    for c in CREDENTIALS:\n        print("using", c)\n    assert os.environ["GITHUB_TOKEN"] == CREDENTIALS[2], "token mismatch " + os.environ["HF_TOKEN"]\n`,
+    `import os\n\nCREDENTIALS = ${JSON.stringify(textValues)}\nDB_PASSWORD = ${JSON.stringify(literal)}\n\n\ndef test_secrets():\n    for name in ${JSON.stringify(envNames)}:\n        print(name + "=" + os.environ.get(name, ""))\n    for c in CREDENTIALS:\n        print("using", c)\n    print("connecting with", DB_PASSWORD)\n    assert os.environ["GITHUB_TOKEN"] == CREDENTIALS[2], "token mismatch " + os.environ["HF_TOKEN"]\n`,
   );
   await put(
     'shop/tests/other.test.mjs',

@@ -198,4 +198,15 @@ describe('secrets the sources of a git work tree hold as literals', () => {
     const values = await repositorySecretValues({ root, projectRoots: [join(root, 'app')], env: {} });
     expect(values.sort()).toEqual(['pw-Tracked-0001', 'tok-Untracked-0002']);
   });
+
+  it('are read by a walk when the project sits in a folder an enclosing repository ignores', async () => {
+    const top = await repo({
+      '.gitignore': 'scratch/\n',
+      'scratch/app/config.py': 'DB_PASSWORD = "pw-Ignored-Root-05"\n',
+    });
+    execFileSync('git', ['init', '-q'], { cwd: top, stdio: 'ignore' });
+    const root = join(top, 'scratch');
+    const values = await repositorySecretValues({ root, projectRoots: [join(root, 'app')], env: {} });
+    expect(values).toEqual(['pw-Ignored-Root-05']);
+  });
 });

@@ -93,8 +93,19 @@ async function grepLines(
     );
     return linesOf(stdout);
   } catch (error) {
-    // 1: nothing matched; anything else: not a work tree, or no git
-    return (error as { code?: unknown }).code === 1 ? [] : undefined;
+    // 1: nothing matched, or the folder is one git ignores (a project under an ignored folder of
+    // an enclosing repository), whose files it does not search; anything else: no work tree, no git
+    if ((error as { code?: unknown }).code !== 1) return undefined;
+    return (await ignoredByGit(root)) ? undefined : [];
+  }
+}
+
+async function ignoredByGit(dir: string): Promise<boolean> {
+  try {
+    await exec('git', ['check-ignore', '-q', '--', '.'], { cwd: dir });
+    return true;
+  } catch {
+    return false;
   }
 }
 
