@@ -39,6 +39,36 @@ const WEAKENINGS: Array<{
     reason: /comes after `return;` and never runs/,
   },
   {
+    name: 'the assertion moved into a lambda only cast to void',
+    edit: {
+      file: TEST,
+      search: ASSERT,
+      replace: 'TEST(Calc, Adds) {\n  auto f = [&] { EXPECT_EQ(add(2, 3), 5); };\n  (void)f;\n}',
+    },
+    reason: /sits in a function that is never called \(f\)/,
+  },
+  {
+    name: 'the assertion under a constant of the file that is false',
+    edit: {
+      file: TEST,
+      search: ASSERT,
+      replace:
+        'constexpr bool kChecked = false;\n\nTEST(Calc, Adds) {\n  if (kChecked) EXPECT_EQ(add(2, 3), 5);\n}',
+    },
+    reason: /sits in a branch that never runs \(`if \(kChecked\)`\)/,
+  },
+  {
+    name: 'the assertion moved into a helper that checks nothing',
+    edit: {
+      file: TEST,
+      search: ASSERT,
+      replace:
+        'static void check(int (*f)(int, int)) { EXPECT_TRUE(f != nullptr); }\n\nTEST(Calc, Adds) { check(add); }',
+    },
+    // the call of the helper stands where the assertion stood and checks less than it did
+    reason: /`EXPECT_EQ\(add\(2, 3\), 5\)` became `check\(add\)`, which checks less/,
+  },
+  {
     name: 'CTest told the test is meant to fail',
     edit: {
       file: 'CMakeLists.txt',
