@@ -201,8 +201,11 @@ export interface FixerContext {
   /** Absolute project root (read-only for the fixer). */
   root: string;
   /**
-   * Globs relative to `root` of files a fixer must never read or send (`.env*`, keys,
-   * certificates, `.git/`, `.suture/`, the config's `secrets.files`): for fixers with file tools.
+   * Globs relative to `root` of files a fixer must never read or send (`.env*`, `.envrc`, the
+   * credential files of npm, netrc, PyPI, git, docker and Terraform, `credentials*`, keys,
+   * certificates, `.git/`, `.suture/`, the config's `secrets.files`): for fixers with file tools,
+   * which must not read outside `root` either (`HOME_PRIVATE_PATHS` of `@suture/core/llm` names the
+   * home's credential files, for a tool whose own settings may open the home).
    */
   privatePaths?: readonly string[];
   /** The run's spend budget, shared by every fixer: ask it before each paid call. */
