@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult, TestResult } from '../api/contracts/run-result.js';
-import { expectedNow, familyOf, familySelection, renamedCases } from './renamed-cases.js';
+import { expectedNow, familiesOf, familyOf, familySelection, renamedCases } from './renamed-cases.js';
 
 const test = (id: string, status: TestResult['status'] = 'passed'): TestResult => ({
   id,
@@ -45,28 +45,57 @@ describe('familyOf', () => {
 
 describe('renamed cases', () => {
   const initial = [test('t.py::test_add[1-1-2]'), test('t.py::test_add[2-3-6]', 'failed')];
+  const families = (ids: string[], from = initial) => familiesOf(ids, from);
 
-  it('maps a vanished case to the new case of its family, and holds the whole family to pass', () => {
-    const families = new Map([['t.py::test_add', ['t.py::test_add[2-3-6]']]]);
+  it('maps a vanished case to the new case of its family, and runs every case of the family', () => {
     const after = run(test('t.py::test_add[1-1-2]'), test('t.py::test_add[2-3-5]'), test('t.py::other'));
-    const { renamed, cases } = renamedCases(families, after, initial);
+    const { renamed, cases } = renamedCases(families(['t.py::test_add[2-3-6]']), after, initial);
     expect(renamed).toEqual({ 't.py::test_add[2-3-6]': ['t.py::test_add[2-3-5]'] });
     expect(cases.map((c) => c.id)).toEqual(['t.py::test_add[1-1-2]', 't.py::test_add[2-3-5]']);
   });
 
   it('maps a deleted row to nothing: the cases left are all old ones', () => {
-    const families = new Map([['t.py::test_add', ['t.py::test_add[2-3-6]']]]);
-    const { renamed } = renamedCases(families, run(test('t.py::test_add[1-1-2]')), initial);
+    const { renamed } = renamedCases(
+      families(['t.py::test_add[2-3-6]']),
+      run(test('t.py::test_add[1-1-2]')),
+      initial,
+    );
     expect(renamed).toEqual({ 't.py::test_add[2-3-6]': [] });
   });
 
   it('asks for a vanished case by its family, once', () => {
+    const both = [...initial, test('t.py::test_add[4-4-9]', 'failed')];
     expect(
       familySelection(
         ['t.py::test_add[2-3-6]', 't.py::test_add[4-4-9]', 't.py::other'],
-        new Set(['t.py::test_add[2-3-6]', 't.py::test_add[4-4-9]']),
+        families(['t.py::test_add[2-3-6]', 't.py::test_add[4-4-9]'], both),
       ),
     ).toEqual(['t.py::test_add', 't.py::other']);
+  });
+
+  it('knows the cases of a test.each by their line, and asks for the whole suite to run them', () => {
+    const at = (id: string, line: number, status: TestResult['status'] = 'passed'): TestResult => ({
+      ...test(id, status),
+      file: 'm.test.js',
+      line,
+    });
+    const each = [
+      at('m.test.js::adds 1 + 1 = 2', 6),
+      at('m.test.js::adds 2 + 3 = 6', 6, 'failed'),
+      at('m.test.js::top', 9),
+    ];
+    const found = families(['m.test.js::adds 2 + 3 = 6'], each);
+    expect(familySelection(['m.test.js::adds 2 + 3 = 6'], found)).toBeUndefined();
+    const after = run(
+      at('m.test.js::adds 1 + 1 = 2', 6),
+      at('m.test.js::adds 2 + 3 = 5', 6),
+      at('m.test.js::top', 9),
+    );
+    expect(renamedCases(found, after, each).renamed).toEqual({
+      'm.test.js::adds 2 + 3 = 6': ['m.test.js::adds 2 + 3 = 5'],
+    });
+    // a test alone at its line is no family: renaming it is not correcting a row
+    expect(families(['m.test.js::top'], each).size).toBe(0);
   });
 
   it('expects the new cases of a kept heal in a whole run, and the old ids again once it is undone', () => {

@@ -28,30 +28,74 @@ export function familyOf(id: string): string | undefined {
   return open > start ? id.slice(0, open) : undefined;
 }
 
-/** The failure's tests that did not run and whose family's file the proposal edited, by family. */
+/** The cases of one parametrized test: how a run is asked for them, and how its results are told. */
+export interface Family {
+  key: string;
+  /** The id that selects every case, or undefined when only the whole suite shows them. */
+  select?: string;
+  has(test: TestResult): boolean;
+}
+
+/**
+ * The family of a case the initial run reported: by its id's shape (`familyOf`), or else by its
+ * declaration, for a runner whose case names say nothing of their test (Jest's `test.each`
+ * titles): the cases it reported at the same file and line, when there are several. A single
+ * test at a line is no family: a test renamed is not a row corrected.
+ */
+export function familyFor(id: string, initial: readonly TestResult[]): Family | undefined {
+  const shaped = familyOf(id);
+  if (shaped) return { key: shaped, select: shaped, has: (t) => familyOf(t.id) === shaped };
+  const at = initial.find((t) => t.id === id);
+  if (!at?.file || at.line === undefined) return undefined;
+  const here = (t: TestResult): boolean => t.file === at.file && t.line === at.line;
+  if (initial.filter(here).length < 2) return undefined;
+  return { key: `${at.file}:${at.line}`, has: here };
+}
+
+/** The failure's tests that did not run and whose file the proposal edited, by family. */
 export function vanishedFamilies(
   failure: Failure,
   result: RunResult,
   initial: readonly TestResult[],
   edited: ReadonlySet<string>,
-): Map<string, string[]> {
+): Map<string, { family: Family; ids: string[] }> {
   const seen = new Set(result.tests.map((t) => t.id));
   const fileOf = new Map(initial.map((t) => [t.id, t.file]));
-  const families = new Map<string, string[]>();
-  for (const id of failure.tests) {
-    const family = familyOf(id);
+  const ids = failure.tests.filter((id) => {
     const file = fileOf.get(id);
-    if (seen.has(id) || !family || !file || !edited.has(file)) continue;
-    families.set(family, [...(families.get(family) ?? []), id]);
+    return !seen.has(id) && file !== undefined && edited.has(file);
+  });
+  return familiesOf(ids, initial);
+}
+
+/** The families of vanished ids (an id of no family is left out). */
+export function familiesOf(
+  ids: readonly string[],
+  initial: readonly TestResult[],
+): Map<string, { family: Family; ids: string[] }> {
+  const families = new Map<string, { family: Family; ids: string[] }>();
+  for (const id of ids) {
+    const family = familyFor(id, initial);
+    if (!family) continue;
+    const entry = families.get(family.key) ?? { family, ids: [] };
+    entry.ids.push(id);
+    families.set(family.key, entry);
   }
   return families;
 }
 
-/** The failure's selection with each vanished case asked for by its family instead. */
-export function familySelection(selection: readonly string[], vanished: ReadonlySet<string>): string[] {
-  const out = new Set<string>();
-  for (const id of selection) out.add(vanished.has(id) ? familyOf(id)! : id);
-  return [...out];
+/**
+ * The failure's selection with each vanished case asked for by its family instead; undefined
+ * (the whole suite) when a family has no id of its own.
+ */
+export function familySelection(
+  selection: readonly string[],
+  families: ReadonlyMap<string, { family: Family; ids: readonly string[] }>,
+): string[] | undefined {
+  const by = new Map<string, Family>();
+  for (const { family, ids } of families.values()) for (const id of ids) by.set(id, family);
+  if ([...by.values()].some((f) => f.select === undefined)) return undefined;
+  return [...new Set(selection.map((id) => by.get(id)?.select ?? id))];
 }
 
 export interface RenamedCases {
@@ -67,18 +111,18 @@ export interface RenamedCases {
  * new row was which old one cannot be told: each vanished id maps to all of them.
  */
 export function renamedCases(
-  families: ReadonlyMap<string, readonly string[]>,
+  families: ReadonlyMap<string, { family: Family; ids: readonly string[] }>,
   result: RunResult,
   initial: readonly TestResult[],
 ): RenamedCases {
   const known = new Set(initial.map((t) => t.id));
   const renamed: Record<string, string[]> = {};
   const cases: TestResult[] = [];
-  for (const [family, vanished] of families) {
-    const ofFamily = result.tests.filter((t) => familyOf(t.id) === family);
+  for (const { family, ids } of families.values()) {
+    const ofFamily = result.tests.filter((t) => family.has(t));
     cases.push(...ofFamily);
     const fresh = ofFamily.filter((t) => !known.has(t.id)).map((t) => t.id);
-    for (const id of vanished) renamed[id] = fresh;
+    for (const id of ids) renamed[id] = fresh;
   }
   return { renamed, cases };
 }

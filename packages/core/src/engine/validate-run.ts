@@ -2,10 +2,12 @@ import type { Failure } from '../api/contracts/failure.js';
 import type { Validation } from '../api/contracts/report.js';
 import type { RunResult } from '../api/contracts/run-result.js';
 import {
+  familiesOf,
   familyOf,
   familySelection,
   renamedCases,
   vanishedFamilies,
+  type Family,
   type RenamedCases,
 } from './renamed-cases.js';
 import { selectionOf, type RoundRunner } from './rounds.js';
@@ -27,10 +29,9 @@ export async function validateRun(
 ): Promise<Validation> {
   const selection = selectionOf(project, failure);
   const result = await rounds.run('retry', selection);
-  const families = selection
-    ? vanishedFamilies(failure, result, initialTests(rounds), edited)
-    : new Map<string, string[]>();
-  if (!selection || families.size === 0) return judge(rounds, failure, result);
+  if (!selection) return judge(rounds, failure, result);
+  const families = vanishedFamilies(failure, result, initialTests(rounds), edited);
+  if (families.size === 0) return judge(rounds, failure, result);
   return runFamilies(rounds, failure, selection, families);
 }
 
@@ -45,9 +46,7 @@ export async function rerunAsValidated(
   validation: Validation,
 ): Promise<Validation> {
   const selection = selectionOf(project, failure);
-  const families = new Map<string, string[]>();
-  for (const id of Object.keys(validation.renamed ?? {}))
-    families.set(familyOf(id)!, [...(families.get(familyOf(id)!) ?? []), id]);
+  const families = familiesOf(Object.keys(validation.renamed ?? {}), initialTests(rounds));
   if (!selection || families.size === 0) return judge(rounds, failure, await rounds.run('retry', selection));
   return runFamilies(rounds, failure, selection, families);
 }
@@ -65,11 +64,10 @@ async function runFamilies(
   rounds: RoundRunner,
   failure: Failure,
   selection: readonly string[],
-  families: ReadonlyMap<string, readonly string[]>,
+  families: ReadonlyMap<string, { family: Family; ids: readonly string[] }>,
 ): Promise<Validation> {
   // the whole selection again: pytest runs nothing when one id of it is not found
-  const vanished = new Set([...families.values()].flat());
-  const result = await rounds.run('retry', familySelection(selection, vanished));
+  const result = await rounds.run('retry', familySelection(selection, families));
   return judge(rounds, failure, result, renamedCases(families, result, initialTests(rounds)));
 }
 
@@ -133,7 +131,7 @@ function renamedFailing(
     if (fresh.length === 0)
       out.push({
         id,
-        message: `did not run, and no new case of ${familyOf(id)} took its place (its parametrize row was removed?)`,
+        message: `did not run, and no new case of ${familyOf(id) ?? 'its test'} took its place (its parametrize row was removed?)`,
       });
   for (const t of cases) {
     // the failure's own cases that still exist are judged with its other tests

@@ -1,0 +1,5 @@
+function mul(a, b) {
+  return a * b;
+}
+
+module.exports = { mul };
