@@ -41,7 +41,9 @@ export interface PassResult {
   /** Tests that had started and not ended when Jest stopped. */
   running: RunningTest[];
   /** Test files that had started and not ended when Jest stopped. */
-  openFiles: string[];
+  openFiles: Array<{ file: string; project?: string }>;
+  /** Jest reported the end of its run (onRunComplete): the process did not end before it. */
+  completed: boolean;
   /** Jest's run returned, then the process did not exit within LINGER_MS and was stopped. */
   lingered: boolean;
   /** The exit code Jest's run returned, known even when the process was stopped after it. */
@@ -66,6 +68,7 @@ export async function runPass(input: PassInput): Promise<PassResult> {
   let endedAt: number | undefined;
   let exitCode: number | undefined;
   let lingered = false;
+  let completed = false;
   const tail = tailEvents(input.plan.events, (e) => {
     watchdog.observe(e);
     if (e.event === 'test-end') {
@@ -78,6 +81,7 @@ export async function runPass(input: PassInput): Promise<PassResult> {
       suites.set(suiteKey(e.file, e.project), e.suite);
       ended.delete(suiteKey(e.file, e.project));
     }
+    if (e.event === 'run-end') completed = true;
     if (e.event === 'cli-end') {
       endedAt = Date.now();
       exitCode = e.exitCode;
@@ -108,6 +112,7 @@ export async function runPass(input: PassInput): Promise<PassResult> {
     overdue: input.signal.aborted ? [] : overdue,
     running: watchdog.running(),
     openFiles: watchdog.openFiles(),
+    completed,
     lingered: lingered && !input.signal.aborted,
     exitCode: lingered ? (exitCode ?? null) : proc.exitCode,
   };

@@ -2,6 +2,7 @@ import { access } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { Diagnostic, RunContext, RunResultInput, TestResult } from '@suture/core';
+import { endedEarly } from './ended-early.js';
 import { nodeFlags, usesNativeEsm } from './esm.js';
 import { parseId, testId } from './ids.js';
 import { fileGapLimit, stoppedMessage, testLimit } from './limits.js';
@@ -279,6 +280,12 @@ export async function runJest(
           ? 'Jest found no test to run'
           : 'Jest stopped before it reported any test file';
     return { ...common, status: 'error', tests: [], diagnostics, error: `${what}:\n${tail(plain, 25)}` };
+  }
+  // Jest's own word that its run ended, not the exit code: a process.exit(0) ends Jest mid-run
+  const early = endedEarly(ctx.root, last);
+  if (early) {
+    for (const t of early.tests) if (wanted(t) && !kept.some((k) => k.id === t.id)) kept.push(t);
+    diagnostics.push(...early.diagnostics);
   }
   const failed = kept.some((t) => t.status !== 'passed' && t.status !== 'skipped') || diagnostics.length > 0;
   if (!failed && kept.length === 0) {

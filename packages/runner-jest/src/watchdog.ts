@@ -108,9 +108,12 @@ export class Watchdog {
     return [...this.tests.values()].sort((a, b) => a.startedAt - b.startedAt);
   }
 
-  /** Test files that started and have not ended. */
-  openFiles(): string[] {
-    return [...new Set([...this.files.values()].map((f) => f.file))];
+  /** Test files that started and have not ended (each once per Jest project it runs in). */
+  openFiles(): Array<{ file: string; project?: string }> {
+    return [...this.files.values()].map((f) => ({
+      file: f.file,
+      ...(f.project !== undefined ? { project: f.project } : {}),
+    }));
   }
 
   overdue(now: number): Overdue[] {

@@ -1,0 +1,21 @@
+// larger than calc.test.js, so that Jest, which starts the largest files first, runs it first
+test('upper alpha', () => expect('alpha'.toUpperCase()).toBe('ALPHA'));
+test('upper beta', () => expect('beta'.toUpperCase()).toBe('BETA'));
+test('upper gamma', () => expect('gamma'.toUpperCase()).toBe('GAMMA'));
+test('upper delta', () => expect('delta'.toUpperCase()).toBe('DELTA'));
+test('upper epsilon', () => expect('epsilon'.toUpperCase()).toBe('EPSILON'));
+test('upper zeta', () => expect('zeta'.toUpperCase()).toBe('ZETA'));
+test('upper eta', () => expect('eta'.toUpperCase()).toBe('ETA'));
+test('upper theta', () => expect('theta'.toUpperCase()).toBe('THETA'));
+test('upper iota', () => expect('iota'.toUpperCase()).toBe('IOTA'));
+test('upper kappa', () => expect('kappa'.toUpperCase()).toBe('KAPPA'));
+test('upper lambda', () => expect('lambda'.toUpperCase()).toBe('LAMBDA'));
+test('upper mu', () => expect('mu'.toUpperCase()).toBe('MU'));
+test('upper nu', () => expect('nu'.toUpperCase()).toBe('NU'));
+test('upper xi', () => expect('xi'.toUpperCase()).toBe('XI'));
+test('upper omicron', () => expect('omicron'.toUpperCase()).toBe('OMICRON'));
+test('upper pi', () => expect('pi'.toUpperCase()).toBe('PI'));
+test('upper rho', () => expect('rho'.toUpperCase()).toBe('RHO'));
+test('upper sigma', () => expect('sigma'.toUpperCase()).toBe('SIGMA'));
+test('upper tau', () => expect('tau'.toUpperCase()).toBe('TAU'));
+test('upper upsilon', () => expect('upsilon'.toUpperCase()).toBe('UPSILON'));
