@@ -36,6 +36,7 @@ const TOOLCHAIN = new Set([
   'VOLTA_HOME',
   'RBENV_ROOT',
   'PYTHONUSERBASE',
+  'GIT_CONFIG_GLOBAL',
   'CC',
   'CXX',
   'CPP',

@@ -5,7 +5,8 @@ import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
 /**
  * What toolchains installed in the user's home need from it, relative to it: interpreters and
  * version managers (pyenv, rbenv, nvm, Volta), Rust's and Go's toolchains and module caches, the
- * user's own Python packages (`pip install --user`) and the browsers test frameworks download.
+ * user's own Python packages (`pip install --user`), the browsers test frameworks download, and
+ * git's settings (a test that commits needs the user's identity).
  * Shared read-only; the rest of the home (`.aws`, `.ssh`, `.npmrc`, `.netrc`, `.docker`, `.kube`,
  * `.config`...) is hidden. Where a toolchain only writes (build caches), it writes in the run's
  * private temp folder instead (XDG_CACHE_HOME, and Go's GOCACHE under it).
@@ -33,6 +34,10 @@ export const SHARED_HOME_PATHS: readonly string[] = [
   '.cache/ms-playwright',
   '.cache/puppeteer',
   '.cache/Cypress',
+  // git's identity and settings, for tests that make commits
+  '.gitconfig',
+  '.config/git/config',
+  '.config/git/ignore',
 ];
 
 /**
@@ -49,6 +54,7 @@ const TOOLCHAIN_HOMES: ReadonlyArray<[name: string, path: string]> = [
   ['GOPATH', 'go'],
   ['GOENV', '.config/go/env'],
   ['PYTHONUSERBASE', '.local'],
+  ['GIT_CONFIG_GLOBAL', '.gitconfig'],
 ];
 
 /** The user's homes: HOME as suture got it, and the account's own (where they differ). */

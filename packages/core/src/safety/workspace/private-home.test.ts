@@ -26,6 +26,7 @@ beforeEach(async () => {
   await mkdir(join(home, '.pyenv', 'versions'), { recursive: true });
   await writeFile(join(home, '.pyenv', 'version'), 'system\n');
   await mkdir(join(home, 'go', 'pkg', 'mod'), { recursive: true });
+  await writeFile(join(home, '.gitconfig'), '[user]\n\tname = Planted Dev\n');
   await mkdir(join(home, '.cache', 'pip'), { recursive: true });
   await writeFile(join(home, '.cache', 'pip', 'wheel'), 'cached\n');
   await mkdir(join(home, 'code', 'other'), { recursive: true });
@@ -67,6 +68,7 @@ const probe = (): string =>
     `python3 -c "import os; print('expanded=' + os.path.expanduser('~'))"`,
     `cat ${home}/.cache/pip/wheel ${home}/.pyenv/version`,
     'echo "gopath=$GOPATH"',
+    'echo "git-user=$(git config --global user.name)"',
     'echo hi > ~/made && echo home-writable',
   ].join('; ');
 
@@ -83,6 +85,8 @@ describe("the sandbox's private HOME", () => {
       expect(r.output).toContain('cached');
       expect(r.output).toContain('system');
       expect(r.output).toContain(`gopath=${join(home, 'go')}`);
+      // a test that commits still has the user's identity
+      expect(r.output).toContain('git-user=Planted Dev');
       expect(r.output).toContain('home-writable');
       // the private HOME was the runs' alone, and the real one is untouched
       expect(await readdir(home)).not.toContain('made');
