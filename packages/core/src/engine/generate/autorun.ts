@@ -21,6 +21,7 @@ import { Rollback } from './rollback.js';
 import { inWorkspace, openAutoRunWorkspace } from './sandboxed.js';
 import { Snapshot } from './snapshot.js';
 import { generate } from './sources.js';
+import { catchPluginExits } from '../../safety/process/plugin-exits.js';
 import { isCpp, rewire, scratch, type RunState } from './state.js';
 import type { AutoRunOptions } from './types.js';
 
@@ -60,6 +61,15 @@ function resolveState(options: AutoRunOptions, runDir: string, audit: AuditLog):
  * everything back. Writes report.json, report.md and audit.jsonl to its run folder.
  */
 export async function runAutoRun(options: AutoRunOptions): Promise<AutoRunReport> {
+  // A generator's process.exit would end suture with its files still written: it throws where it
+  // was called instead, and the run fails and takes everything back.
+  return catchPluginExits(
+    (exit) => options.logger.error(exit.message),
+    () => autoRun(options),
+  );
+}
+
+async function autoRun(options: AutoRunOptions): Promise<AutoRunReport> {
   const runId = options.runId ?? newRunId();
   const runDir = join(options.outputDir, runId);
   // .suture/ hides itself from git before anything is written into it
