@@ -53,6 +53,8 @@ async function walkedLiteralValues(roots: readonly string[], names: readonly Reg
   return [...values];
 }
 
+/** The most values learned from the sources. */
+const MAX_VALUES = 1000;
 /** Lines longer than this are generated (minified code, data), not a literal someone wrote. */
 const LINE_CHARS = 2000;
 
@@ -132,6 +134,9 @@ export async function sourceLiteralValues(
   names: readonly RegExp[],
 ): Promise<string[]> {
   const lines = await grepLines(root, roots, names);
-  if (lines === undefined) return walkedLiteralValues(roots, names);
-  return secretLiterals(lines.join('\n'), names);
+  const values =
+    lines === undefined ? await walkedLiteralValues(roots, names) : secretLiterals(lines.join('\n'), names);
+  // every value is looked for in every string redacted: a repository of fixtures holding
+  // thousands would slow every report down
+  return values.slice(0, MAX_VALUES);
 }
