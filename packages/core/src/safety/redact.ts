@@ -69,6 +69,9 @@ export function secretValues(env: NodeJS.ProcessEnv = process.env, names: readon
   return [...values].sort((a, b) => b.length - a.length);
 }
 
+/** The most secret values one redactor searches every string for. */
+const MAX_KNOWN = 5000;
+
 export interface Redactor {
   (text: string): string;
 }
@@ -118,7 +121,9 @@ export function createRedactor(
   let values = [...known].sort((a, b) => b.length - a.length);
   let forget = (): void => undefined;
   const learn = (value: string): void => {
-    if (known.has(value) || !learnableSecret(value)) return;
+    // bounded: every value is searched for in every string (a suite printing thousands of
+    // tokens keeps the rules that found them, which mask each where it stands)
+    if (known.has(value) || known.size >= MAX_KNOWN || !learnableSecret(value)) return;
     known.add(value);
     values = [...known].sort((a, b) => b.length - a.length);
     // what was remembered before may hold the value unmasked
