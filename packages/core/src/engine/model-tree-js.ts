@@ -15,7 +15,7 @@ import {
 import { definitionsAndImports, jsMocks } from './model-tree-js-defs.js';
 import { args, callee, chainOf, FUNCTIONS, testsOf } from './model-tree-js-tests.js';
 import { jsBindings, jsCases } from './model-tree-js-names.js';
-import { fileConstants, foldComparison, NO_CONSTANTS } from './model-tree-values.js';
+import { fileConstants, foldComparison, NO_CONSTANTS, withLocals } from './model-tree-values.js';
 import type { FileModelDetail, TestFact } from './test-model.js';
 
 const THROWS = /^(?:toThrow\w*|throws|rejects|toThrowError\w*)$/;
@@ -240,6 +240,9 @@ function unitsOf(root: Node, bodies: readonly Node[]): Unit[] {
   return units;
 }
 
+// a test-support module also holds factories and data: only what is named as a check is one
+const CHECK_NAME = /^(?:check|assert|expect|verify|validate|ensure|should|must)/i;
+
 /**
  * Modules of test support (`./helpers`, `../test/utils`, `test-utils`, a `./utils` next to the test):
  * what the tests call from them checks.
@@ -266,7 +269,8 @@ export function jsTreeModel(root: Node): FileModelDetail {
     entries.map((e) => e.body),
     JS,
   );
-  for (const [name, from] of Object.entries(imports)) if (SUPPORT.test(from)) helperNames.add(name);
+  for (const [name, from] of Object.entries(imports))
+    if (SUPPORT.test(from) && CHECK_NAME.test(name)) helperNames.add(name);
   const only = entries.some((e) => e.only);
   const tests: TestFact[] = entries.map((e) => {
     const found = checksIn(e.body, helperNames, k);
@@ -274,7 +278,7 @@ export function jsTreeModel(root: Node): FileModelDetail {
       e.tables,
       e.body,
       found.map((f) => f.node),
-      k,
+      withLocals(k, e.body, JS),
       JS,
     );
     return {

@@ -14,7 +14,7 @@ import {
 } from './model-tree.js';
 import { definitionsOf, importsOf, pythonMocks } from './model-tree-python-defs.js';
 import { pythonBindings, pythonCases, pythonVariable } from './model-tree-python-names.js';
-import { boundOnce, fileConstants, foldComparison, NO_CONSTANTS } from './model-tree-values.js';
+import { boundOnce, fileConstants, foldComparison, NO_CONSTANTS, withLocals } from './model-tree-values.js';
 import type { FileModelDetail, TestFact } from './test-model.js';
 
 const SWALLOWED = /\b(?:AssertionError|Exception|BaseException)\b/;
@@ -297,6 +297,9 @@ function unitsOf(root: Node): Unit[] {
   return units;
 }
 
+// a test-support module also holds factories and data: only what is named as a check is one
+const CHECK_NAME = /^(?:check|assert|expect|verify|validate|ensure|should|must)/i;
+
 /** Names the tests call that come from a test-support module (`tests.helpers`, `conftest`): helpers too. */
 const SUPPORT =
   /(?:^|[.:])(?:tests?|testing|conftest|helpers?|test_\w+|\w+_tests?|test_?utils?|support)(?:[.:]|$)/;
@@ -323,7 +326,8 @@ export function pythonTreeModel(root: Node): FileModelDetail {
         collect(s, (n) => n.type === 'call' && SKIP_CALL.test(fn(n))).length > 0),
   );
   const imports = importsOf(root);
-  for (const [name, from] of Object.entries(imports)) if (SUPPORT.test(from)) helperNames.add(name);
+  for (const [name, from] of Object.entries(imports))
+    if (SUPPORT.test(from) && CHECK_NAME.test(name)) helperNames.add(name);
   const visit = (scope: Node, owner: string[], outer: boolean, inherited: Node[]): void => {
     const skipped = outer || setupSkips(scope);
     for (const s of scope.namedChildren) {
@@ -343,7 +347,7 @@ export function pythonTreeModel(root: Node): FileModelDetail {
         [...inherited, ...decorators],
         body,
         found.map((f) => f.node),
-        k,
+        withLocals(k, body, PY),
         PY,
       );
       tests.push({

@@ -125,3 +125,10 @@ export function foldComparison(op: string, l: number | string, r: number | strin
   };
   return table[op];
 }
+
+/** The file's constants with the names `body` binds once to a value: what a loop in it may walk. */
+export function withLocals(k: Constants, body: Node, d: ValueDialect): Constants {
+  const out = new Map(k);
+  for (const [name, b] of boundOnce(body, d)) out.set(name, b.value!);
+  return out;
+}

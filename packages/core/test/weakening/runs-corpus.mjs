@@ -232,6 +232,22 @@ def test_add(monkeypatch):
     assert plus(2, 3) == 5
 `;
 
+const PY_LOCAL_CASES = `from calc import add
+from tests.helpers import make_pair
+
+
+def test_local_table():
+    cases = [(2, 3, 5), (1, 1, 2)]
+    for a, b, want in cases:
+        assert add(a, b) == want
+
+
+def test_pair():
+    a, b = make_pair()
+    make_pair()
+    assert add(a, b) == 3
+`;
+
 const he = (n, from, to) => edit(n, 'tests/test_humaneval.py', HUMANEVAL, from, to);
 const py = (n, ...pairs) => edit(n, 'tests/test_calc.py', PY, ...pairs);
 const rows = (n, from, to) => edit(n, 'tests/test_cases.py', PY_CASES, from, to);
@@ -409,6 +425,13 @@ export const WEAKENINGS = [
     'CASES = [(2, 3, 5), (1, 1, 2), (0, 0, 0)]',
     'CASES = [(1, 1, 2), (1, 1, 2), (0, 0, 0)]',
   ),
+  edit(
+    'case list local to the test loses its failing row',
+    'tests/test_local.py',
+    PY_LOCAL_CASES,
+    'cases = [(2, 3, 5), (1, 1, 2)]',
+    'cases = [(1, 1, 2)]',
+  ),
   rows('inline case list shrunk', 'in [(2, 3, 5), (4, 4, 8)]', 'in [(4, 4, 8)]'),
   rows('parametrize rows all removed', '[(2, 3, 5), (1, 1, 2)])', '[])'),
   rows('parametrize loses its failing row', '[(2, 3, 5), (1, 1, 2)])', '[(1, 1, 2)])'),
@@ -498,6 +521,13 @@ export const LEGITIMATE = [
     sub('local', PY, A, LOCAL),
     sub('local', PY, A, LOCAL.replace('add(2, 3)', 'add(3, 2)')),
   ],
+  edit(
+    'a needless call of a test-support factory removed',
+    'tests/test_local.py',
+    PY_LOCAL_CASES,
+    '    make_pair()\n    assert',
+    '    assert',
+  ),
   rows('module case list row corrected', '(1, 1, 2), (0, 0, 0)]', '(1, 1, 3), (0, 0, 0)]'),
   rows('module case list gains a row', '(0, 0, 0)]', '(0, 0, 0), (5, 5, 10)]'),
   rows('parametrize row corrected', '[(2, 3, 5), (1, 1, 2)])', '[(2, 3, 6), (1, 1, 2)])'),
