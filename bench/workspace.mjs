@@ -5,12 +5,19 @@
 // (one manifest write per batch) against writing its manifest per file. Prints figures; it is not
 // a test. The goal: the isolated workspace at most 1.1x the in-place gate.
 //   node bench/workspace.mjs [repeats=5] [pytestTests=300] [cppSources=24]
-// SUTURE_BENCH_ONLY=pytest|cpp|journal runs one part.
+// SUTURE_BENCH_ONLY=pytest|cpp|journal|guard runs one part; guard: what watching the user's tree
+// costs a run (the snapshot before it and the comparison after), on a git tree of N files.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HealConfigSchema, runProcess } from '../packages/core/dist/index.js';
-import { Journal, openWorkspace, runGate } from '../packages/core/dist/internal.js';
+import {
+  Journal,
+  openWorkspace,
+  runGate,
+  takeSnapshot,
+  undoChanges,
+} from '../packages/core/dist/internal.js';
 import { scriptedFixer, silentLogger } from '../packages/core/dist/testing/index.js';
 import pytest from '../packages/runner-pytest/dist/index.js';
 import ctest from '../packages/runner-ctest/dist/index.js';
@@ -278,4 +285,38 @@ for (const [n, batched] of [
   console.log(
     `  ${String(n).padStart(6)} files, ${batched ? 'one manifest write per batch' : 'manifest written per file   '}: ${(r.ms / 1000).toFixed(1).padStart(6)} s (${(r.ms / n).toFixed(2)} ms/file), restore ${(r.restoreMs / 1000).toFixed(1)} s`,
   );
+}
+
+/** A committed tree of `files` files in folders of 100, with a few changed and untracked ones. */
+async function guardTree(files) {
+  const root = await mkdtemp(join(tmpdir(), 'suture-bench-guard-'));
+  for (let i = 0; i < files; i++) await put(root, `src/d${Math.floor(i / 100)}/m${i}.py`, `v = ${i}\n`);
+  git(root);
+  for (let i = 0; i < 5; i++) await writeFile(join(root, `src/d0/m${i}.py`), `v = -1  # in progress\n`);
+  await writeFile(join(root, 'notes.txt'), 'untracked\n');
+  // a tree as users have it: its index written after the files (none "racily clean", which git
+  // would read whole on every status)
+  await new Promise((r) => setTimeout(r, 1100));
+  await runProcess('git', ['status'], { cwd: root });
+  return root;
+}
+
+if (!only || only === 'guard') {
+  console.log('\nguard: snapshot before a run and undo after it, on a git tree (no change made)');
+  for (const files of [1000, 20000]) {
+    const root = await guardTree(files);
+    for (const watch of ['tracked', 'tree']) {
+      const times = [];
+      for (let i = 0; i < REPEATS; i++) {
+        const t = performance.now();
+        const snapshot = await takeSnapshot({ root, label: '', watch });
+        await undoChanges(snapshot, { restore: true });
+        times.push(performance.now() - t);
+      }
+      console.log(
+        `  ${String(files).padStart(6)} files, ${watch.padEnd(7)}: median ${median(times).toFixed(0)} ms (${range(times)})`,
+      );
+    }
+    await rm(root, { recursive: true, force: true, maxRetries: 5 });
+  }
 }

@@ -72,6 +72,7 @@ export { errorMessage, formatOrigin, usageOfError } from './api/errors.js';
 export { Journal, recover, hasJournal, type RestoreOutcome } from './safety/journal.js';
 export { openWorkspace, planIsolation } from './safety/workspace/open-workspace.js';
 export { isolationChecks } from './safety/workspace/doctor.js';
+export { takeSnapshot, undoChanges, type GuardTarget } from './safety/tree-guard/tree-guard.js';
 export { isolationSupport, type IsolationSupport } from './safety/sandbox/support.js';
 export type {
   Workspace,

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 const exec = promisify(execFile);
 const BIG = 512 * 1024 * 1024;
 
-/** A file as git's index holds it. */
+/** A file as a commit holds it. */
 export interface IndexEntry {
   /** 100644, 100755 or 120000 (a symbolic link). */
   mode: string;
@@ -15,8 +15,6 @@ export interface IndexEntry {
 export interface GitListing {
   /** Files changed against the index or HEAD, deleted, or untracked and not ignored (when asked). */
   dirty: string[];
-  /** Every file the index tracks, submodules left out. */
-  tracked: Map<string, IndexEntry>;
   /** Ignored files and folders (a folder ends with `/`) git shows without walking into them. */
   ignored: Set<string>;
 }
@@ -39,30 +37,89 @@ export async function gitBlob(cwd: string, blob: string): Promise<Buffer> {
   return stdout;
 }
 
+/** Where a folder sits in its work tree. */
+export interface WorkTreePlace {
+  /** `''` at the top, else ending in `/`. */
+  prefix: string;
+  /** The commit checked out, when there is one: a file clean against it is got back from it. */
+  head?: string;
+}
+
 /**
- * The folder's path inside its work tree (`''` at the top, else ending in `/`), or undefined
- * outside git, or in a folder the work tree ignores (git lists nothing of it).
+ * Where the folder sits in its work tree, or undefined outside git, or in a folder the work tree
+ * ignores (git lists nothing of it).
  */
-export async function workTreePrefix(root: string): Promise<string | undefined> {
+export async function workTreePlace(root: string): Promise<WorkTreePlace | undefined> {
   try {
-    const inside = (await git(root, ['rev-parse', '--is-inside-work-tree'])).trim();
+    const [inside, prefix = ''] = (await git(root, ['rev-parse', '--is-inside-work-tree', '--show-prefix']))
+      .split('\n')
+      .map((l) => l.trim());
     if (inside !== 'true') return undefined;
-    const prefix = (await git(root, ['rev-parse', '--show-prefix'])).trim();
-    if (prefix === '') return prefix;
-    const ignored = await exec('git', [...SAFE, 'check-ignore', '-q', '--', '.'], { cwd: root }).then(
-      () => true,
-      () => false,
+    const ignored =
+      prefix !== '' &&
+      (await exec('git', [...SAFE, 'check-ignore', '-q', '--', '.'], { cwd: root }).then(
+        () => true,
+        () => false,
+      ));
+    if (ignored) return undefined;
+    const head = await git(root, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']).then(
+      (out) => out.trim(),
+      () => undefined,
     );
-    return ignored ? undefined : prefix;
+    return { prefix, ...(head ? { head } : {}) };
   } catch {
     return undefined;
   }
 }
 
 /**
+ * The files (folder-relative) whose bytes differ from what commit `from` holds, when HEAD is no
+ * longer `from` (a run that committed its changes leaves no trace in the status); none else.
+ */
+export async function movedFrom(root: string, from: string): Promise<string[]> {
+  const head = await git(root, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']).then(
+    (out) => out.trim(),
+    () => undefined,
+  );
+  if (head === from) return [];
+  const changed = await git(root, [
+    'diff',
+    '--name-only',
+    '-z',
+    '--no-renames',
+    '--relative',
+    from,
+    '--',
+    '.',
+  ]);
+  return changed.split('\0').filter(Boolean);
+}
+
+/** The files of `paths` (folder-relative) that commit `head` holds, with their mode and blob. */
+export async function committedFiles(
+  root: string,
+  head: string,
+  paths: readonly string[],
+): Promise<Map<string, IndexEntry>> {
+  const out = new Map<string, IndexEntry>();
+  for (let i = 0; i < paths.length; i += 500) {
+    const listed = await git(root, ['ls-tree', '-z', head, '--', ...paths.slice(i, i + 500)]);
+    for (const record of listed.split('\0')) {
+      const tab = record.indexOf('\t');
+      if (tab < 0) continue;
+      const [mode, type, blob] = record.slice(0, tab).split(' ');
+      // a submodule is its own repository
+      if (mode && blob && type === 'blob') out.set(record.slice(tab + 1), { mode, blob });
+    }
+  }
+  return out;
+}
+
+/**
  * Lists `root` (a folder of a work tree whose prefix is `prefix`) as git sees it now. git's
  * own stat cache makes this cheap on a large tree: only files whose stat changed are read, and
- * an mtime put back by hand still shows, as git compares the inode's change time too.
+ * an mtime put back by hand still shows, as git compares the inode's change time too. A file it
+ * does not list is as HEAD has it (or absent from HEAD, and untracked or ignored).
  */
 export async function gitListing(
   root: string,
@@ -79,7 +136,6 @@ export async function gitListing(
     '--',
     '.',
   ]);
-  const staged = git(root, ['ls-files', '-s', '-z', '--', '.']);
   const ignored = options.untracked
     ? // from the folder, without a pathspec: git 2.39 fails on `--directory -- .` in a subfolder
       git(root, ['ls-files', '-o', '-i', '--exclude-standard', '--directory', '-z'])
@@ -90,13 +146,5 @@ export async function gitListing(
     const path = record.slice(3);
     if (record.length > 3 && path.startsWith(prefix)) dirty.push(path.slice(prefix.length));
   }
-  const tracked = new Map<string, IndexEntry>();
-  for (const record of (await staged).split('\0')) {
-    const tab = record.indexOf('\t');
-    if (tab < 0) continue;
-    const [mode, blob] = record.slice(0, tab).split(' ');
-    // a submodule is its own repository
-    if (mode && blob && mode !== '160000') tracked.set(record.slice(tab + 1), { mode, blob });
-  }
-  return { dirty, tracked, ignored: new Set((await ignored).split('\0').filter(Boolean)) };
+  return { dirty, ignored: new Set((await ignored).split('\0').filter(Boolean)) };
 }

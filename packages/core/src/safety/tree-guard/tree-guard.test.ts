@@ -130,6 +130,19 @@ describe('a run watched with the whole tree', () => {
     expect(await readFile(target, 'utf8')).toBe(original);
   });
 
+  it('sees a change the run committed, and takes the bytes from the commit checked out before it', async () => {
+    const root = await repo();
+    const target = join(root, 'tests/test_calc.py');
+    const original = await readFile(target, 'utf8');
+    const snapshot = await takeSnapshot(tree(root));
+    await writeFile(target, 'def test_add():\n    assert True\n');
+    git(root, 'add', 'tests/test_calc.py');
+    git(root, 'commit', '-qm', 'weaken');
+    const changes = await undoChanges(snapshot, { restore: true });
+    expect(changes.map((c) => `${c.change} ${c.file}`)).toEqual(['modified tests/test_calc.py']);
+    expect(await readFile(target, 'utf8')).toBe(original);
+  });
+
   it('names without restoring when asked to, and leaves what suture wrote itself', async () => {
     const root = await repo();
     const snapshot = await takeSnapshot(tree(root));

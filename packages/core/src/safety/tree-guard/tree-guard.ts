@@ -3,7 +3,14 @@ import { join, posix } from 'node:path';
 import type { TreeChange } from '../../api/contracts/tree-change.js';
 import { SUTURE_DIR } from '../suture-dir.js';
 import { keepCopy, keptState, putState, sameState, stateOf, type FileState } from './file-state.js';
-import { gitBlob, gitListing, workTreePrefix, type IndexEntry } from './git-listing.js';
+import {
+  committedFiles,
+  gitBlob,
+  gitListing,
+  movedFrom,
+  workTreePlace,
+  type IndexEntry,
+} from './git-listing.js';
 import { walkFiles } from './walk.js';
 
 export type { TreeChange };
@@ -49,8 +56,11 @@ export interface TreeSnapshot {
   takenAt: number;
   /** Set when the target is a folder of a git work tree, with its prefix there. */
   prefix?: string;
+  /** The commit checked out then: every file git did not list was as it holds it. */
+  head?: string;
   /** git: the files git showed as changed or new; walk: every file. */
   entries: Map<string, FileState>;
+  /** Of the paths that changed, those `head` holds (filled in by `undoChanges`). */
   tracked: Map<string, IndexEntry>;
   ignored: Set<string>;
   skipped: readonly string[];
@@ -74,12 +84,12 @@ export async function takeSnapshot(target: GuardTarget): Promise<TreeSnapshot> {
     ignored: new Set(),
     skipped,
   };
-  const prefix = target.watch === 'files' ? undefined : await workTreePrefix(target.root);
+  const place = target.watch === 'files' ? undefined : await workTreePlace(target.root);
   let paths: string[];
-  if (prefix !== undefined) {
-    snapshot.prefix = prefix;
-    const listing = await gitListing(target.root, prefix, { untracked: target.watch === 'tree' });
-    snapshot.tracked = listing.tracked;
+  if (place) {
+    snapshot.prefix = place.prefix;
+    if (place.head) snapshot.head = place.head;
+    const listing = await gitListing(target.root, place.prefix, { untracked: target.watch === 'tree' });
     snapshot.ignored = listing.ignored;
     paths = listing.dirty;
   } else if (target.watch === 'tracked') paths = [];
@@ -130,7 +140,13 @@ async function changedPaths(snapshot: TreeSnapshot): Promise<{ paths: string[]; 
   if (snapshot.prefix !== undefined) {
     const now = await gitListing(target.root, snapshot.prefix, { untracked: target.watch === 'tree' });
     const newIgnored = [...now.ignored].filter((p) => !snapshot.ignored.has(p));
-    return { paths: [...new Set([...snapshot.entries.keys(), ...now.dirty])], newIgnored };
+    const moved = snapshot.head ? await movedFrom(target.root, snapshot.head) : [];
+    const paths = [...new Set([...snapshot.entries.keys(), ...now.dirty, ...moved])];
+    // a path git did not list before was as HEAD holds it, if HEAD holds it at all
+    const unlisted = paths.filter((p) => !snapshot.entries.has(p));
+    if (snapshot.head && unlisted.length > 0)
+      snapshot.tracked = await committedFiles(target.root, snapshot.head, unlisted);
+    return { paths, newIgnored };
   }
   if (target.watch === 'tracked') return { paths: [], newIgnored: [] };
   const now = await walkFiles(target.root, {
