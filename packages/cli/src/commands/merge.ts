@@ -86,6 +86,7 @@ export async function mergeCommand(runs: string[], flags: MergeFlags): Promise<n
     dir: root,
     display: 'suture.config.json',
     config: undefined as never,
+    warnings: [],
   };
   const output = { stream: process.stderr, env: process.env };
   const reporters: Reporter[] = [];

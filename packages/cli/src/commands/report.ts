@@ -43,6 +43,7 @@ export async function reportCommand(
     dir: root,
     display: 'suture.config.json',
     config: undefined as never,
+    warnings: [],
   };
   const reporters: Reporter[] = [];
   for (const name of names)
