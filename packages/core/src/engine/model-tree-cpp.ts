@@ -274,6 +274,15 @@ export function cppTreeModel(root: Node): FileModelDetail {
     .filter(([name]) => !GTEST.test(name) && !/^(?:test|main$)/.test(name))
     .map(([name, f]) => ({ name, body: f.childForFieldName('body')! }));
   const helperNames = checkingUnits(units, (b) => assertionsIn(b, k).length > 0, CPP);
+  // a macro that expands to assertions (`#define CHECK_SUM(f) EXPECT_EQ(f(2, 3), 5)`) is a helper
+  // too: its uses are checks, and a new definition of it redefines what they check
+  for (const m of collect(root, (n) => n.type === 'preproc_function_def'))
+    if (
+      /\b(?:(?:EXPECT|ASSERT)_\w+|CHECK\w*|REQUIRE\w*|TEST_ASSERT\w*)\s*\(/.test(
+        m.childForFieldName('value')?.text ?? '',
+      )
+    )
+      helperNames.add(m.childForFieldName('name')!.text);
   const checksIn = (body: Node): Found[] => {
     const found = assertionsIn(body, k);
     return [...found, ...helperCalls(body, helperNames, found, CPP, args)];

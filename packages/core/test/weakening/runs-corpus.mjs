@@ -248,6 +248,15 @@ def test_pair():
     assert add(a, b) == 3
 `;
 
+const CPP_MACRO = `#include <gtest/gtest.h>
+
+#include "calc.h"
+
+#define VERIFY_SUM(f) EXPECT_EQ(f(2, 3), 5)
+
+TEST(Calc, Adds) { VERIFY_SUM(add); }
+`;
+
 const he = (n, from, to) => edit(n, 'tests/test_humaneval.py', HUMANEVAL, from, to);
 const py = (n, ...pairs) => edit(n, 'tests/test_calc.py', PY, ...pairs);
 const rows = (n, from, to) => edit(n, 'tests/test_cases.py', PY_CASES, from, to);
@@ -348,6 +357,20 @@ export const WEAKENINGS = [
     '  expect(5).toBe(5);\n',
   ),
   fixture('GoogleTest fixture SetUp skips every test', '{ base_ = 0; }', '{ GTEST_SKIP() << "later"; }'),
+  edit(
+    'a macro that expands to an assertion defined away',
+    'tests/macro_test.cpp',
+    CPP_MACRO,
+    'EXPECT_EQ(f(2, 3), 5)',
+    '(void)(f)',
+  ),
+  edit(
+    'a use of the assertion macro removed',
+    'tests/macro_test.cpp',
+    CPP_MACRO,
+    '{ VERIFY_SUM(add); }',
+    '{ add(2, 3); }',
+  ),
   cc(
     'GoogleTest helper gutted',
     '  EXPECT_EQ(f(2, 3), 5);\n  EXPECT_EQ(f(0, 0), 0);\n',
