@@ -108,13 +108,13 @@ function contradicted(test: TestResult, kase: string, why: string): TestResult {
   return {
     ...test,
     status: 'failed',
-    message: `GoogleTest printed [       OK ] ${kase}, but ${why}`,
+    message: `the output and exit code of its program say ${kase} passed, but ${why}`,
     details: { ...test.details, gtest: kase, gtestReport: why },
   };
 }
 
 const ABSENT =
-  'its own report (the file GoogleTest writes from its own records as the program ends) holds no result for it, in the run nor in a re-run of it alone: the program ended before GoogleTest finished (an exit in the code under test), or the line was printed by something other than GoogleTest';
+  "GoogleTest's own report (the file it writes from its own records as the program ends) holds no result for it, in the run nor in a re-run of it alone: the program ended before GoogleTest finished (an exit in the code under test), or its result lines were printed by something other than GoogleTest";
 
 function verdict(c: Claim, report: CaseReport | undefined): TestResult | undefined {
   if (!report) return undefined;
@@ -123,12 +123,12 @@ function verdict(c: Claim, report: CaseReport | undefined): TestResult | undefin
     return contradicted(
       c.test,
       c.kase,
-      `its own report says it failed${report.message ? `:\n${report.message}` : ''}`,
+      `GoogleTest's own report says it failed${report.message ? `:\n${report.message}` : ''}`,
     );
   return contradicted(
     c.test,
     c.kase,
-    `its own report says it ${report.status === 'skipped' ? 'was skipped' : 'did not run'}`,
+    `GoogleTest's own report says it ${report.status === 'skipped' ? 'was skipped' : 'did not run'}`,
   );
 }
 
