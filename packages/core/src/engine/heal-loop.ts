@@ -188,6 +188,7 @@ async function runAttempt(
     return done();
   }
   record.expectationChanged = check.expectationChanged;
+  if (check.unreadTests.length > 0) record.unreadTests = check.unreadTests;
   record.diff = check.writes
     .map((w) => fileDiff(repoPath(ctx.repoRoot, project.root, w.file), w.before, w.after))
     .join('');

@@ -79,6 +79,7 @@ describe('validateEdits', () => {
     ]);
     expect(result).toEqual({
       ok: true,
+      unreadTests: [],
       expectationChanged: false,
       writes: [
         {
@@ -177,6 +178,36 @@ describe('validateEdits', () => {
     expect(allowed.ok).toBe(true);
     const expectation = await check([{ file: 'tests/test_app.py', search: '== 3', replace: '== 2' }]);
     expect(expectation.ok && expectation.expectationChanged).toBe(true);
+  });
+
+  it('refuses a test-only edit to a file no test model reads, and keeps one beside a code edit for the differential check', async () => {
+    await writeFile(join(root, 'tests/check.sh'), 'test "$(sh src/calc.sh)" = 3\n');
+    await writeFile(join(root, 'src/calc.sh'), 'echo 2\n');
+    const shell: Analyzer = {
+      name: 'shell-analyzer',
+      apiVersion: API_VERSION,
+      analyze: async () => [],
+      scope: async () => ({ entries: [] }),
+      isTestFile: (file) => file.endsWith('.sh') && file.startsWith('tests/'),
+    };
+    const scope = scopeOf('tests/check.sh', 'src/calc.sh');
+    const weakened = { file: 'tests/check.sh', search: '= 3', replace: '= 3 || true' };
+    const alone = await check([weakened], {}, scope, shell);
+    expect(!alone.ok && alone.reason).toMatch(
+      /^the proposal edits only tests\/check\.sh, which no test reader understands \(the analyzer has no testModel for it\): .* set heal\.allowTestWeakening to accept such edits$/,
+    );
+    const withCode = await check(
+      [weakened, { file: 'src/calc.sh', search: '2', replace: '3' }],
+      {},
+      scope,
+      shell,
+    );
+    expect(withCode.ok && withCode.unreadTests).toEqual(['tests/check.sh']);
+    const allowed = await check([weakened], { allowTestWeakening: true }, scope, shell);
+    expect(allowed.ok && allowed.unreadTests).toEqual(['tests/check.sh']);
+    // a test file a model reads is not unread
+    const py = await check([{ file: 'tests/test_app.py', search: '== 3', replace: '== 2' }]);
+    expect(py.ok && py.unreadTests).toEqual([]);
   });
 
   it('runs the analyzer syntax check', async () => {

@@ -19,7 +19,22 @@ export interface PlannedWrite {
 }
 
 export type ProposalCheck =
-  { ok: true; writes: PlannedWrite[]; expectationChanged: boolean } | { ok: false; reason: string };
+  | {
+      ok: true;
+      writes: PlannedWrite[];
+      expectationChanged: boolean;
+      /** Edited test files that no test model reads: the differential check is all that guards them. */
+      unreadTests: string[];
+    }
+  | { ok: false; reason: string };
+
+/**
+ * Why a proposal that edits only tests no reader understands is refused: with the code under test
+ * as it was, the validation run cannot tell a corrected test from one that checks less.
+ */
+function unreadOnly(files: readonly string[]): string {
+  return `the proposal edits only ${files.join(', ')}, which no test reader understands (the analyzer has no testModel for ${files.length > 1 ? 'them' : 'it'}): with the code under test unchanged, an edit that makes a test pass cannot be told from one that checks less; fix the code under test, give the analyzer a testModel, or set heal.allowTestWeakening to accept such edits`;
+}
 
 /**
  * Where a proposal's files are read and resolved when they are not the user's tree: a
@@ -162,6 +177,7 @@ export async function validateEdits(input: ValidateInput): Promise<ProposalCheck
   }
 
   let expectationChanged = false;
+  const unreadTests: string[] = [];
   const writes: PlannedWrite[] = [];
   for (const [file, { before, after }] of contents) {
     if (before === after) continue;
@@ -181,6 +197,7 @@ export async function validateEdits(input: ValidateInput): Promise<ProposalCheck
       });
       if (verdict.weakening && !policy.allowTestWeakening) return { ok: false, reason: verdict.weakening };
       expectationChanged ||= verdict.expectationChanged;
+      if (!verdict.readBy) unreadTests.push(file);
     }
     const tampering = policy.allowTestWeakening
       ? undefined
@@ -189,5 +206,8 @@ export async function validateEdits(input: ValidateInput): Promise<ProposalCheck
     writes.push({ file, before, after });
   }
   if (writes.length === 0) return { ok: false, reason: 'the proposal changes nothing' };
-  return { ok: true, writes, expectationChanged };
+  // tests and code together: the differential check runs the test edits over the original code
+  if (unreadTests.length === writes.length && !policy.allowTestWeakening)
+    return { ok: false, reason: unreadOnly(unreadTests) };
+  return { ok: true, writes, expectationChanged, unreadTests };
 }

@@ -64,6 +64,12 @@ export const AttemptSchema = z.object({
   diff: z.string().optional(),
   /** The proposal changes an expected value in a test: shown to reviewers. */
   expectationChanged: z.boolean().default(false),
+  /**
+   * Test files the proposal edits that no test model reads, so the weakening guard could not
+   * compare them: only the differential check (their edits alone over the original code) guards
+   * them. Shown to reviewers like an expectation change.
+   */
+  unreadTests: z.array(z.string()).optional(),
   validation: ValidationSchema.optional(),
   /** Set when the proposal edits tests and code: the run of its test edits alone. */
   differential: DifferentialSchema.optional(),
