@@ -27,6 +27,11 @@ beforeEach(async () => {
   await writeFile(join(home, '.pyenv', 'version'), 'system\n');
   await mkdir(join(home, 'go', 'pkg', 'mod'), { recursive: true });
   await writeFile(join(home, '.gitconfig'), '[user]\n\tname = Planted Dev\n');
+  // the project's virtualenv where the user made it, and one where Poetry makes them
+  await mkdir(join(home, 'envs', 'app'), { recursive: true });
+  await writeFile(join(home, 'envs', 'app', 'pyvenv.cfg'), 'venv-of-the-project\n');
+  await mkdir(join(home, '.cache', 'pypoetry', 'virtualenvs', 'p'), { recursive: true });
+  await writeFile(join(home, '.cache', 'pypoetry', 'virtualenvs', 'p', 'pyvenv.cfg'), 'poetry-venv\n');
   await mkdir(join(home, '.cache', 'pip'), { recursive: true });
   await writeFile(join(home, '.cache', 'pip', 'wheel'), 'cached\n');
   await mkdir(join(home, 'code', 'other'), { recursive: true });
@@ -45,7 +50,7 @@ async function workspace(options: WorkspaceOptions): Promise<Workspace> {
     writable: [work],
     home: join(work, 'home'),
     sharedHome: ['~/.cache/pip'],
-    env: { ...process.env, HOME: home },
+    env: { ...process.env, HOME: home, VIRTUAL_ENV: join(home, 'envs', 'app') },
     ...options,
   });
   open.push(ws);
@@ -66,7 +71,7 @@ const probe = (): string =>
     'echo "home=$HOME"',
     `cat ~/.aws/credentials ${home}/.aws/credentials ${home}/.npmrc ${home}/code/other/notes 2>&1`,
     `python3 -c "import os; print('expanded=' + os.path.expanduser('~'))"`,
-    `cat ${home}/.cache/pip/wheel ${home}/.pyenv/version`,
+    `cat ${home}/.cache/pip/wheel ${home}/.pyenv/version ${home}/envs/app/pyvenv.cfg ${home}/.cache/pypoetry/virtualenvs/p/pyvenv.cfg`,
     'echo "gopath=$GOPATH"',
     'echo "git-user=$(git config --global user.name)"',
     'echo hi > ~/made && echo home-writable',
@@ -84,6 +89,8 @@ describe("the sandbox's private HOME", () => {
       // what toolchains need stays, read-only: the shared cache, pyenv's folder, Go's (pinned by GOPATH)
       expect(r.output).toContain('cached');
       expect(r.output).toContain('system');
+      expect(r.output).toContain('venv-of-the-project');
+      expect(r.output).toContain('poetry-venv');
       expect(r.output).toContain(`gopath=${join(home, 'go')}`);
       // a test that commits still has the user's identity
       expect(r.output).toContain('git-user=Planted Dev');

@@ -1,6 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import type { SetupOp } from '../sandbox/holder.js';
 import {
   homeCover,
@@ -59,6 +59,8 @@ export async function sandboxHome(input: SandboxHomeInput): Promise<SandboxHome>
     const keep = [
       ...shared,
       ...pathFoldersIn(home, env.PATH),
+      // the environment the project's interpreter is in, wherever in the home it was made
+      ...[env.VIRTUAL_ENV, env.CONDA_PREFIX].filter((p): p is string => !!p && isAbsolute(p)),
       // suture's own Node (the sandbox's agent, and runners that start process.execPath)
       dirname(dirname(process.execPath)),
       ...input.keep,
