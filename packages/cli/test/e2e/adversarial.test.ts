@@ -16,8 +16,18 @@ const SAMPLE: Record<string, string[]> = {
     'code fixed, assertion through a local variable',
     'wrong parametrize row corrected',
   ],
-  jest: ['.not.toBe(5)', 'global.expect replaced by the code under test', 'code fixed, toBe made toEqual'],
-  gtest: ['EXPECT_EQ made EXPECT_LE', '#define EXPECT_EQ in a header of the code', 'code fixed'],
+  jest: [
+    '.not.toBe(5)',
+    'expect only when it would pass',
+    'global.expect replaced by the code under test',
+    'code fixed, toBe made toEqual',
+  ],
+  gtest: [
+    'EXPECT_EQ made EXPECT_LE',
+    'EXPECT_NEAR with a tolerance of 1e9',
+    '#define EXPECT_EQ in a header of the code',
+    'code fixed',
+  ],
   shell: [
     'test made to expect the bug, with a code edit beside it',
     'check inverted, with a code edit beside it',
