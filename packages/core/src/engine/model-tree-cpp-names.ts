@@ -40,7 +40,14 @@ export function cppBindings(scope: Node): Binding[] {
         if (name && d.type !== 'function_declarator')
           out.push({ name: name.text, at: d, ...(value ? { value } : {}) });
       }
-    } else if (n.type === 'assignment_expression') ids(n.childForFieldName('left')).forEach(none(n));
+    } else if (
+      n.type === 'assignment_expression' &&
+      n.childForFieldName('operator')?.text === '=' &&
+      n.childForFieldName('left')?.type === 'identifier'
+    )
+      // `f = [](int, int) { return 5; }`: a parameter or variable given a value
+      out.push({ name: n.childForFieldName('left')!.text, at: n, value: n.childForFieldName('right')! });
+    else if (n.type === 'assignment_expression') ids(n.childForFieldName('left')).forEach(none(n));
     else if (n.type === 'update_expression') ids(n.childForFieldName('argument')).forEach(none(n));
     else if (n.type === 'pointer_expression' && n.childForFieldName('operator')?.text === '&')
       // an address taken may be written through

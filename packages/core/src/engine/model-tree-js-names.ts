@@ -24,7 +24,10 @@ export function jsBindings(scope: Node): Binding[] {
       const value = n.childForFieldName('value');
       if (name?.type === 'identifier') out.push({ name: name.text, at: n, ...(value ? { value } : {}) });
       else ids(name).forEach(none(n));
-    } else if (n.type === 'assignment_expression' || n.type === 'augmented_assignment_expression')
+    } else if (n.type === 'assignment_expression' && n.childForFieldName('left')?.type === 'identifier')
+      // `f = () => 5`: a parameter or variable given a value
+      out.push({ name: n.childForFieldName('left')!.text, at: n, value: n.childForFieldName('right')! });
+    else if (n.type === 'assignment_expression' || n.type === 'augmented_assignment_expression')
       ids(n.childForFieldName('left')).forEach(none(n));
     else if (n.type === 'update_expression') ids(n.childForFieldName('argument')).forEach(none(n));
     else if (n.type === 'for_in_statement') ids(n.childForFieldName('left')).forEach(none(n));

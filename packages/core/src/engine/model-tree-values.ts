@@ -59,6 +59,8 @@ export interface ReadThrough {
   text: string;
   /** The values read through (assigned expressions), for the names and calls they add. */
   values: Node[];
+  /** The names read through: what the assertion depends on is their values, not the names. */
+  through: Set<string>;
 }
 
 /**
@@ -73,6 +75,7 @@ export function readThrough(
   depth = 4,
 ): ReadThrough {
   const values: Node[] = [];
+  const through = new Set<string>();
   const read = (n: Node, left: number): string => {
     const cuts: Array<[number, number, string]> = [];
     const stack = [n];
@@ -88,6 +91,7 @@ export function readThrough(
         !(b.value.startIndex <= x.startIndex && x.endIndex <= b.value.endIndex)
       ) {
         values.push(b.value);
+        through.add(x.text);
         const inner = read(b.value, left - 1);
         cuts.push([x.startIndex, x.endIndex, primary(inner) ? inner : `(${inner})`]);
         continue;
@@ -104,7 +108,7 @@ export function readThrough(
     }
     return (out + text.slice(at - n.startIndex)).replace(/\s+/g, ' ').trim();
   };
-  return { text: read(node, depth), values };
+  return { text: read(node, depth), values, through };
 }
 
 /** A comparison of two literal values (`1 > 0`, `"a" == "a"`), when `op` is one the readers fold. */

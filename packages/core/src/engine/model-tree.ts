@@ -200,7 +200,8 @@ export function assertionFacts(
     const text = cleanText(f.node, d);
     return {
       text,
-      names: [...new Set([...names, ...namesIn(read.values, d)])],
+      // a local read through stands for its value (`candidate = lambda a, b: 5` checks no candidate)
+      names: [...new Set([...names.filter((n) => !read.through.has(n)), ...namesIn(read.values, d)])],
       calls: [
         ...new Set([...callsIn([...subjects, ...read.values], d), ...aliased(subjects), ...(f.passes ?? [])]),
       ],

@@ -281,6 +281,21 @@ export const WEAKENINGS = [
   he('HumanEval check gutted to pass', CHECKS, '    pass\n'),
   he('HumanEval check returns before its asserts', CHECKS, '    return\n' + CHECKS),
   he(
+    'HumanEval check rebinds its candidate',
+    '    assert candidate(2, 3) == 5\n',
+    '    candidate = lambda a, b: 5\n    assert candidate(2, 3) == 5\n',
+  ),
+  js(
+    'JS helper rebinds its parameter',
+    '  expect(f(2, 3)).toBe(5);\n',
+    '  f = () => 5;\n  expect(f(2, 3)).toBe(5);\n',
+  ),
+  cc(
+    'GoogleTest helper rebinds its parameter',
+    '  EXPECT_EQ(f(2, 3), 5);\n',
+    '  f = [](int, int) { return 5; };\n  EXPECT_EQ(f(2, 3), 5);\n',
+  ),
+  he(
     'HumanEval check no longer given the code under test',
     '    check(add)\n',
     '    check(lambda a, b: 5)\n',
