@@ -11,6 +11,7 @@ import type {
 import { API_VERSION, type Reporter } from '../api/plugin.js';
 import { gitApplyCommand } from '../safety/patch.js';
 import { allPluginErrors, pluginErrorLine } from './plugin-error-line.js';
+import { undoneSection } from './undone-section.js';
 import { fileSummarySection } from './markdown-files.js';
 import { usageLine } from './usage-line.js';
 import { gateVerdict } from './verdict.js';
@@ -129,6 +130,7 @@ export function renderMarkdown(report: GateReport): string {
   }
   if (report.pluginErrors.length > 0)
     lines.push(...pluginErrorSection('### Plugin errors', report.pluginErrors));
+  lines.push(...undoneSection(report));
   lines.push(...fileSummarySection(report));
   if (report.conflicts.length > 0) {
     lines.push('### Conflicts', '', ...report.conflicts.map((c) => `- \`${c.file}\`: ${c.reason}`), '');
