@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { BugReport } from '../api/contracts/fix.js';
 import type { GateReport } from '../api/contracts/report.js';
 import { API_VERSION, type Reporter } from '../api/plugin.js';
+import { portableReport, rootSpellings } from './portable.js';
 import { outputPath, writeOutput } from './write-file.js';
 
 const BugsOptionsSchema = z.object({ file: z.string().default('bug_report.json') }).strict();
@@ -40,8 +41,8 @@ export function bugsReporter(options: Record<string, unknown> = {}): Reporter {
   return {
     name: 'suture:bugs',
     apiVersion: API_VERSION,
-    async onRunEnd(report, { runDir }) {
-      const bugs = collectBugs(report);
+    async onRunEnd(report, { runDir, root }) {
+      const bugs = collectBugs(portableReport(report, rootSpellings(root)));
       if (bugs.length === 0) return;
       await writeOutput(
         outputPath(runDir, file),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Round } from '../api/contracts/report.js';
 import { gitApplyCommand } from '../safety/patch.js';
 import { pluginErrorLine } from './plugin-error-line.js';
+import { repoLocation } from './repo-path.js';
 import { usageLine } from './usage-line.js';
 import { colourEnabled, palette, toneOf } from './console-colour.js';
 import { previousTestCounts } from './console-estimate.js';
@@ -67,6 +68,8 @@ export function consoleReporter(
   const region = new LiveRegion(stream);
   const running = new Map<string, ProjectProgress>();
   let expected = new Map<string, number>();
+  // locations are printed repository-relative, as the patch names files
+  let repoRoot = process.cwd();
   let trailing: ReturnType<typeof setTimeout> | undefined;
   /** When each project started, for the plain progress lines. */
   const startedAt = new Map<string, number>();
@@ -97,6 +100,7 @@ export function consoleReporter(
     name: 'suture:console',
     apiVersion: API_VERSION,
     async onRunStart(e) {
+      repoRoot = e.root;
       if (live) expected = await previousTestCounts(e.runDir);
       line(
         `${c.bold('suture')} ${e.mode === 'fix' ? 'run --fix' : e.mode === 'no-heal' ? 'run --no-heal' : 'run'}: ${e.projects.length} project(s) [${e.projects.join(', ')}]`,
@@ -138,7 +142,9 @@ export function consoleReporter(
       const p = running.get(e.project);
       if (p) delete p.attempt;
       const why = a.reason ? `: ${a.reason.split('\n')[0]}` : '';
-      const flag = a.expectationChanged ? c.yellow(' (expectation changed)') : '';
+      const flag =
+        (a.expectationChanged ? c.yellow(' (expectation changed)') : '') +
+        (a.unreadTests?.length ? c.yellow(` (unread by the guard: ${a.unreadTests.join(', ')})`) : '');
       line(`  ${e.project}: attempt ${a.attempt} ${toneOf(a.verdict, c)(a.verdict)}${flag}${why}`);
     },
     onProjectEnd(e) {
@@ -150,9 +156,7 @@ export function consoleReporter(
         : ` (${p.totals.healed} healed, ${p.totals.stillFailing} still failing, ${p.totals.bugs} bug(s), ${p.totals.flaky} flaky)`;
       line(`■ ${c.bold(p.name)}: ${toneOf(p.status, c)(p.status)}${detail}`);
       for (const f of p.failures) {
-        const where = f.failure.location
-          ? ` [${f.failure.location.file}${f.failure.location.line ? `:${f.failure.location.line}` : ''}]`
-          : '';
+        const where = f.failure.location ? ` [${repoLocation(repoRoot, p.root, f.failure.location)}]` : '';
         line(
           `    ${toneOf(f.outcome, c)(f.outcome.padEnd(11))} ${f.failure.kind.padEnd(10)} ${f.failure.title}${where}${f.reason && f.outcome !== 'healed' ? c.dim(` — ${f.reason.split('\n')[0]}`) : ''}`,
         );

@@ -124,18 +124,18 @@ describe('summarizeFiles', () => {
 });
 
 describe('the Markdown summary', () => {
-  it('has a Test files section with a row per file, the troubled ones first', () => {
+  it('has a Test files section with a row per file, repository-relative, the troubled ones first', () => {
     const md = renderMarkdown(withMoreFiles());
     const section = md.slice(md.indexOf('### Test files'));
-    const rows = section.split('\n').filter((l) => l.startsWith('| py: '));
+    const rows = section.split('\n').filter((l) => l.startsWith('| `py/'));
     expect(rows.map((r) => r.split(' | ')[0])).toEqual([
-      '| py: `tests/test_a.py`',
-      '| py: `tests/test_b.py`',
-      '| py: `tests/test_c.py`',
-      '| py: `tests/test_d.py`',
+      '| `py/tests/test_a.py`',
+      '| `py/tests/test_b.py`',
+      '| `py/tests/test_c.py`',
+      '| `py/tests/test_d.py`',
     ]);
     expect(rows[1]).toBe(
-      '| py: `tests/test_b.py` | 🩹 healed | 2 | 2 | exception: NameError: nme (healed)<br>flaky: passed on a re-run (flaky) | 2 | 1 |',
+      '| `py/tests/test_b.py` | 🩹 healed | 2 | 2 | exception: NameError: nme (healed)<br>flaky: passed on a re-run (flaky) | 2 | 1 |',
     );
     expect(section).toMatch(
       /\| cpp: `\(no file\)` \| ❌ failing \| 0 \| 0 \| build: 'vector' is not a member of 'std' \(exhausted\) \| 0 \| 0 \|/,

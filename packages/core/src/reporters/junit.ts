@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
 import { z } from 'zod';
-import type { GateReport, PluginErrorEntry, ProjectReport } from '../api/contracts/report.js';
-import type { TestResult } from '../api/contracts/run-result.js';
+import { relative } from 'node:path';
+import type { GateReport, ProjectReport } from '../api/contracts/report.js';
 import { API_VERSION, type Reporter } from '../api/plugin.js';
 import { gatedRound, testNotes, type TestNote } from './gated-tests.js';
-import { pluginErrorLine } from './plugin-error-line.js';
+import { clean, pluginErrorCase, testcase, type XmlNode } from './junit-case.js';
+import { portableReport, rootSpellings } from './portable.js';
 import { outputPath, writeOutput } from './write-file.js';
 
 /**
@@ -17,100 +18,73 @@ function xmlBuilder(): typeof import('fast-xml-parser').XMLBuilder {
 
 const JunitOptionsSchema = z.object({ file: z.string().default('results.xml') }).strict();
 
-type XmlNode = Record<string, unknown>;
-
-// XML 1.0 forbids most control characters (ANSI escapes from test output, NUL bytes).
-const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-function clean(text: string): string {
-  return text.replace(INVALID_XML, '');
+interface Suite {
+  node: XmlNode;
+  /** The cases that are tests: what the console counts (a build error's case is not one). */
+  tests: number;
 }
 
-function testcase(project: string, test: TestResult, note: TestNote | undefined, patch: string): XmlNode {
-  const node: XmlNode = {
-    '@_classname': project,
-    '@_name': clean(test.name ?? test.id),
-    '@_time': ((test.durationMs ?? 0) / 1000).toFixed(3),
-  };
-  if (test.file) node['@_file'] = test.file;
-  if (test.line) node['@_line'] = String(test.line);
-  const body = {
-    '@_message': clean((test.message ?? test.status).slice(0, 1000)),
-    '#text': clean(test.trace ?? test.message ?? ''),
-  };
-  switch (test.status) {
-    case 'failed':
-      node.failure = { ...body, '@_type': 'failure' };
-      break;
-    case 'timeout':
-      node.failure = { ...body, '@_type': 'timeout' };
-      break;
-    case 'error':
-    case 'crashed':
-      node.error = { ...body, '@_type': test.status };
-      break;
-    case 'skipped':
-      node.skipped = { '@_message': test.message ?? '' };
-      break;
-    default:
-      break;
-  }
-  if (note) {
-    const out = [
-      note.fixAvailable
-        ? `validated fix available: ${patch} (not applied: suture ran in check mode)`
-        : `healed by suture: see ${patch}`,
-    ];
-    if (note.expectationChanged)
-      out.push('expectation changed: the fix edits an expected value in a test; review it');
-    node['system-out'] = out.join('\n');
-    node.properties = {
-      property: [
-        { '@_name': 'suture.fix', '@_value': note.fixAvailable ? 'available' : 'applied' },
-        { '@_name': 'suture.patch', '@_value': patch },
-        ...(note.expectationChanged ? [{ '@_name': 'suture.expectationChanged', '@_value': 'true' }] : []),
-      ],
-    };
-  }
-  return node;
-}
-
-/** A plugin that threw is an error of the run, with a test case of its own so CI shows it. */
-function pluginErrorCase(classname: string, e: PluginErrorEntry): XmlNode {
+function counted(
+  name: string,
+  cases: XmlNode[],
+  tests: number,
+  time: number,
+  properties: XmlNode[] = [],
+): Suite {
+  const count = (key: string): number => cases.filter((c) => key in c).length;
   return {
-    '@_classname': classname,
-    '@_name': clean(`suture: ${e.plugin} failed in ${e.phase}`),
-    '@_time': '0',
-    error: {
-      '@_message': clean(e.message.slice(0, 1000)),
-      '@_type': 'plugin-error',
-      '#text': clean(pluginErrorLine(e)),
+    tests,
+    node: {
+      '@_name': name,
+      '@_tests': String(tests),
+      '@_failures': String(count('failure')),
+      '@_errors': String(count('error')),
+      '@_skipped': String(count('skipped')),
+      '@_time': (time / 1000).toFixed(3),
+      ...(properties.length ? { properties: { property: properties } } : {}),
+      testcase: cases,
     },
   };
 }
 
-function counted(name: string, cases: XmlNode[], time: number): XmlNode {
-  const count = (key: string): number => cases.filter((c) => key in c).length;
-  return {
-    '@_name': name,
-    '@_tests': String(cases.length),
-    '@_failures': String(count('failure')),
-    '@_errors': String(count('error')),
-    '@_skipped': String(count('skipped')),
-    '@_time': (time / 1000).toFixed(3),
-    testcase: cases,
-  };
+/** What suture adds to a suite's tests, where the schema allows it: the suite's properties. */
+function suiteProperties(
+  cases: XmlNode[],
+  notes: Map<string, TestNote>,
+  ids: string[],
+  patch: string,
+): XmlNode[] {
+  const out: XmlNode[] = [];
+  ids.forEach((id, i) => {
+    const note = notes.get(id);
+    if (!note) return;
+    const test = `${String(cases[i]!['@_classname'])} ${String(cases[i]!['@_name'])}`;
+    out.push({
+      '@_name': note.fixAvailable ? 'suture.fix.available' : 'suture.fix.applied',
+      '@_value': test,
+    });
+    if (note.expectationChanged) out.push({ '@_name': 'suture.expectationChanged', '@_value': test });
+  });
+  return out.length ? [{ '@_name': 'suture.patch', '@_value': patch }, ...out] : [];
 }
 
-function suite(project: ProjectReport, mode: GateReport['mode'], patch: string): XmlNode {
+function suite(root: string, project: ProjectReport, mode: GateReport['mode'], patch: string): Suite {
   const round = gatedRound(project, mode);
   const notes = testNotes(project, mode);
-  const cases = (round?.tests ?? []).map((t) => testcase(project.name, t, notes.get(t.id), patch));
+  const tests = round?.tests ?? [];
+  const cases = tests.map((t) => testcase(root, project, t, notes.get(t.id), patch));
+  const properties = suiteProperties(
+    cases,
+    notes,
+    tests.map((t) => t.id),
+    patch,
+  );
   // Failures that stop the whole suite (a build error) have no test of their own: give them one.
   for (const f of project.failures) {
     if (f.failure.tests.length > 0 || (f.outcome === 'healed' && mode !== 'check')) continue;
     cases.push({
+      '@_name': clean(`suture: ${f.failure.title}`),
       '@_classname': project.name,
-      '@_name': `suture: ${f.failure.title}`,
       '@_time': '0',
       error: {
         '@_message': clean(f.failure.title.slice(0, 1000)),
@@ -121,19 +95,23 @@ function suite(project: ProjectReport, mode: GateReport['mode'], patch: string):
   }
   if (project.error && cases.length === 0) {
     cases.push({
-      '@_classname': project.name,
       '@_name': 'suture: run',
+      '@_classname': project.name,
       '@_time': '0',
       error: { '@_message': clean(project.error), '@_type': 'error' },
     });
   }
   for (const e of project.pluginErrors) cases.push(pluginErrorCase(project.name, e));
-  return counted(project.name, cases, project.durationMs);
+  return counted(project.name, cases, tests.length, project.durationMs, properties);
 }
 
-/** Renders the merged JUnit XML of every project (one `<testsuite>` per project). */
+/**
+ * Renders the merged JUnit XML of every project (one `<testsuite>` per project), valid against
+ * the Jenkins xunit schema (`junit-10.xsd`) and read by GitLab's parser. `tests` counts the tests
+ * that ran, as the console does; a build error or a plugin error is an error case besides them.
+ */
 export function renderJunit(report: GateReport, patch = 'fixes.patch'): string {
-  const suites = report.projects.map((p) => suite(p, report.mode, patch));
+  const suites = report.projects.map((p) => suite(report.root, p, report.mode, patch));
   // Reporters belong to the run, not to a project.
   if (report.pluginErrors.length > 0)
     suites.push(
@@ -141,9 +119,10 @@ export function renderJunit(report: GateReport, patch = 'fixes.patch'): string {
         'suture',
         report.pluginErrors.map((e) => pluginErrorCase('suture', e)),
         0,
+        0,
       ),
     );
-  const sum = (key: string): number => suites.reduce((n, s) => n + Number(s[key]), 0);
+  const sum = (key: string): number => suites.reduce((n, s) => n + Number(s.node[key]), 0);
   // a property's value="true" must stay an attribute with a value, not a bare boolean attribute
   const builder = new (xmlBuilder())({
     ignoreAttributes: false,
@@ -151,15 +130,15 @@ export function renderJunit(report: GateReport, patch = 'fixes.patch'): string {
     suppressEmptyNode: true,
     suppressBooleanAttributes: false,
   });
+  // The schema allows no `skipped` on testsuites: each suite carries its own.
   const xml = builder.build({
     testsuites: {
       '@_name': 'suture',
-      '@_tests': String(sum('@_tests')),
+      '@_tests': String(suites.reduce((n, s) => n + s.tests, 0)),
       '@_failures': String(sum('@_failures')),
       '@_errors': String(sum('@_errors')),
-      '@_skipped': String(sum('@_skipped')),
       '@_time': (report.durationMs / 1000).toFixed(3),
-      testsuite: suites,
+      testsuite: suites.map((s) => s.node),
     },
   }) as string;
   return `<?xml version="1.0" encoding="UTF-8"?>\n${xml}`;
@@ -171,8 +150,10 @@ export function junitReporter(options: Record<string, unknown> = {}): Reporter {
   return {
     name: 'suture:junit',
     apiVersion: API_VERSION,
-    async onRunEnd(report, { runDir }) {
-      await writeOutput(outputPath(runDir, file), renderJunit(report, outputPath(runDir, 'fixes.patch')));
+    async onRunEnd(report, { runDir, root }) {
+      const patch = relative(root, outputPath(runDir, 'fixes.patch'));
+      const xml = renderJunit(portableReport(report, rootSpellings(root)), patch);
+      await writeOutput(outputPath(runDir, file), xml);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { FileState, FileSummary } from '../api/contracts/file-summary.js';
 import type { GateReport } from '../api/contracts/report.js';
-import { summarizeFiles } from './file-summary.js';
+import { NO_FILE, summarizeFiles } from './file-summary.js';
+import { repoPath } from './repo-path.js';
 
 const STATE_ICON: Record<FileState, string> = {
   passed: '✅',
@@ -17,10 +18,15 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').slice(0, 200);
 }
 
-function row(f: FileSummary, projects: number): string {
+function row(f: FileSummary, report: GateReport): string {
   const errors = f.errors.map((e) => `${e.kind}: ${cell(e.message)} (${e.outcome})`).join('<br>');
-  const where = projects > 1 ? `${cell(f.project)}: ` : '';
-  return `| ${where}\`${cell(f.file)}\` | ${STATE_ICON[f.state]} ${f.state} | ${f.tests} | ${f.failed} | ${errors} | ${f.rounds} | ${f.attempts} |`;
+  // repository-relative: two projects' `index.test.js` are two rows that say which is which
+  const root = report.projects.find((p) => p.name === f.project)?.root;
+  const where =
+    root && f.file !== NO_FILE
+      ? `\`${cell(repoPath(report.root, root, f.file))}\``
+      : `${cell(f.project)}: \`${f.file}\``;
+  return `| ${where} | ${STATE_ICON[f.state]} ${f.state} | ${f.tests} | ${f.failed} | ${errors} | ${f.rounds} | ${f.attempts} |`;
 }
 
 /**
@@ -33,13 +39,12 @@ export function fileSummarySection(report: GateReport): string[] {
   const troubled = files.filter((f) => f.failed > 0 || f.errors.length > 0);
   const quiet = files.filter((f) => f.failed === 0 && f.errors.length === 0);
   const shown = quiet.slice(0, MAX_PASSING_ROWS);
-  const projects = new Set(files.map((f) => f.project)).size;
   const lines = [
     '### Test files',
     '',
     '| file | state | tests | failed | errors | runs | attempts |',
     '|---|---|---|---|---|---|---|',
-    ...[...troubled, ...shown].map((f) => row(f, projects)),
+    ...[...troubled, ...shown].map((f) => row(f, report)),
     '',
   ];
   if (quiet.length > shown.length)

@@ -17,6 +17,8 @@ import { usageLine } from './usage-line.js';
 import { gateVerdict } from './verdict.js';
 import { outputPath, writeOutput } from './write-file.js';
 import { isolationLine } from './isolation-line.js';
+import { portableText, rootSpellings } from './portable.js';
+import { repoLocation } from './repo-path.js';
 
 const MarkdownOptionsSchema = z
   .object({ file: z.string().default('summary.md'), githubStepSummary: z.boolean().default(true) })
@@ -34,7 +36,9 @@ function cell(text: string): string {
 }
 
 function attemptRow(a: Attempt): string {
-  const flag = a.expectationChanged ? ' ⚠️ expectation changed' : '';
+  const flag =
+    (a.expectationChanged ? ' ⚠️ expectation changed' : '') +
+    (a.unreadTests?.length ? ` ⚠️ unread by the guard: ${a.unreadTests.join(', ')}` : '');
   const reason =
     a.reason ??
     a.validation?.error ??
@@ -43,9 +47,10 @@ function attemptRow(a: Attempt): string {
   return `| ${a.attempt} | ${cell(a.fixer)} | ${a.verdict}${flag} | ${cell(reason)} | ${cost} |`;
 }
 
-function failureSection(f: FailureReport, mode: GateReport['mode']): string[] {
+function failureSection(f: FailureReport, report: GateReport, project: ProjectReport): string[] {
+  const mode = report.mode;
   const where = f.failure.location
-    ? ` at \`${f.failure.location.file}${f.failure.location.line ? `:${f.failure.location.line}` : ''}\``
+    ? ` at \`${repoLocation(report.root, project.root, f.failure.location)}\``
     : '';
   const lines = [
     `#### ${f.outcome}: ${cell(f.failure.title)}`,
@@ -126,7 +131,7 @@ export function renderMarkdown(report: GateReport): string {
     lines.push(`### ${p.name}`, '');
     if (p.error) lines.push(`Error: ${p.error}`, '');
     if (p.pluginErrors.length > 0) lines.push(...pluginErrorSection('#### Plugin errors', p.pluginErrors));
-    for (const f of p.failures) lines.push(...failureSection(f, report.mode));
+    for (const f of p.failures) lines.push(...failureSection(f, report, p));
   }
   if (report.pluginErrors.length > 0)
     lines.push(...pluginErrorSection('### Plugin errors', report.pluginErrors));
@@ -156,8 +161,9 @@ export function markdownReporter(
   return {
     name: 'suture:markdown',
     apiVersion: API_VERSION,
-    async onRunEnd(report, { runDir }) {
-      const text = renderMarkdown(report);
+    async onRunEnd(report, { runDir, root }) {
+      // the git apply line is worked out from the real paths; the file names none of them
+      const text = portableText(rootSpellings(root))(renderMarkdown(report));
       await writeOutput(outputPath(runDir, file), text);
       const summary = env.GITHUB_STEP_SUMMARY;
       if (githubStepSummary && summary) await appendFile(summary, `${text}\n`);

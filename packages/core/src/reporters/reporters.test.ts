@@ -25,11 +25,13 @@ const builtin = (name: string, options: Record<string, unknown> = {}) => {
 };
 
 describe('json reporter', () => {
-  it('writes the whole report, round-tripping every attempt', async () => {
+  it('writes the whole report, round-tripping every attempt, with no path of the machine', async () => {
     const report = sampleReport();
     await builtin('json').onRunEnd!(report, ctx());
-    const written = JSON.parse(await readFile(join(runDir, 'report.json'), 'utf8'));
-    expect(written).toEqual(report);
+    const text = await readFile(join(runDir, 'report.json'), 'utf8');
+    const written = JSON.parse(text);
+    expect(written).toEqual({ ...report, root: '.', runDir: '.suture/runs/20261122-120000-abcd' });
+    expect(text).not.toContain('/repo');
     expect(written.projects[0].failures[1].attempts).toHaveLength(2);
   });
   it('refuses unknown options', () => {
@@ -42,7 +44,7 @@ describe('junit reporter', () => {
     const xml = renderJunit(sampleReport());
     const doc = new XMLParser({
       ignoreAttributes: false,
-      isArray: (name) => name === 'testsuite' || name === 'testcase',
+      isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name),
     }).parse(xml);
     const suites = doc.testsuites.testsuite;
     expect(suites.map((s: Record<string, string>) => s['@_name'])).toEqual(['py', 'cpp']);
@@ -53,25 +55,32 @@ describe('junit reporter', () => {
     const typo = py.testcase.find(
       (c: Record<string, string>) => c['@_name'] === 'tests/test_a.py::test_typo',
     );
-    expect(typo['@_file']).toBe('tests/test_a.py');
-    expect(typo['@_line']).toBe('7');
+    // the class is the repository-relative test file; the schema allows no file or line on a case
+    expect(typo['@_classname']).toBe('py.tests.test_a');
+    expect(Object.keys(typo).filter((k) => /file|line|properties/.test(k))).toEqual([]);
     // check mode: the tree still fails; the fix waits in the patch, its expectation change flagged
-    expect(typo['system-out']).toMatch(/^validated fix available: fixes\.patch/);
+    expect(typo['system-out']).toMatch(/^at py\/tests\/test_a\.py:7\nvalidated fix available: fixes\.patch/);
     expect(typo['system-out']).toMatch(/expectation changed/);
     expect(
-      typo.properties.property.map(
+      py.properties.property.map(
         (p: Record<string, unknown>) => `${String(p['@_name'])}=${String(p['@_value'])}`,
       ),
-    ).toEqual(['suture.fix=available', 'suture.patch=fixes.patch', 'suture.expectationChanged=true']);
+    ).toEqual([
+      'suture.patch=fixes.patch',
+      'suture.fix.available=py.tests.test_a tests/test_a.py::test_typo',
+      'suture.expectationChanged=py.tests.test_a tests/test_a.py::test_typo',
+    ]);
     const fixed = new XMLParser({ ignoreAttributes: false }).parse(
       renderJunit({ ...sampleReport(), mode: 'fix' }),
     );
     expect(JSON.stringify(fixed)).toMatch(/healed by suture: see fixes\.patch/);
-    // a build failure that stops every test still shows up as an error
+    // a build failure that stops every test still shows up as an error, not as a test that ran
     const cpp = suites[1];
     expect(cpp['@_errors']).toBe('1');
+    expect(cpp['@_tests']).toBe('0');
     expect(cpp.testcase[0].error['@_type']).toBe('build');
-    expect(doc.testsuites['@_tests']).toBe('5');
+    expect(doc.testsuites['@_tests']).toBe('4');
+    expect(doc.testsuites['@_skipped']).toBeUndefined();
   });
   it('strips characters XML 1.0 cannot carry', () => {
     const xml = renderJunit(sampleReport());
