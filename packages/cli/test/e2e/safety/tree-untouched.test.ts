@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requireIsolation } from '../../../../core/src/safety/workspace/isolation.test-support.js';
 import { removeDir, runSuture, tempRepoDir } from '../../harness/cli.mjs';
-import { FIXED, writeWorkspaceFixture } from '../../harness/workspace.mjs';
+import { FIXED, MATH, writeWorkspaceFixture } from '../../harness/workspace.mjs';
 
 // A patch under validation that, besides fixing add, tries to leave something behind in the
 // user's real tree by its absolute path: an executable git hook (run by the user's next
@@ -67,8 +67,7 @@ const MODES = [
 describe('a patch that writes the real tree and .git while it is validated', () => {
   for (const { workspace, sandbox, reaches } of MODES)
     it(`leaves both byte-identical in check mode (workspace ${workspace}, sandbox ${sandbox}) and names what it undid`, async (t) => {
-      if (sandbox === 'strict' || workspace === 'overlay')
-        await requireIsolation(t, { overlay: workspace === 'overlay' });
+      if (sandbox === 'strict') await requireIsolation(t, { overlay: workspace === 'overlay' });
       const dir = await tempRepoDir('tree-untouched-');
       dirs.push(dir);
       await writeWorkspaceFixture(dir, { patch: hostilePatch(dir), config: { workspace, sandbox } });
@@ -87,4 +86,20 @@ describe('a patch that writes the real tree and .git while it is validated', () 
       expect(undone.every((u: { restored: boolean }) => u.restored)).toBe(true);
       if (reaches.length > 0) expect(r.stderr).toContain('calc/tests/mul.test.mjs (modified)');
     }, 180_000);
+});
+
+describe('a heal written in place with --fix', () => {
+  it("stays: the journal's writes are suture's own, not a run's, and nothing is reported undone", async () => {
+    const dir = await tempRepoDir('tree-untouched-fix-');
+    dirs.push(dir);
+    await writeWorkspaceFixture(dir, { config: { workspace: 'in-place', sandbox: 'off' } });
+    const r = await runSuture(['run', '--fix', '--json'], dir);
+    const report = JSON.parse(r.stdout);
+    expect(report.projects[0].failures[0].outcome, r.stderr).toBe('healed');
+    expect(await readFile(join(dir, 'calc/src/math.mjs'), 'utf8')).toBe(FIXED);
+    expect(FIXED).not.toBe(MATH);
+    expect(report.projects[0].rounds.flatMap((round: { undone?: unknown[] }) => round.undone ?? [])).toEqual(
+      [],
+    );
+  }, 180_000);
 });
