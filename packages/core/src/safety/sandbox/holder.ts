@@ -17,6 +17,8 @@ export type SetupOp =
   | { op: 'stash'; src: string; dst: string }
   | { op: 'read-only' }
   | { op: 'bind'; src: string; dst: string }
+  /** Binds `src` at `dst` read-only: a folder inside a writable bind that the runs may not write. */
+  | { op: 'bind-ro'; src: string; dst: string }
   | { op: 'overlay'; lower: string; upper: string; work: string; target: string }
   | { op: 'tmpfs'; target: string; size: string }
   /** Covers a folder with an empty read-only one, or a file with `empty` (an empty file), read-only. */

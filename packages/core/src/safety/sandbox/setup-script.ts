@@ -108,6 +108,11 @@ function commands(ops: readonly SetupOp[], table: readonly MountPoint[], tools: 
           op.target,
         ],
       });
+    else if (op.op === 'bind-ro')
+      cmds.push(
+        { args: ['--rbind', op.src, op.dst] },
+        { args: ['-o', 'remount,bind,ro', op.dst], optional: 'read-only', point: op.dst },
+      );
     else if (op.op === 'cover')
       cmds.push(
         ...(op.kind === 'dir'

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { resolveRealPath, toPosix } from '../paths.js';
 import { startHolder, type Holder, type SetupOp } from '../sandbox/holder.js';
+import { gitDirTarget } from '../tree-guard/git-dir.js';
 import { ViewChanges, toBuffer } from './changes.js';
 import {
   inForce,
@@ -37,10 +38,13 @@ export async function openInPlace(root: string, ctx: ModeContext): Promise<Works
     tmp = await privateTmp(ctx);
     const writable = await writableFolders(ctx);
     const sandbox = sandboxOps(ctx);
+    // the repository's own .git, when the project holds it, stays read-only to the runs
+    const gitDir = (await gitDirTarget(ctx.options.repoRoot ?? root))?.root;
     const ops: SetupOp[] = [
       ...sandbox.before,
       ...sandbox.readOnly,
       { op: 'bind', src: root, dst: root },
+      ...(gitDir && inside(root, gitDir) ? [{ op: 'bind-ro', src: gitDir, dst: gitDir } as const] : []),
       { op: 'bind', src: tmp, dst: tmp },
       ...writable.filter((w) => !inside(root, w)).map((w): SetupOp => ({ op: 'bind', src: w, dst: w })),
       ...sandbox.after,
