@@ -261,6 +261,31 @@ function reachedFromMain(
   return seen;
 }
 
+/** What the file defines (macros, `#undef`s, functions that are not tests) and the functions it calls without defining. */
+function definitionsAndCalls(
+  root: Node,
+  functions: ReadonlyMap<string, Node>,
+  testFunctions: ReadonlySet<string>,
+): { definitions: Definition[]; called: Set<string> } {
+  const definitions: Definition[] = [];
+  for (const d of collect(root, (n) => n.type === 'preproc_def' || n.type === 'preproc_function_def'))
+    definitions.push({ name: d.childForFieldName('name')!.text, text: cleanText(d, CPP).slice(0, 80) });
+  for (const d of collect(
+    root,
+    (n) => n.type === 'preproc_call' && /^#\s*undef$/.test(n.childForFieldName('directive')?.text ?? ''),
+  ))
+    definitions.push({ name: d.childForFieldName('argument')?.text.trim() ?? '', text: cleanText(d, CPP) });
+  for (const [name, f] of functions)
+    if (!GTEST.test(name) && !testFunctions.has(name) && name !== 'main')
+      definitions.push({ name, text: cleanText(f.childForFieldName('declarator')!, CPP).slice(0, 80) });
+  const called = new Set<string>();
+  for (const c of collect(root, (n) => n.type === 'call_expression')) {
+    const name = CPP.callee(c);
+    if (name && !functions.has(name) && !ASSERTION.test(name) && !/^[A-Z_]+$/.test(name)) called.add(name);
+  }
+  return { definitions, called };
+}
+
 /** The tests of a GoogleTest, Unity, Catch2 or plain test program file, read from its syntax tree. */
 export function cppTreeModel(root: Node): FileModelDetail {
   const functions = new Map<string, Node>();
@@ -343,22 +368,7 @@ export function cppTreeModel(root: Node): FileModelDetail {
     const main = functions.get('main');
     add(main ? 'main' : '(file)', main?.childForFieldName('body') ?? root, true, '');
   }
-  const definitions: Definition[] = [];
-  for (const d of collect(root, (n) => n.type === 'preproc_def' || n.type === 'preproc_function_def'))
-    definitions.push({ name: d.childForFieldName('name')!.text, text: cleanText(d, CPP).slice(0, 80) });
-  for (const d of collect(
-    root,
-    (n) => n.type === 'preproc_call' && /^#\s*undef$/.test(n.childForFieldName('directive')?.text ?? ''),
-  ))
-    definitions.push({ name: d.childForFieldName('argument')?.text.trim() ?? '', text: cleanText(d, CPP) });
-  for (const [name, f] of functions)
-    if (!GTEST.test(name) && !testFunctions.has(name) && name !== 'main')
-      definitions.push({ name, text: cleanText(f.childForFieldName('declarator')!, CPP).slice(0, 80) });
-  const called = new Set<string>();
-  for (const c of collect(root, (n) => n.type === 'call_expression')) {
-    const name = CPP.callee(c);
-    if (name && !functions.has(name) && !ASSERTION.test(name) && !/^[A-Z_]+$/.test(name)) called.add(name);
-  }
+  const { definitions, called } = definitionsAndCalls(root, functions, testFunctions);
   const helpers: TestFact[] = units
     .filter((u) => helperNames.has(u.name))
     .map((u) => ({
