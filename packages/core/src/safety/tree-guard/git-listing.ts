@@ -51,9 +51,14 @@ export interface WorkTreePlace {
  */
 export async function workTreePlace(root: string): Promise<WorkTreePlace | undefined> {
   try {
-    const [inside, prefix = ''] = (await git(root, ['rev-parse', '--is-inside-work-tree', '--show-prefix']))
-      .split('\n')
-      .map((l) => l.trim());
+    // one process in the common case: a work tree with a commit checked out
+    const out = await git(root, [
+      'rev-parse',
+      '--is-inside-work-tree',
+      '--show-prefix',
+      'HEAD^{commit}',
+    ]).catch(() => git(root, ['rev-parse', '--is-inside-work-tree', '--show-prefix']));
+    const [inside, prefix = '', head] = out.split('\n').map((l) => l.trim());
     if (inside !== 'true') return undefined;
     const ignored =
       prefix !== '' &&
@@ -62,11 +67,7 @@ export async function workTreePlace(root: string): Promise<WorkTreePlace | undef
         () => false,
       ));
     if (ignored) return undefined;
-    const head = await git(root, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']).then(
-      (out) => out.trim(),
-      () => undefined,
-    );
-    return { prefix, ...(head ? { head } : {}) };
+    return { prefix, ...(head && /^[0-9a-f]{40,64}$/.test(head) ? { head } : {}) };
   } catch {
     return undefined;
   }

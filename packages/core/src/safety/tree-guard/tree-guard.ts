@@ -138,9 +138,11 @@ export interface UndoOptions {
 async function changedPaths(snapshot: TreeSnapshot): Promise<{ paths: string[]; newIgnored: string[] }> {
   const { target } = snapshot;
   if (snapshot.prefix !== undefined) {
-    const now = await gitListing(target.root, snapshot.prefix, { untracked: target.watch === 'tree' });
+    const [now, moved] = await Promise.all([
+      gitListing(target.root, snapshot.prefix, { untracked: target.watch === 'tree' }),
+      snapshot.head ? movedFrom(target.root, snapshot.head) : [],
+    ]);
     const newIgnored = [...now.ignored].filter((p) => !snapshot.ignored.has(p));
-    const moved = snapshot.head ? await movedFrom(target.root, snapshot.head) : [];
     const paths = [...new Set([...snapshot.entries.keys(), ...now.dirty, ...moved])];
     // a path git did not list before was as HEAD holds it, if HEAD holds it at all
     const unlisted = paths.filter((p) => !snapshot.entries.has(p));
