@@ -14,7 +14,11 @@ interface Claim {
   entry: string;
   /** The entry runs one case of a binary (gtest_discover_tests) rather than the whole binary. */
   discovered: boolean;
-  binary: string;
+  /**
+   * The basenames of what the entry's command may run as the GoogleTest program, which names its
+   * report after itself: the binary, or a wrapper (valgrind, an emulator) and the binary after it.
+   */
+  programs: string[];
   kase: string;
   /** Its program lists its cases as JSON: it writes GoogleTest's reports (1.10 and later). */
   listed: boolean;
@@ -47,11 +51,12 @@ async function claims(
     const kase = discovered?.gtestName ?? (test.details?.gtest as string | undefined);
     if (!entry || !reg || !kase || !reg.command[0] || !ours(reg)) continue;
     const listed = (await listings.list(binaryCommand(reg.command))).size > 0;
+    const programs = reg.command.filter((a) => !a.startsWith('-')).map((a) => basename(a));
     out.push({
       test,
       entry,
       discovered: !!discovered?.gtestName,
-      binary: basename(reg.command[0]),
+      programs,
       kase,
       listed,
     });
@@ -60,7 +65,7 @@ async function claims(
 }
 
 const reportOf = (reports: GtestReports, c: Claim): CaseReport | undefined =>
-  reports.get(c.binary)?.get(c.kase);
+  c.programs.map((p) => reports.get(p)?.get(c.kase)).find((r) => r !== undefined);
 
 /**
  * Runs the entries of claims no report confirmed once more, one program at a time (so no two pick
@@ -100,7 +105,7 @@ async function rerunAlone(input: CrossCheckInput, open: readonly Claim[]): Promi
   );
   return readGtestReports(
     [dir],
-    open.map((c) => c.binary),
+    open.flatMap((c) => c.programs),
   );
 }
 
@@ -146,11 +151,11 @@ export async function crossCheckGtest(
   if (candidates.length === 0) return [...tests];
   const reports = await readGtestReports(
     input.reportDirs,
-    candidates.map((c) => c.binary),
+    candidates.flatMap((c) => c.programs),
   );
   // a GoogleTest before 1.10 writes no JSON, and lists nothing either; a program that wrote a
   // report in this run writes them, whatever its listing did
-  const all = candidates.filter((c) => c.listed || reports.has(c.binary));
+  const all = candidates.filter((c) => c.listed || c.programs.some((p) => reports.has(p)));
   const open = all.filter((c) => !reportOf(reports, c));
   const again = open.length > 0 ? await rerunAlone(input, open) : new Map<string, Map<string, CaseReport>>();
   const replaced = new Map<TestResult, TestResult>();

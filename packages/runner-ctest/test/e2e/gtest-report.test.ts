@@ -106,10 +106,11 @@ describe("GoogleTest's own report, checked against the printed transcript", () =
     });
   }, 600_000);
 
-  it('passes every case of programs that ran two at a time and may have picked the same report file', async () => {
+  it('passes every case of programs that ran two at a time and may have picked the same report file, and of one run through a wrapper', async () => {
     const root = await copy('many-cases');
     const result = await run(root);
-    expect(result.tests).toHaveLength(40);
+    expect(result.tests).toHaveLength(80);
+    expect(result.tests.filter((t) => t.id.startsWith('wrapped::'))).toHaveLength(40);
     expect(result.tests.filter((t) => t.status !== 'passed')).toEqual([]);
     expect(result.status).toBe('passed');
   }, 300_000);
