@@ -16,7 +16,14 @@ import { validateEdits } from '../engine/validate.js';
 import { formatIssues } from '../host/format-issues.js';
 import { wrapAnalyzer, wrapFixer } from '../host/wrap-plugin.js';
 import { catchPluginExits, type PluginExit } from '../safety/process/plugin-exits.js';
-import { check, copyFixture, diffSnapshots, silentLogger, snapshotTree } from './conformance-utils.js';
+import {
+  check,
+  ConformanceError,
+  copyFixture,
+  diffSnapshots,
+  silentLogger,
+  snapshotTree,
+} from './conformance-utils.js';
 import { sampleFixRequest } from './sample-fix-request.js';
 
 type FixRequestInput = z.input<typeof FixRequestSchema>;
@@ -200,7 +207,14 @@ export async function checkFixerCase(
     options = { ...options, analyzer: wrapAnalyzer(options.analyzer, undefined, silentLogger) };
   const project = await makeProject(c.project, options.tempParent);
   try {
-    const request = deepFreeze(await buildRequest(c, project.root, project.inline, options.analyzer));
+    const request = deepFreeze(
+      await buildRequest(c, project.root, project.inline, options.analyzer).catch((error: unknown) => {
+        // the case is wrong, not the fixer: say which case and which key
+        throw new ConformanceError(
+          `case "${c.name}": ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }),
+    );
     const before = await snapshotTree(project.root, []);
     const json = JSON.stringify(request);
     const kinds = fixer.kinds;

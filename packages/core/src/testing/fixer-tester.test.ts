@@ -47,6 +47,38 @@ describe('checkFixerCase', () => {
     });
   });
 
+  it("lays a case's partial policy over the default one", async () => {
+    const creates = fixer((request) => ({
+      verdict: 'edits',
+      edits: [{ file: 'shop/new.py', content: `new_files = ${String(request.policy.allowNewFiles)}\n` }],
+      rationale: `the policy has ${request.policy.allowedPaths.join(', ')}`,
+    }));
+    await checkFixerCase(creates, {
+      name: 'a new file',
+      request: { policy: { allowNewFiles: true } as FixRequest['policy'] },
+      expect: {
+        verdict: 'edits',
+        files: { 'shop/new.py': 'new_files = true\n' },
+        message: 'the policy has **',
+      },
+    });
+  });
+
+  it('names the case and the key of a request field that is wrong, not the fixer', async () => {
+    const wrong = checkFixerCase(
+      fixer(() => atTen),
+      {
+        name: 'typo in the policy',
+        request: { policy: { editable: 'everything' } as unknown as FixRequest['policy'] },
+        expect: { verdict: 'edits' },
+      },
+    );
+    await expect(wrong).rejects.toThrow(
+      /^case "typo in the policy": the fix request is not a valid FixRequest:\n {2}- policy\.editable: .*"everything"/,
+    );
+    await expect(wrong).rejects.not.toThrow(/ZodError|"code":/);
+  });
+
   it('fails when the files differ from the expectation, showing both', async () => {
     await expect(
       checkFixerCase(
