@@ -117,6 +117,7 @@ describe('proposals that reach a file through a link inside the root', () => {
     expect(result).toEqual({
       ok: true,
       expectationChanged: false,
+      unreadTests: [],
       writes: [{ file: 'src/app.py', before: 'x = 1\n', after: 'x = 3\n' }],
     });
   });
