@@ -27,6 +27,7 @@ import { gateProject } from './project-gate.js';
 import { RefusalMemory } from './refusals.js';
 import { RunSpend } from './spend.js';
 import { emptyTotals, sumTotals } from './totals.js';
+import { CANCELLED, EXIT_CANCELLED, wasCancelled } from './cancelled-run.js';
 import { blocks, finishReport } from './finish-report.js';
 import type { GateOptions } from './types.js';
 import type { Conflict, Heal } from './writes.js';
@@ -153,9 +154,10 @@ async function gateLocked(
   const runDir = join(options.outputDir, runId);
   const emitter = new Emitter(options.reporters, logger, redact);
   const controller = new AbortController();
-  const onAbort = (): void => controller.abort();
+  // the caller's signal is the user's cancel; a plugin's exit stops the run as an error
+  const onAbort = (): void => controller.abort(CANCELLED);
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  if (options.signal?.aborted) controller.abort();
+  if (options.signal?.aborted) controller.abort(CANCELLED);
   exited.stop = (): void => controller.abort();
   if (exited.exit) controller.abort();
 
@@ -232,7 +234,8 @@ async function gateLocked(
       heals.push(...o.heals);
       conflicts.push(...o.conflicts);
     }
-    if (controller.signal.aborted) internalError = exited.exit?.message ?? 'the run was interrupted';
+    if (controller.signal.aborted && !wasCancelled(controller.signal))
+      internalError = exited.exit?.message ?? 'the run was interrupted';
     if (isolated) {
       // The user's tree was never written: the heals land now, in fix mode, where the user's
       // files still hold the bytes each fixer saw.
@@ -280,6 +283,7 @@ async function gateLocked(
 
   const finishedAt = new Date();
   const totals = projects.length > 0 ? sumTotals(projects) : emptyTotals();
+  const cancelled = wasCancelled(controller.signal);
   const green = landingConflicts === 0 && !projects.some((p) => blocks(p, options.mode));
   const built: GateReport = redactDeep(
     {
@@ -295,7 +299,8 @@ async function gateLocked(
       patch,
       conflicts,
       isolation: isolation ?? (await planned),
-      exitCode: internalError ? 3 : green ? 0 : 1,
+      exitCode: internalError ? 3 : cancelled ? EXIT_CANCELLED : green ? 0 : 1,
+      ...(cancelled ? { cancelled } : {}),
       runDir,
       ...(internalError ? { error: internalError } : {}),
       pluginErrors: emitter.pluginErrors,

@@ -11,6 +11,7 @@ import { phase } from '../safety/phase.js';
 import { redactDeep, type Redactor } from '../safety/redact.js';
 import type { TreeWatch } from '../safety/tree-guard/watch.js';
 import type { Workspace } from '../safety/workspace/types.js';
+import { cancelledRun, wasCancelled } from './cancelled-run.js';
 import { CheckedResults } from './checked-results.js';
 import { correctStatus } from './run-evidence.js';
 import { pluginErrorEntry } from './plugin-errors.js';
@@ -188,6 +189,8 @@ export function createRoundRunner(
         );
         result = { ...result, status: corrected.status };
       }
+      // a cancel stops the tests: the one it cut short is not a timeout to heal
+      if (wasCancelled(signal)) result = cancelledRun(result);
       const round: Round = {
         kind,
         status: result.status,

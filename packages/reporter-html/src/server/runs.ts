@@ -32,6 +32,7 @@ export function summarize(report: GateReport, artifacts: string[]): RunSummary {
     durationMs: report.durationMs,
     mode: report.mode,
     exitCode: report.exitCode,
+    ...(report.cancelled ? { cancelled: true } : {}),
     tests: t.tests,
     passed: t.passed,
     failed: t.failed,

@@ -47,6 +47,8 @@ export interface RunSummary {
   durationMs: number;
   mode: GateMode;
   exitCode: number;
+  /** The run was cancelled (exit 130): not a failure of the gate. */
+  cancelled?: boolean;
   tests: number;
   passed: number;
   failed: number;

@@ -232,7 +232,10 @@ export const GateReportSchema = z.object({
   /** 2: project status `healed` (was `recovered`), failure outcome `reverted`, `pluginErrors`. */
   schemaVersion: z.literal(2),
   runId: z.string(),
-  /** Absolute path of the repository root (the config file's folder). */
+  /**
+   * The repository root (the config file's folder): absolute in the report a gate returns, `.` in
+   * the files a run writes (report.json, `--json`), whose paths are all repository-relative.
+   */
   root: z.string(),
   startedAt: z.string(),
   finishedAt: z.string(),
@@ -246,8 +249,14 @@ export const GateReportSchema = z.object({
   conflicts: z.array(ConflictSchema).default([]),
   /** Where the runs of patched code happened and how they were sandboxed (absent in reports of older versions). */
   isolation: IsolationSchema.optional(),
-  /** Process exit code the CLI uses: 0 green, 1 failures remain, 3 internal error. */
+  /** Process exit code the CLI uses: 0 green, 1 failures remain, 3 internal error, 130 cancelled. */
   exitCode: z.number().int(),
+  /**
+   * Set when the run was cancelled (Ctrl-C, SIGTERM, the dashboard's cancel button): exit code
+   * 130, what finished is reported, and a test the cancel cut short is skipped as "not finished:
+   * cancelled", never a failure.
+   */
+  cancelled: z.boolean().optional(),
   /** false when the gate ran with `blocking: false` (`suture run --no-block`): failures that remain exit 0. */
   blocking: z.boolean().default(true),
   /** Set when `blocking: false` let failures through: what would have failed the gate. */

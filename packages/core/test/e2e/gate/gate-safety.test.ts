@@ -81,7 +81,7 @@ describe('runGate workspace safety', () => {
     expect(await hasJournal(b.root)).toBe(false);
   });
 
-  it('on abort, restores the tree and reports the interruption', async () => {
+  it('on abort, restores the tree and reports the run as cancelled (130), not as an error', async () => {
     const b = await box();
     const before = await hashTree(b.root);
     const controller = new AbortController();
@@ -92,8 +92,9 @@ describe('runGate workspace safety', () => {
       },
     ]);
     const report = await gate(b, [fixer], { mode: 'fix', signal: controller.signal });
-    expect(report.exitCode).toBe(3);
-    expect(report.error).toContain('interrupted');
+    expect(report.exitCode).toBe(130);
+    expect(report.cancelled).toBe(true);
+    expect(report.error).toBeUndefined();
     expect(await hashTree(b.root)).toEqual(before);
     expect(await hasJournal(b.root)).toBe(false);
   });
@@ -122,7 +123,7 @@ describe('runGate workspace safety', () => {
     const attempts = report.projects[0]!.failures[0]!.attempts;
     expect(attempts.map((a) => a.verdict)).toEqual(['unfixable', 'fixer-error']);
     expect(attempts[1]!.reason).toContain('interrupted');
-    expect(report.exitCode).toBe(3);
+    expect(report.exitCode).toBe(130);
     expect(await hashTree(b.root)).toEqual(before);
   });
 

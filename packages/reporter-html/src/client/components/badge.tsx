@@ -12,6 +12,7 @@ const TONES: Record<string, string> = {
   'expectation-changed': 'warn',
   running: 'info',
   waiting: 'muted',
+  cancelled: 'muted',
   skipped: 'muted',
   failed: 'bad',
   failing: 'bad',

@@ -3,11 +3,12 @@ import { withToken } from '../api.js';
 import { cost, count, duration } from '../format.js';
 import { Badge } from './badge.js';
 
-export function verdictOf(report: Pick<GateReport, 'exitCode' | 'wouldBlock' | 'error'>): {
+export function verdictOf(report: Pick<GateReport, 'exitCode' | 'wouldBlock' | 'error' | 'cancelled'>): {
   value: string;
   label: string;
 } {
   if (report.error) return { value: 'error', label: `error: ${report.error}` };
+  if (report.cancelled) return { value: 'cancelled', label: 'cancelled' };
   if (report.wouldBlock) return { value: 'failed_after_repair', label: 'failures remain (not blocking)' };
   return report.exitCode === 0
     ? { value: 'green', label: 'green' }

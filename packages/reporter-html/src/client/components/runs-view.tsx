@@ -60,7 +60,11 @@ export function RunsTable({ runs }: { runs: readonly RunSummary[] }) {
             <td>{new Date(r.startedAt).toLocaleString('en')}</td>
             <td>{r.mode}</td>
             <td>
-              <Badge value={r.exitCode === 0 ? 'green' : 'failed'} label={`exit ${r.exitCode}`} />
+              {r.cancelled ? (
+                <Badge value="cancelled" label="cancelled" />
+              ) : (
+                <Badge value={r.exitCode === 0 ? 'green' : 'failed'} label={`exit ${r.exitCode}`} />
+              )}
             </td>
             <td>{count(r.tests)}</td>
             <td>{passRate(r).toFixed(1)}%</td>
