@@ -96,4 +96,5 @@ export {
 } from './reporters/builtin.js';
 export { renderJunit } from './reporters/junit.js';
 export { renderMarkdown } from './reporters/markdown.js';
+export { portableReport, rootSpellings } from './reporters/portable.js';
 export { mergeReports, MergeError, type MergeInput, type MergeOptions } from './reporters/merge-reports.js';

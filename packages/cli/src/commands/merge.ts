@@ -8,6 +8,8 @@ import {
   mergeReports,
   MergeError,
   newRunId,
+  portableReport,
+  rootSpellings,
   type LoadedConfig,
   type MergeInput,
 } from '@suture/core/internal';
@@ -97,6 +99,7 @@ export async function mergeCommand(runs: string[], flags: MergeFlags): Promise<n
     `suture: merged ${inputs.length} run(s), ${report.projects.length} project(s) into ${runDir}\n`,
   );
   // As `run --json`: the report a script reads on stdout, every human line on stderr.
-  if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  if (flags.json)
+    process.stdout.write(`${JSON.stringify(portableReport(report, rootSpellings(root)), null, 2)}\n`);
   return report.exitCode;
 }

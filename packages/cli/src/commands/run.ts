@@ -1,6 +1,13 @@
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { createGateOptions, loadConfig, newRunId, runGate } from '@suture/core/internal';
+import {
+  createGateOptions,
+  loadConfig,
+  newRunId,
+  portableReport,
+  rootSpellings,
+  runGate,
+} from '@suture/core/internal';
 import { type GateMode } from '@suture/core';
 import { createLogger } from '../logger.js';
 import { UsageError } from '../exit.js';
@@ -125,7 +132,11 @@ export async function runCommand(projects: string[], flags: RunFlags): Promise<n
     if (controller.signal.aborted) return 130;
     if (flags.ui) ui = await attachRunUi(options, flags, () => onSignal('SIGINT'));
     const report = await runGate(options);
-    if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    // the report.json a run writes: repository-relative, naming no path of this machine
+    if (flags.json)
+      process.stdout.write(
+        `${JSON.stringify(portableReport(report, rootSpellings(options.root)), null, 2)}\n`,
+      );
     if (controller.signal.aborted) return 130;
     return report.exitCode;
   } finally {
