@@ -17,15 +17,20 @@ const LEVEL: Record<FailureReport['outcome'], 'error' | 'warning' | 'notice'> = 
 
 /** One `::error file=...,line=...,title=...::message` line per failure of a finished project. */
 export function projectAnnotations(repoRoot: string, project: ProjectReport): string[] {
-  return project.failures.map(({ failure, outcome, reason }) => {
+  return project.failures.map(({ failure, outcome, reason, applied }) => {
     const where = failure.location?.file
       ? [
           `file=${property(relative(repoRoot, resolve(repoRoot, project.root, failure.location.file)))}`,
           ...(failure.location.line ? [`line=${failure.location.line}`] : []),
         ]
       : [];
-    const title = property(`suture: ${outcome} in ${project.name}`);
-    const message = data(`${failure.title}${reason ? `\n${reason}` : ''}`);
+    // a check-mode heal was validated, not applied: the tree still fails until the patch is applied
+    const offered = outcome === 'healed' && applied === false;
+    const title = property(
+      `suture: ${offered ? 'fix validated but not applied' : outcome} in ${project.name}`,
+    );
+    const next = offered ? "apply the fix from the run's fixes.patch, or run suture run --fix" : reason;
+    const message = data(`${failure.title}${next ? `\n${next}` : ''}`);
     return `::${LEVEL[outcome]} ${[...where, `title=${title}`].join(',')}::${message}`;
   });
 }

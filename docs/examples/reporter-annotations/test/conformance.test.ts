@@ -19,10 +19,13 @@ registerReporterConformance(
     return annotations({ output });
   },
   {
-    // the kit's run heals one failing test, or is interrupted before the heal
+    // the kit's run heals one failing test in check mode (validated, not applied), or is
+    // interrupted before the heal
     async check({ report }) {
       const text = await readFile(output, 'utf8');
-      const expected = report.error ? `::error title=suture::${report.error}` : '::notice file=';
+      const expected = report.error
+        ? `::error title=suture::${report.error}`
+        : 'title=suture%3A fix validated but not applied in ';
       if (!text.includes(expected)) throw new Error(`expected ${expected} in:\n${text}`);
     },
   },

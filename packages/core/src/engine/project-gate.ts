@@ -214,6 +214,9 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
       .map((r) => r.failure);
     final = await finalState(project, rounds, toCheck, after?.final);
   }
+  // `healed` alone says the heal was validated; a reporter also needs to know whether the tree
+  // holds it (fix mode) or was left failing with the heal only offered in the patch (check mode).
+  const applied = ctx.mode === 'fix' && !ctx.signal.aborted;
   const reports = settle({
     reports: pass.reports,
     kept,
@@ -221,7 +224,7 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
     healedBy: pass.healedBy,
     ...(final ? { final } : {}),
     repoPath: (file) => repoPath(ctx.repoRoot, project.root, file),
-  });
+  }).map((r) => (r.outcome === 'healed' ? { ...r, applied } : r));
 
   const pluginErrors: PluginErrorEntry[] = mergePluginErrors([...rounds.pluginErrors, ...pass.pluginErrors]);
   // Check mode leaves the tree as it was: its tests stand as the initial run found them.

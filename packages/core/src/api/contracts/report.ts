@@ -100,6 +100,13 @@ export const FailureReportSchema = z.object({
   bug: BugReportSchema.optional(),
   /** Outcome `reverted`: the tests that passed before the heal and failed after it. */
   broke: z.array(z.string()).optional(),
+  /**
+   * Outcome `healed`: whether the heal stays in the user's tree. `true` in fix mode; `false` in
+   * check mode, where the heal was validated (its tests passed on the patched code) and the tree
+   * left as it was: the edits are only offered in the report's `patch`, and the tree still fails.
+   * A file the user changed while suture ran keeps the user's version (listed in `conflicts`).
+   */
+  applied: z.boolean().optional(),
 });
 export type FailureReport = z.infer<typeof FailureReportSchema>;
 

@@ -81,6 +81,7 @@ describe('runGate on real node test processes', () => {
     expect(report.exitCode).toBe(0);
     const f = failureOf(report, 'tests/add.test.mjs');
     expect(f.outcome).toBe('healed');
+    expect(f.applied).toBe(true);
     expect(f.attempts.map((a) => a.verdict)).toEqual(['healed']);
     expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toContain('return a + b;');
     // The request carried the evidence, the scope and a slice of the source under test.
@@ -150,6 +151,8 @@ describe('runGate on real node test processes', () => {
     ]);
     const report = await gate(b, [fixer], { mode: 'check' });
     expect(report.projects[0]!.failures.map((f) => f.outcome)).toEqual(['healed', 'healed']);
+    // healed means validated: the tree still fails, and the report says the heals are not in it
+    expect(report.projects[0]!.failures.map((f) => f.applied)).toEqual([false, false]);
     expect(await hashTree(b.root)).toEqual(before);
     expect(report.exitCode).toBe(1);
     const patchFile = join(report.runDir!, 'fixes.patch');
