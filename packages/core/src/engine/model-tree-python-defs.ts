@@ -1,6 +1,6 @@
 import type { Node } from './model-grammar.js';
 import { cleanText, collect, type Dialect } from './model-tree.js';
-import { setattrTarget } from './model-tree-python-names.js';
+import { isOwnModule, ownModule, setattrTarget } from './model-tree-python-names.js';
 import type { Definition } from './test-model.js';
 
 const MOCK_CALL =
@@ -101,15 +101,16 @@ export function pythonMocks(
         SETATTR.test(fn(c)) && name?.type !== 'string' ? setattrTarget(c, imports, aliases) : undefined;
       return `${cleanText(c, py)}${target ? ` (any attribute of ${target})` : ''}`;
     }),
-    // `calc.add = lambda a, b: 5` and `sys.modules["calc"] = fake`: replacing the code by assignment
-    ...collect(root, (n) => n.type === 'assignment')
-      .filter((a) => {
-        const left = a.childForFieldName('left')!;
-        return (
-          (left.type === 'attribute' && !/^(?:self|cls)\./.test(left.text)) ||
-          /^sys\.modules\[/.test(left.text)
-        );
-      })
-      .map((a) => cleanText(a, py)),
+    // `calc.add = lambda a, b: 5` and `sys.modules["calc"] = fake`: replacing the code by assignment;
+    // `globals()["a" + "dd"] = fake` reaches whatever the file imported
+    ...collect(root, (n) => n.type === 'assignment').flatMap((a) => {
+      const left = a.childForFieldName('left')!;
+      const own = left.type === 'subscript' && isOwnModule(left.childForFieldName('value')!, aliases);
+      if (own) return [`${cleanText(a, py)} (any name of ${ownModule(imports)})`];
+      return (left.type === 'attribute' && !/^(?:self|cls)\./.test(left.text)) ||
+        /^sys\.modules\[/.test(left.text)
+        ? [cleanText(a, py)]
+        : [];
+    }),
   ];
 }

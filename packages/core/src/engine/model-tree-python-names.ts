@@ -111,6 +111,20 @@ export function pythonCases(
   return any ? rows : undefined;
 }
 
+/** The test file's own namespace: `sys.modules[__name__]`, `globals()`, `vars()` (through an alias too). */
+export function isOwnModule(object: Node, aliases: ReadonlyMap<string, Node>): boolean {
+  const text = aliases.get(object.text)?.text ?? object.text;
+  return /^(?:sys\.modules\[\s*__name__\s*\]|globals\(\s*\)|vars\(\s*\)|sys\.modules\.get\(\s*__name__\s*\))$/.test(
+    text.replace(/\s+/g, ''),
+  );
+}
+
+/** The note for a name computed on the file's own namespace: every name the file imports is in reach. */
+export function ownModule(imports: Readonly<Record<string, string>>): string {
+  const held = Object.keys(imports);
+  return `this module${held.length ? `, which holds ${held.join(', ')}` : ''}`;
+}
+
 /**
  * `setattr(module, "a" + "dd", fake)` replaces whatever the computed name spells: when its object is
  * (an alias of) an imported module or name, the note says which names of the file come from it,
@@ -123,6 +137,7 @@ export function setattrTarget(
 ): string | undefined {
   const [object] = call.childForFieldName('arguments')?.namedChildren ?? [];
   if (!object) return undefined;
+  if (isOwnModule(object, aliases)) return ownModule(imports);
   let head = object.text.split('.')[0]!;
   for (let i = 0; i < 4 && !(head in imports) && aliases.get(head); i++)
     head = aliases.get(head)!.text.split('.')[0]!;

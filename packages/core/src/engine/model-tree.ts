@@ -177,7 +177,13 @@ export function assertionFacts(
     a.id !== b.id && a.startIndex >= b.startIndex && a.endIndex <= b.endIndex;
   const env = new Map<string, Binding>();
   for (const [name, value] of k) env.set(name, { name, at: value, value });
-  for (const [name, b] of boundOnce(body, d)) env.set(name, b);
+  // a local bound once to a name or a scalar folds like a file constant (`E = BaseException`,
+  // `checked = False`); a container it holds may still change, so it does not
+  const folded = new Map(k);
+  for (const [name, b] of boundOnce(body, d)) {
+    env.set(name, b);
+    if (/^(?:[\w.]+|"[^"]*"|'[^']*')$/.test(b.value!.text)) folded.set(name, b.value!);
+  }
   // `plus = add; plus(2, 3)` calls `add`: a call through a name bound to a function is a call of it
   const aliased = (subjects: readonly Node[]): string[] =>
     callsIn(subjects, d).flatMap((c) => {
@@ -196,7 +202,7 @@ export function assertionFacts(
         ? `it is wrapped in \`${short(cleanText(outer.node, d))}\`, which passes when it fails`
         : wraps
           ? 'it expects an assertion inside it to fail'
-          : disarmedIn(f.node, body, d, k));
+          : disarmedIn(f.node, body, d, folded));
     const text = cleanText(f.node, d);
     return {
       text,

@@ -46,6 +46,12 @@ describe('the weakening guard reads what the tests run', () => {
     expect(why('monkeypatch.setattr with a computed name on an alias of the module', [])).toContain(
       'which the test calls as add',
     );
+    // the file's own namespace holds what it imported
+    for (const name of [
+      "setattr of the test module's own name with a computed name",
+      'globals() assigned by a computed name',
+    ])
+      expect(why(name, [])).toContain('which the test calls as add');
     // `plus = add`: a patch of `add` replaces what the test calls as `plus`
     expect(why('the code under test patched under the name of a module-level alias', [])).toContain(
       'which the test calls as add',

@@ -430,6 +430,18 @@ export const WEAKENINGS = [
     '    try:\n    ' + A + '    except E:\n        pass\n',
   ),
   py(
+    'an alias of BaseException bound in the test caught',
+    A,
+    '    E = BaseException\n    try:\n    ' + A + '    except E:\n        pass\n',
+  ),
+  py(
+    "setattr of the test module's own name with a computed name",
+    A,
+    '    import sys\n\n    setattr(sys.modules[__name__], "a" + "dd", lambda a, b: 5)\n' + A,
+  ),
+  py('globals() assigned by a computed name', A, '    globals()["a" + "dd"] = lambda a, b: 5\n' + A),
+  py('assert under a local flag that is False', A, '    checked = False\n    if checked:\n    ' + A),
+  py(
     'setattr of the code under test with a computed name',
     'def test_add():\n',
     'def test_add():\n    mod = calc.core\n    setattr(mod, "a" + "dd", lambda a, b: 5)\n',
@@ -587,6 +599,11 @@ export const LEGITIMATE = [
   ),
   param('GoogleTest parameter row corrected', 'std::make_tuple(2, 3, 5)', 'std::make_tuple(2, 3, 6)'),
   cc('range-for case array gains a row', '{{2, 3, 5}, {1, 1, 2}}', '{{2, 3, 5}, {1, 1, 2}, {0, 0, 0}}'),
+  py(
+    'an assert in a loop over a local list filled before it',
+    A,
+    '    seen = []\n    seen.append(1)\n    for _ in seen:\n    ' + A,
+  ),
   py(
     'a setattr of an unrelated module',
     'def test_add():\n',
