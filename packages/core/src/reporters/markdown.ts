@@ -127,9 +127,17 @@ export function renderMarkdown(report: GateReport): string {
   const isolation = isolationLine(report);
   if (isolation) lines.push(isolation, '');
   for (const p of report.projects) {
-    if (!p.error && p.failures.length === 0 && p.pluginErrors.length === 0) continue;
+    const corrected = p.rounds.filter((r) => r.statusCorrected);
+    if (!p.error && p.failures.length === 0 && p.pluginErrors.length === 0 && corrected.length === 0)
+      continue;
     lines.push(`### ${p.name}`, '');
     if (p.error) lines.push(`Error: ${p.error}`, '');
+    // a runner's passed that its own results contradict: the reviewer sees why the run is not green
+    for (const r of corrected)
+      lines.push(
+        `Status corrected, the ${r.kind} run counts as ${r.status}: ${r.statusCorrected!.reason}`,
+        '',
+      );
     if (p.pluginErrors.length > 0) lines.push(...pluginErrorSection('#### Plugin errors', p.pluginErrors));
     for (const f of p.failures) lines.push(...failureSection(f, report, p));
   }

@@ -100,6 +100,21 @@ describe('markdown reporter', () => {
     expect(md).toMatch(/git apply .*fixes\.patch/);
     expect(md).toContain('LLM: 2 call(s), 1200 in / 300 out tokens, 5000 read from cache, $0.0123.');
   });
+  it("says when a run's status was corrected from the runner's own results", () => {
+    const report = sampleReport();
+    report.projects[0]!.rounds[0] = {
+      ...report.projects[0]!.rounds[0]!,
+      status: 'failed',
+      statusCorrected: {
+        from: 'passed',
+        reason: 'the runner said the run passed, but its results hold 1 failing test(s): a (failed)',
+      },
+    };
+    expect(renderMarkdown(report)).toContain(
+      'Status corrected, the initial run counts as failed: the runner said the run passed, but its results hold 1 failing test(s): a (failed)',
+    );
+    expect(renderMarkdown(sampleReport())).not.toContain('Status corrected');
+  });
   it('appends to GITHUB_STEP_SUMMARY when set', async () => {
     const summary = join(runDir, 'step-summary.md');
     await writeFile(summary, '# earlier step\n');
