@@ -133,6 +133,54 @@ describe('the runner kit fails a runner that', () => {
     expect(message).toMatch(/processes of the run outlived it: pid \d+ \(group \d+\): sh -c sleep 600/);
   });
 
+  it('changes the ids of its tests in a selected run, naming the ids it expected and got', async () => {
+    const inner = checksRunner();
+    const renames: Runner = {
+      ...inner,
+      async run(ctx) {
+        const result = await inner.run(ctx);
+        if (!ctx.selection) return result;
+        return { ...result, tests: result.tests.map((t) => ({ ...t, id: `./${t.id}` })) };
+      },
+    };
+    expect(await failureOf(renames, 'runs exactly the selected tests')).toBe(
+      'a run selecting "checks/math.checks::subtracts" reported no test of that id, but "./checks/math.checks::subtracts", which the full run did not report: a test\'s id must be the same in a selected run as in the full run',
+    );
+  });
+
+  it('throws from run: the first case that needs the run fails with its message, the others say why they did not run', async () => {
+    const throws: Runner = {
+      ...checksRunner(),
+      run: () => Promise.reject(new Error('go: cannot find main module; see go help modules')),
+    };
+    const suite = runnerConformanceCases(throws, fixture);
+    await suite.setup();
+    const outcomes: Array<[string, string]> = [];
+    try {
+      for (const c of suite.cases)
+        outcomes.push([
+          c.name,
+          await c.run().then(
+            () => 'passed',
+            (error: Error) => error.message,
+          ),
+        ]);
+    } finally {
+      await suite.teardown();
+    }
+    const [shape, full, ...rest] = outcomes;
+    expect(shape).toEqual(['has the plugin shape', 'passed']);
+    expect(full![0]).toBe('reports every test of a full run with a valid RunResult');
+    expect(full![1]).toMatch(
+      /^run\(\) threw on the fixture project: .*go: cannot find main module; see go help modules\na runner throws only when it is itself broken/,
+    );
+    expect(rest.length).toBeGreaterThan(5);
+    for (const [name, message] of rest)
+      expect(message, name).toBe(
+        'not run: it needs the fixture\'s full run, which threw (see "reports every test of a full run with a valid RunResult")',
+      );
+  });
+
   it('never returns from a selected run: the kit, like the gate, gives it up at its limit and names it', async () => {
     const inner = checksRunner();
     const stuck: Runner = {

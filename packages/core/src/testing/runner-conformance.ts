@@ -21,7 +21,12 @@ export interface ConformanceCase {
 interface Shared {
   root: string;
   full: RunResult;
+  /** What the full run of the fixture threw, when it threw: the cases that need it cannot run. */
+  thrown?: string;
 }
+
+const SHAPE = 'has the plugin shape';
+const FULL_RUN = 'reports every test of a full run with a valid RunResult';
 
 /**
  * The checks every runner must pass, as named cases. A runner author registers them with their
@@ -81,7 +86,7 @@ export function runnerConformanceCases(
 
   const cases: ConformanceCase[] = [
     {
-      name: 'has the plugin shape',
+      name: SHAPE,
       run: async () => {
         check(typeof plugin.name === 'string' && plugin.name.length > 0, 'name must be a non-empty string');
         const api = checkApiVersion(plugin);
@@ -95,7 +100,7 @@ export function runnerConformanceCases(
       },
     },
     {
-      name: 'reports every test of a full run with a valid RunResult',
+      name: FULL_RUN,
       run: async () => {
         const { full } = shared!;
         check(
@@ -136,14 +141,16 @@ export function runnerConformanceCases(
         const result = await run({ selection: [target] });
         check(result.selected, 'a run with a selection must set selected: true');
         const ran = result.tests.filter((t) => t.status !== 'skipped');
+        checkSameIds([target], result, shared!.full);
         check(
           ran.some((t) => t.id === target && t.status !== 'passed'),
-          `the selected failing test "${target}" must run and fail`,
+          `the selected failing test "${target}" must run and fail, got ${ran.find((t) => t.id === target)?.status ?? 'skipped'}`,
         );
         const others = ran.filter((t) => t.id !== target).map((t) => t.id);
         check(others.length === 0, `only "${target}" should run, but these ran too: ${others.join(', ')}`);
         const pass = fixture.passing[0]!;
         const passing = await run({ selection: [pass] });
+        checkSameIds([pass], passing, shared!.full);
         check(
           passing.status === 'passed',
           `selecting the passing test "${pass}" must give status passed, got ${passing.status}${passing.error ? `: ${passing.error}` : ''}`,
@@ -281,7 +288,7 @@ export function runnerConformanceCases(
   ];
 
   return {
-    cases,
+    cases: cases.map((c) => (c.name === SHAPE ? c : { ...c, run: () => unlessThrown(shared, c) })),
     async setup() {
       const copy = await copyFixture(fixture.path, fixture.tempParent);
       dispose = copy.dispose;
@@ -299,6 +306,9 @@ export function runnerConformanceCases(
       const context = await ctx(copy.root);
       try {
         shared.full = RunResultSchema.parse(await runner.run(context));
+      } catch (error) {
+        // thrown from beforeAll, it would skip every case without a word: the cases say it instead
+        shared.thrown = error instanceof Error ? error.message : String(error);
       } finally {
         await rm(context.workDir, { recursive: true, force: true });
       }
@@ -307,6 +317,39 @@ export function runnerConformanceCases(
       await dispose?.();
     },
   };
+}
+
+/** Runs a case that needs the full run, or fails it with what the full run threw. */
+async function unlessThrown(shared: Shared | undefined, c: ConformanceCase): Promise<void> {
+  const thrown = shared?.thrown;
+  if (thrown === undefined) return c.run();
+  check(
+    c.name !== FULL_RUN,
+    `run() threw on the fixture project: ${thrown}\na runner throws only when it is itself broken; a failing test, a build error or a missing tool is a RunResult`,
+  );
+  check(false, `not run: it needs the fixture's full run, which threw (see "${FULL_RUN}")`);
+}
+
+/**
+ * A selected run must report its tests under the ids the full run gave them: the engine selects
+ * the ids it read from the full run, and a test that comes back under another id is never found.
+ */
+function checkSameIds(selection: readonly string[], result: RunResult, full: RunResult): void {
+  const ids = new Set(result.tests.map((t) => t.id));
+  const missing = selection.filter((id) => !ids.has(id));
+  if (missing.length === 0) return;
+  const known = new Set(full.tests.map((t) => t.id));
+  const renamed = result.tests.map((t) => t.id).filter((id) => !known.has(id));
+  check(
+    false,
+    `a run selecting ${missing.map((id) => `"${id}"`).join(', ')} reported no test of that id${
+      renamed.length > 0
+        ? `, but ${renamed.map((id) => `"${id}"`).join(', ')}, which the full run did not report`
+        : result.tests.length > 0
+          ? `; it reported ${result.tests.map((t) => `"${t.id}"`).join(', ')}`
+          : '; it reported no test'
+    }: a test's id must be the same in a selected run as in the full run`,
+  );
 }
 
 export interface TestApi {
