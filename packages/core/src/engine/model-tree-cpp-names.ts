@@ -123,7 +123,8 @@ const SETUP = /^(?:SetUp|SetUpTestSuite|SetUpTestCase)$/;
 
 /**
  * The fixtures whose set-up skips every test before it runs (`void SetUp() override { GTEST_SKIP(); }`,
- * in the class or defined as `CalcTest::SetUp`): each `TEST_F` of one is skipped.
+ * in the class or defined as `CalcTest::SetUp`): each `TEST_F` of one is skipped; `*` when a
+ * global environment the file registers skips, which skips every test.
  */
 export function skippingFixtures(root: Node): Set<string> {
   const out = new Set<string>();
@@ -142,6 +143,9 @@ export function skippingFixtures(root: Node): Set<string> {
       owner = owner.parent;
     const fixture = owner?.childForFieldName('name')?.text ?? parts.at(-2);
     if (fixture) out.add(fixture);
+    // a global environment registered with GoogleTest sets up (and so skips) every test
+    const base = owner?.namedChildren.find((c) => c.type === 'base_class_clause')?.text ?? '';
+    if (/\bEnvironment\b/.test(base) && /\bAddGlobalTestEnvironment\s*\(/.test(root.text)) out.add('*');
   }
   return out;
 }

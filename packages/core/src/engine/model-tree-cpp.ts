@@ -350,7 +350,8 @@ export function cppTreeModel(root: Node): FileModelDetail {
       const rows = /_P$/.test(name) ? instantiated.get(params[0]?.text ?? '') : undefined;
       add(params.map((p) => p.text).join('.'), body, registered, 'main never reaches RUN_ALL_TESTS()', rows);
       // a fixture whose SetUp skips skips every test of it
-      if (name !== 'TEST' && skipping.has(params[0]?.text ?? '')) tests.at(-1)!.skipped = true;
+      if ((name !== 'TEST' && skipping.has(params[0]?.text ?? '')) || skipping.has('*'))
+        tests.at(-1)!.skipped = true;
     } else if (/^test/.test(name)) {
       testFunctions.add(name);
       add(name, body, !reached || reached.has(name), `main never runs ${name}`);

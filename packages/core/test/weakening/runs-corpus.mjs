@@ -371,6 +371,11 @@ export const WEAKENINGS = [
     '  expect(add(2, 3)).toBe(5);\n',
     '  expect(5).toBe(5);\n',
   ),
+  cc(
+    'a GoogleTest global environment that skips every test',
+    '#include "calc.h"\n',
+    '#include "calc.h"\n\nclass Later : public ::testing::Environment {\n  void SetUp() override { GTEST_SKIP(); }\n};\nstatic auto* const kLater = ::testing::AddGlobalTestEnvironment(new Later);\n',
+  ),
   fixture('GoogleTest fixture SetUp skips every test', '{ base_ = 0; }', '{ GTEST_SKIP() << "later"; }'),
   edit(
     'a macro that expands to an assertion defined away',
