@@ -1,10 +1,10 @@
 import { runProcess, type DoctorCheck } from '@suture/core';
-import { pythonEnv, resolvePython } from './interpreter.js';
+import { CHOOSE_PYTHON, pythonEnv, resolvePython } from './interpreter.js';
 import type { ResolvedPytestOptions } from './options.js';
 
 export async function doctorPytest(options: ResolvedPytestOptions, root: string): Promise<DoctorCheck[]> {
-  const python = await resolvePython(root, options.python);
   const env = pythonEnv(process.env, options.env);
+  const python = await resolvePython(root, options.python, env);
   const version = await runProcess(python, ['--version'], { cwd: root, env, timeoutMs: 10_000 });
   if (version.spawnError || version.exitCode !== 0) {
     return [
@@ -12,7 +12,7 @@ export async function doctorPytest(options: ResolvedPytestOptions, root: string)
         name: 'python',
         status: 'error',
         message: `${python} not found`,
-        fix: 'install Python 3 (apt-get install python3) or set the runner option "python"',
+        fix: `install Python 3 (apt-get install python3), or ${CHOOSE_PYTHON}`,
       },
     ];
   }
@@ -31,7 +31,7 @@ export async function doctorPytest(options: ResolvedPytestOptions, root: string)
           name: 'pytest',
           status: 'error',
           message: `pytest is not importable from ${python}`,
-          fix: `${python} -m pip install pytest`,
+          fix: `${python} -m pip install pytest, or ${CHOOSE_PYTHON}`,
         },
   );
   return checks;

@@ -11,7 +11,7 @@ export const EXIT_NO_PYTEST = 97;
 export const EXIT_STOPPED = 70;
 
 // One lookup for the runner and the hints fixer: the option, the project's virtualenv, python3.
-export { resolvePython } from '@suture/core/analysis';
+export { CHOOSE_PYTHON, resolvePython } from '@suture/core/analysis';
 
 /**
  * The tests' environment: suture's own with the runner option `env` on top, nothing else. What

@@ -1,6 +1,6 @@
 import type { Diagnostic, ProcessResult, RunContext, RunResultInput, TestResult } from '@suture/core';
 import { EventFold } from './events.js';
-import { EXIT_NO_PYTEST, EXIT_STOPPED, pythonEnv, resolvePython } from './interpreter.js';
+import { CHOOSE_PYTHON, EXIT_NO_PYTEST, EXIT_STOPPED, pythonEnv, resolvePython } from './interpreter.js';
 import { describeTimeout, testLimits, type DurationMemory } from './limits.js';
 import type { ResolvedPytestOptions } from './options.js';
 import { runSession } from './session.js';
@@ -52,7 +52,8 @@ export async function runPytest(
   ctx: RunContext,
   memory: DurationMemory,
 ): Promise<RunResultInput> {
-  const python = await resolvePython(ctx.root, options.python);
+  const env = pythonEnv(process.env, options.env);
+  const python = await resolvePython(ctx.root, options.python, env);
   const limits = testLimits(options, ctx.selection, memory);
   const fold = new EventFold(ctx.root, describeTimeout(options, limits));
   fold.onXdist = (workers) => ctx.logger.warn(xdistMessage(workers, ctx.timeoutMs));
@@ -80,7 +81,7 @@ export async function runPytest(
           ...(ctx.selection ?? []),
           ...(ctx.exclude ?? []).map((file) => `--ignore=${file}`),
         ],
-        env: pythonEnv(process.env, options.env),
+        env,
         limits,
         deselect: [...fold.tests.keys()],
         timeoutMs: Math.max(1, ctx.timeoutMs - (Date.now() - started)),
@@ -156,7 +157,7 @@ export async function runPytest(
       ...base,
       status: 'error',
       tests: [],
-      error: `cannot start ${python}: ${proc.spawnError}; install Python 3 or set the runner option "python"`,
+      error: `cannot start ${python}: ${proc.spawnError}; install Python 3, or ${CHOOSE_PYTHON}`,
     };
   }
   if (proc.exitCode === EXIT_NO_PYTEST && tests.length === 0) {
@@ -164,7 +165,7 @@ export async function runPytest(
       ...base,
       status: 'error',
       tests: [],
-      error: `pytest is not installed for ${python}; install it with \`${python} -m pip install pytest\` (or set the runner option "python" to the interpreter that has it)`,
+      error: `pytest is not installed for ${python}; install it with \`${python} -m pip install pytest\`, or ${CHOOSE_PYTHON}`,
     };
   }
   if (proc.timedOut || proc.aborted) {

@@ -33,6 +33,6 @@ export { editDistance } from '../text/edit-distance.js';
 export { testFileMatcher, type TestFileConventions } from './test-files.js';
 export { failureFingerprint, normalizeMessage, type FailureSignature } from './fingerprint.js';
 export { groupFailures, type FailureCase } from './group-failures.js';
-export { resolvePython } from './python-interpreter.js';
+export { CHOOSE_PYTHON, resolvePython, shellPath } from './python-interpreter.js';
 export { addedFindings, tamperingFrom, type Finding } from './added-findings.js';
 export { Node as PlainNode, plainTree } from './plain-tree.js';

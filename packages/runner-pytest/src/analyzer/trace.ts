@@ -140,7 +140,7 @@ export async function traceTests(
     await writeFile(join(dir, 'suture_trace_plugin.py'), PLUGIN);
     const out = join(dir, 'trace.json');
     const env = { ...process.env, ...options.env };
-    const python = await resolvePython(root, options.python);
+    const python = await resolvePython(root, options.python, env);
     const r = await runProcess(
       python,
       [

@@ -171,7 +171,7 @@ describe('the interpreter and the import path', () => {
     const result = await runIn(pytest({ python }), await copyOf(here, 'srclayout'));
     expect(result.status).toBe('error');
     expect(result.error).toBe(
-      `pytest is not installed for ${python}; install it with \`${python} -m pip install pytest\` (or set the runner option "python" to the interpreter that has it)`,
+      `pytest is not installed for ${python}; install it with \`${python} -m pip install pytest\`, or set the runner option "python" to the interpreter that has it, or create the project's .venv`,
     );
   });
 });

@@ -1,0 +1,2 @@
+def test_runs():
+    assert 1 + 1 == 2
