@@ -62,7 +62,7 @@ describe.each<WorkspaceChoice>(['in-place', 'overlay'])(
           }),
         ],
       });
-      expect(report.error).toContain('interrupted');
+      expect(report).toMatchObject({ cancelled: true, exitCode: 130 });
       const attempts = report.projects[0]!.failures.flatMap((f) => f.attempts);
       expect(attempts.map((a) => [a.verdict, a.reason])).toEqual([
         ['refused', 'the run was interrupted before the proposal was checked and written'],
