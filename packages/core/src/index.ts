@@ -102,6 +102,7 @@ export {
   EditableSchema,
   FixProposalSchema,
   FixRequestSchema,
+  ReplayedUsageSchema,
   SourceSliceSchema,
   UsageSchema,
   type AttemptSummary,
@@ -112,6 +113,7 @@ export {
   type FixProposal,
   type FixProposalInput,
   type FixRequest,
+  type ReplayedUsage,
   type SourceSlice,
   type Usage,
 } from './api/contracts/fix.js';

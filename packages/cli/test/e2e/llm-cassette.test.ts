@@ -104,11 +104,29 @@ function outcome(report: GateReport): unknown {
       p.failures.map((f) => ({
         tests: f.failure.tests,
         outcome: f.outcome,
-        attempts: f.attempts.map((a) => [a.verdict, a.edits, a.reason, a.usage?.inputTokens, a.usage?.calls]),
+        // a replayed answer's usage is what the tape recorded
+        attempts: f.attempts.map((a) => {
+          const usage = a.usage?.replayed ?? a.usage;
+          return [a.verdict, a.edits, a.reason, usage?.inputTokens, usage?.calls];
+        }),
       })),
     ),
-    totals: report.totals,
+    totals: spentless(report.totals),
   };
+}
+
+/** Totals without what the run spent on the model, which a replay does not. */
+function spentless(totals: GateReport['totals']): Record<string, number> {
+  const spent = new Set([
+    'llmCalls',
+    'inputTokens',
+    'outputTokens',
+    'cacheReadTokens',
+    'cacheWriteTokens',
+    'costUsd',
+    'replayedAnswers',
+  ]);
+  return Object.fromEntries(Object.entries(totals).filter(([key]) => !spent.has(key)));
 }
 
 async function run(
@@ -155,7 +173,11 @@ describe('an LLM fixer on a committed cassette through `suture run`', () => {
       'healed',
       ['failed-validation', 'healed'],
     ]);
-    expect(replayed.report.totals).toMatchObject({ llmCalls: 2, healed: 1 });
+    // the replay spent nothing, and the report says the answers came from the cassette
+    expect(recorded.report.totals).toMatchObject({ llmCalls: 2, healed: 1, replayedAnswers: 0 });
+    expect(replayed.report.totals).toMatchObject({ llmCalls: 0, costUsd: 0, inputTokens: 0, healed: 1 });
+    expect(replayed.report.totals.replayedAnswers).toBe(2);
+    expect(failure!.attempts.map((a) => a.usage?.replayed?.answers)).toEqual([1, 1]);
     expect(await readFile(join(ci, 'shop/pricing.py'), 'utf8')).toBe(
       await readFile(join(dev, 'shop/pricing.py'), 'utf8'),
     );

@@ -17,6 +17,7 @@ export function emptyTotals(): Totals {
     cacheReadTokens: 0,
     cacheWriteTokens: 0,
     costUsd: 0,
+    replayedAnswers: 0,
   };
 }
 
@@ -42,6 +43,7 @@ export function projectTotals(finalRound: Round | undefined, failures: readonly 
       t.cacheReadTokens += a.usage.cacheReadTokens;
       t.cacheWriteTokens += a.usage.cacheWriteTokens;
       t.costUsd += a.usage.costUsd;
+      t.replayedAnswers += a.usage.replayed?.answers ?? 0;
     }
   }
   return t;

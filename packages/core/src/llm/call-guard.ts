@@ -2,6 +2,7 @@ import type { Usage } from '../api/contracts/fix.js';
 import { errorMessage } from '../api/errors.js';
 import { FixerUnavailableError } from '../api/fixer-unavailable.js';
 import type { FixerContext } from '../api/plugin.js';
+import { CassetteMissError } from './cassette.js';
 
 /**
  * What stands between an LLM fixer and its next paid call: the run's budget, and a circuit
@@ -39,7 +40,8 @@ export class CallGuard {
    * stopped it or when it is the `threshold`-th failure in a row, the error itself otherwise.
    */
   failed(error: unknown, ctx: FixerContext, pending: Usage | undefined): unknown {
-    if (ctx.signal.aborted) return error;
+    // no call was made: the cassette had no answer, which says nothing of the endpoint
+    if (ctx.signal.aborted || error instanceof CassetteMissError) return error;
     if (ctx.spend?.signal.aborted) {
       const reason = ctx.spend.refusal(pending) ?? String(ctx.spend.signal.reason);
       return new FixerUnavailableError(`call stopped: ${reason}`, spent(pending), { cause: error });

@@ -2,10 +2,10 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AttemptSummary } from '../api/contracts/fix.js';
+import type { AttemptSummary, FixProposalInput, Usage } from '../api/contracts/fix.js';
 import { FixerError } from '../api/errors.js';
 import { sampleFixerContext, sampleFixRequest } from '../testing/sample-fix-request.js';
-import { resolveCassette } from './cassette.js';
+import { replayedUsage, resolveCassette } from './cassette.js';
 import { startChatServer, type ChatServer } from './chat-server.test-support.js';
 import { TEAM_KEY, teamFixer } from './llm-test-fixer.test-support.js';
 
@@ -88,7 +88,10 @@ describe('a cassette', () => {
       await player.propose(leaky, sampleFixerContext()),
       await player.propose({ ...attempt2, failure: leaky.failure }, sampleFixerContext()),
     ];
-    expect(replayed).toEqual(recorded);
+    // the same proposals; the usage says they were replayed (cassette-usage.test.ts)
+    const withoutUsage = (p: FixProposalInput): FixProposalInput => ({ ...p, usage: undefined });
+    expect(replayed.map(withoutUsage)).toEqual(recorded.map(withoutUsage));
+    expect(replayed.map((p) => p.usage)).toEqual(recorded.map((p) => replayedUsage(p.usage as Usage)));
     expect(server.requests).toHaveLength(2);
   });
 
@@ -120,7 +123,10 @@ describe('a cassette', () => {
     expect(byTitle.get('other')).toBe('"edits, please"');
 
     const player = teamFixer(server, { cassette: { path: 'tape', mode: 'replay' }, answerRetries: 0 }, dir);
-    expect(await player.propose(sampleFixRequest(), sampleFixerContext())).toEqual(healed);
+    expect(await player.propose(sampleFixRequest(), sampleFixerContext())).toEqual({
+      ...healed,
+      usage: replayedUsage(healed.usage as Usage),
+    });
     expect((await failure(player.propose(other, sampleFixerContext()))).message).toBe(refused.message);
     expect(server.requests).toHaveLength(2);
   });

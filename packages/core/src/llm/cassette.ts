@@ -124,6 +124,31 @@ function readable(answer: unknown): unknown {
   }
 }
 
+/**
+ * The usage of an answer taken from the tape: nothing spent now (no call, no token, no cost, so
+ * the run's budget is not charged for it), the recorded figures kept as `replayed`.
+ */
+export function replayedUsage(recorded: Usage): Usage {
+  const { model, calls, inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, costUsd } = recorded;
+  return {
+    ...(model ? { model } : {}),
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costUsd: 0,
+    calls: 0,
+    durationMs: 0,
+    replayed: { answers: 1, calls, inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, costUsd },
+  };
+}
+
+/**
+ * A request a replay-only cassette has no answer for. No call was made, so it says nothing of
+ * the endpoint: the circuit breaker does not count it as a call that got no reply.
+ */
+export class CassetteMissError extends FixerError {}
+
 async function readRecord(file: string): Promise<TapeRecord | undefined> {
   let text: string;
   try {
@@ -159,8 +184,9 @@ export function withCassette<S>(
 
   function replay(record: TapeRecord, prior: Taped<S> | undefined): TransportReply<Taped<S>> {
     const { reply } = record;
+    const usage = replayedUsage(reply.usage);
     if (reply.error !== undefined)
-      throw new FixerError(reply.error, reply.usage.calls > 0 ? reply.usage : undefined);
+      throw new FixerError(reply.error, reply.usage.calls > 0 ? usage : undefined);
     const conversation =
       reply.conversation === 'set'
         ? { key: record.key, inner: undefined }
@@ -169,7 +195,7 @@ export function withCassette<S>(
           : prior
             ? { key: record.key, inner: prior.inner }
             : undefined;
-    const base = { usage: reply.usage, ...(conversation !== undefined ? { conversation } : {}) };
+    const base = { usage, ...(conversation !== undefined ? { conversation } : {}) };
     return reply.failure !== undefined
       ? { ...base, failure: reply.failure, ...(reply.noReply ? { noReply: true } : {}) }
       : { ...base, answer: reply.answer };
@@ -195,7 +221,7 @@ export function withCassette<S>(
         return replay(recorded, prior);
       if (cassette.mode === 'replay') {
         const first = call.prompt.user.split('\n').find((l) => l.trim()) ?? '';
-        throw new FixerError(
+        throw new CassetteMissError(
           `the cassette ${cassette.dir} has no answer for this request (${fileOf(key)}: ${spec.fixer}, model "${spec.model}", "${call.request.failure.title}", attempt ${call.request.attempt}${prior ? ', a follow-up' : ''}; it begins "${first.slice(0, 80)}"); record it with the cassette mode "record" or "auto" (SUTURE_CASSETTE_MODE=auto) where the model can be reached`,
         );
       }

@@ -56,6 +56,7 @@ export {
   type TransportReply,
 } from './llm-fixer.js';
 export {
+  CassetteMissError,
   CassetteModeSchema,
   CassetteOptionSchema,
   cassetteKey,

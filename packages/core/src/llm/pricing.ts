@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Usage } from '../api/contracts/fix.js';
+import type { ReplayedUsage, Usage } from '../api/contracts/fix.js';
 
 /** Price of a model in US dollars per million tokens. */
 export const ModelPriceSchema = z
@@ -54,6 +54,20 @@ export function addUsage(a: Usage, b: Usage): Usage {
     ...(a.durationMs !== undefined || b.durationMs !== undefined
       ? { durationMs: (a.durationMs ?? 0) + (b.durationMs ?? 0) }
       : {}),
+    ...(a.replayed || b.replayed ? { replayed: addReplayed(a.replayed, b.replayed) } : {}),
+  };
+}
+
+function addReplayed(a: ReplayedUsage | undefined, b: ReplayedUsage | undefined): ReplayedUsage {
+  if (!a || !b) return (a ?? b)!;
+  return {
+    answers: a.answers + b.answers,
+    calls: a.calls + b.calls,
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+    costUsd: Math.round((a.costUsd + b.costUsd) * 1e8) / 1e8,
   };
 }
 

@@ -179,7 +179,7 @@ export function consoleReporter(
       line(
         `${(report.exitCode === 0 && !report.wouldBlock ? c.green : c.red)(verdict)}: ${t.tests} tests, ${t.failures} failure group(s), ${healed}, ${t.stillFailing} still failing, ${t.bugs} bug(s), ${t.flaky} flaky`,
       );
-      if (t.llmCalls > 0) line(`LLM: ${usageLine(t)}`);
+      if (t.llmCalls > 0 || t.replayedAnswers > 0) line(`LLM: ${usageLine(t)}`);
       for (const x of report.conflicts) line(`conflict: ${x.file}: ${x.reason}`);
       for (const e of report.pluginErrors) line(`plugin error: ${pluginErrorLine(e).split('\n')[0]}`);
       line(`reports: ${folder}`);

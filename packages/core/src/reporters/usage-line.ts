@@ -6,5 +6,7 @@ export function usageLine(t: Totals): string {
   if (t.cacheReadTokens > 0) parts.push(`${t.cacheReadTokens} read from cache`);
   if (t.cacheWriteTokens > 0) parts.push(`${t.cacheWriteTokens} written to cache`);
   parts.push(`$${t.costUsd.toFixed(4)}`);
+  // a replay costs nothing now: said apart, so a cassette run is not read as free model calls
+  if (t.replayedAnswers > 0) parts.push(`${t.replayedAnswers} answer(s) replayed from a cassette`);
   return parts.join(', ');
 }

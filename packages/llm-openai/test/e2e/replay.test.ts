@@ -105,9 +105,22 @@ describe('the OpenAI fixer on a cassette', () => {
     ]);
     expect(run.report.patch).toContain('+  return amount >= 100 ? amount * 0.1 : 0;');
     expect(run.after).toEqual(run.before);
-    // the usage recorded with each answer is reported again, priced as configured
-    expect(run.written.totals).toMatchObject({ llmCalls: 2, inputTokens: 6500, outputTokens: 380 });
-    expect(run.written.totals.costUsd).toBeCloseTo((6500 * 0.4 + 380 * 1.6) / 1e6, 9);
+    // a replay spends nothing: no call, token or cost counts, and the totals say how many answers
+    // came from the tape; each attempt shows the usage recorded with its answer as replayed
+    const cost = (6500 * 0.4 + 380 * 1.6) / 1e6;
+    if (RECORD) {
+      expect(run.written.totals).toMatchObject({ llmCalls: 2, inputTokens: 6500, replayedAnswers: 0 });
+      expect(run.written.totals.costUsd).toBeCloseTo(cost, 9);
+    } else {
+      expect(run.written.totals).toMatchObject({ llmCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
+      expect(run.written.totals.replayedAnswers).toBe(2);
+      expect(failure!.attempts.map((a) => a.usage?.replayed)).toEqual([
+        expect.objectContaining({ answers: 1, calls: 1, inputTokens: 3000, outputTokens: 200 }),
+        expect.objectContaining({ answers: 1, calls: 1, inputTokens: 3500, outputTokens: 180 }),
+      ]);
+      const recorded = failure!.attempts.reduce((sum, a) => sum + (a.usage?.replayed?.costUsd ?? 0), 0);
+      expect(recorded).toBeCloseTo(cost, 9);
+    }
     expect(mock.requests).toHaveLength(RECORD ? 2 : 0);
 
     // readable files: the prompt as lines, the answer, and the second prompt with the first attempt
@@ -138,7 +151,9 @@ describe('the OpenAI fixer on a cassette', () => {
     expect(only(run.report).outcome).toBe('product-bug');
     const bugs = JSON.parse(run.runFiles.get('bug_report.json')!) as { bugs: unknown[] };
     expect(bugs.bugs).toEqual([expect.objectContaining({ tests: [FAILING_TEST], ...bug })]);
-    expect(run.written.totals).toMatchObject({ bugs: 1, llmCalls: 1 });
+    expect(run.written.totals).toMatchObject(
+      RECORD ? { bugs: 1, llmCalls: 1 } : { bugs: 1, llmCalls: 0, replayedAnswers: 1 },
+    );
     expect(mock.requests.map((r) => r.path)).toEqual(RECORD ? ['/v1/responses'] : []);
     const [record] = await tape('responses-product-bug');
     expect(lines(record)).toContain('You may edit only test files, not the code under test.');

@@ -22,6 +22,23 @@ export const EditSchema = z.union([
 ]);
 export type Edit = z.infer<typeof EditSchema>;
 
+/**
+ * What answers replayed from a cassette had cost when they were recorded. The replay spent none
+ * of it: a replayed answer counts 0 calls, 0 tokens and $0 in a usage's own figures (and so
+ * against the budget), and this says that the answer came from the cassette and what it took.
+ */
+export const ReplayedUsageSchema = z.object({
+  /** Answers taken from the cassette. */
+  answers: z.number().int().positive(),
+  calls: z.number().int().nonnegative().default(0),
+  inputTokens: z.number().int().nonnegative().default(0),
+  outputTokens: z.number().int().nonnegative().default(0),
+  cacheReadTokens: z.number().int().nonnegative().default(0),
+  cacheWriteTokens: z.number().int().nonnegative().default(0),
+  costUsd: z.number().nonnegative().default(0),
+});
+export type ReplayedUsage = z.infer<typeof ReplayedUsageSchema>;
+
 export const UsageSchema = z.object({
   model: z.string().optional(),
   inputTokens: z.number().int().nonnegative().default(0),
@@ -32,6 +49,8 @@ export const UsageSchema = z.object({
   /** Number of LLM calls made for this proposal (0 for deterministic fixers). */
   calls: z.number().int().nonnegative().default(0),
   durationMs: z.number().nonnegative().optional(),
+  /** Set when answers came from a cassette: what they had cost when recorded (not counted above). */
+  replayed: ReplayedUsageSchema.optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

@@ -164,6 +164,11 @@ export const TotalsSchema = z.object({
   /** Input tokens written to the provider's prompt cache. */
   cacheWriteTokens: z.number().int().nonnegative().default(0),
   costUsd: z.number().nonnegative(),
+  /**
+   * LLM answers replayed from a cassette: no call was made for them, so they are not in
+   * `llmCalls`, the tokens or `costUsd`; each attempt's `usage.replayed` has what they recorded.
+   */
+  replayedAnswers: z.number().int().nonnegative().default(0),
 });
 export type Totals = z.infer<typeof TotalsSchema>;
 
