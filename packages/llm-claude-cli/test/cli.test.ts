@@ -196,6 +196,25 @@ describe('cli mode against the real claude', () => {
     expect(textOf(mock.fixCalls()[1]!)).toMatch(/No such tool available: Write/);
   });
 
+  it('counts one call per claude -p, whatever turns claude took in it, and one for a resumed session', async () => {
+    const f = fixer({ tools: 'read' });
+    mock.enqueue(
+      { kind: 'tool', name: 'Read', input: { file_path: join(root, 'shop', 'pricing.py') } },
+      { kind: 'tool', input: editAnswer('shop/pricing.py', 'return 0.1', 'return 0.15') },
+    );
+    const first = await f.propose(request(), ctx());
+    mock.enqueue({ kind: 'tool', input: GOOD });
+    const second = await f.propose(
+      request({ attempt: 2, history: [failedAttempt(1, 'AssertionError: assert 0 == 0.1 (still failing)')] }),
+      ctx(),
+    );
+    // three requests to the model in two claude -p runs, the second resuming the first's session
+    expect(mock.fixCalls()).toHaveLength(3);
+    expect(sessionOf(mock.fixCalls()[2]!)).toBe(sessionOf(mock.fixCalls()[0]!));
+    expect(first.usage).toMatchObject({ calls: 1 });
+    expect(second.usage).toMatchObject({ calls: 1 });
+  });
+
   it('passes on a product-bug verdict with its report', async () => {
     mock.enqueue({
       kind: 'tool',
@@ -236,7 +255,8 @@ describe('cli mode: each bad input is a failed attempt with a reason', () => {
     expect(error.message).toBe(
       'the model gave no answer that fits the proposal schema in 2 requests (1 + the fixer option "answerRetries")',
     );
-    expect((error as FixerError).usage).toMatchObject({ calls: 2 });
+    // one claude -p, which asked the model twice itself
+    expect((error as FixerError).usage).toMatchObject({ calls: 1 });
     expect(mock.fixCalls()).toHaveLength(2);
     mock.enqueue(bad);
     const once = await failure(fixer({ answerRetries: 0 }).propose(request(), ctx()));

@@ -149,7 +149,7 @@ describe('interpretResult', () => {
 });
 
 describe('usageOfResult', () => {
-  it('takes tokens from modelUsage, the cost from total_cost_usd and the requests from the turns', () => {
+  it('takes tokens from modelUsage, the cost from total_cost_usd, and one call for the one claude -p', () => {
     expect(usageOfResult(result('success'), 4200)).toEqual({
       model: 'claude-sonnet-4-6',
       inputTokens: 13342,
@@ -157,8 +157,8 @@ describe('usageOfResult', () => {
       cacheReadTokens: 0,
       cacheWriteTokens: 0,
       costUsd: 0.041316,
-      // three turns: a Read, the answer, and the turn the structured answer ends
-      calls: 2,
+      // three turns (a Read, the answer, the turn the structured answer ends) in one claude -p
+      calls: 1,
       durationMs: 4200,
     });
   });

@@ -104,8 +104,9 @@ export function usageOfResult(result: CliResult, durationMs: number, fallbackMod
   usage.costUsd = Math.round((result.total_cost_usd ?? 0) * 1e8) / 1e8;
   const reachedModel =
     usage.inputTokens + usage.outputTokens > 0 || usage.costUsd > 0 || (result.duration_api_ms ?? 0) > 0;
-  // A structured answer ends a turn after the request that gave it: requests are turns - 1.
-  usage.calls = reachedModel ? Math.max(1, (result.num_turns ?? 2) - 1) : 0;
+  // One `claude -p` is one request of suture's, whatever turns claude took inside it (a Read, the
+  // answer, structured-output retries): num_turns also counts a resumed session's earlier turns.
+  usage.calls = reachedModel ? 1 : 0;
   usage.durationMs = durationMs;
   return usage;
 }
