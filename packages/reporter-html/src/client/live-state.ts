@@ -19,6 +19,8 @@ export interface LiveProject {
   current: Counts & { label: string; expected?: number; closed?: boolean };
   /** The first full run's counts, once it ended. */
   initial?: Counts;
+  /** Every test result of every run so far: the count that goes on across rounds. */
+  total: Counts;
   rounds: number;
   /** What the project is doing now, in words. */
   activity: string;
@@ -45,7 +47,8 @@ export interface LogLine {
 }
 
 export interface LiveState {
-  status: 'connecting' | 'running' | 'cancelling' | 'finished';
+  /** `ended`: the server went away before the run's end was heard (suture stopped or was killed). */
+  status: 'connecting' | 'running' | 'cancelling' | 'finished' | 'ended';
   runId?: string;
   mode?: GateMode;
   startedAt?: string;
@@ -91,6 +94,7 @@ export function applyMessage(state: LiveState, message: LiveMessage): LiveState 
         runner: '',
         state: 'waiting',
         current: { ...zero(), label: 'waiting', ...expected(message.expected[name]) },
+        total: zero(),
         rounds: 0,
         activity: 'waiting',
       }));
@@ -112,7 +116,7 @@ export function applyMessage(state: LiveState, message: LiveMessage): LiveState 
     case 'test':
       return mapProject(state, message.project, (p) => {
         const current = p.current.closed ? { ...zero(), label: 'running tests' } : p.current;
-        return { ...p, current: count(current, message.status) };
+        return { ...p, current: count(current, message.status), total: count(p.total, message.status) };
       });
     case 'round-end': {
       const next = mapProject(state, message.project, (p) => ({
@@ -168,6 +172,19 @@ export function applyMessage(state: LiveState, message: LiveMessage): LiveState 
     case 'log':
       return withLog(state, message.level, message.message, message.at);
   }
+}
+
+/**
+ * The server is gone and no run end was heard: the page stops listening (an EventSource would
+ * retry for ever) and says the run ended. A finished page stays as it is.
+ */
+export function serverGone(state: LiveState): LiveState {
+  if (state.status === 'finished' || state.status === 'ended') return state;
+  return withLog(
+    { ...state, status: 'ended' },
+    'error',
+    'the connection to suture closed before the run reported its end: suture stopped; its report, if it wrote one, is in the runs list of `suture ui`',
+  );
 }
 
 function expected(n: number | undefined): { expected?: number } {

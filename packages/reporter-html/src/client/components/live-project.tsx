@@ -28,6 +28,13 @@ export function LiveProjectCard({ project }: { project: LiveProject }) {
         {of} done · <span data-live="passed">{count(c.passed)}</span> passed ·{' '}
         <span data-live="failed">{count(c.failed)}</span> failed · <span>{count(c.skipped)}</span> skipped
       </p>
+      {project.rounds > 0 ? (
+        <p class="live-total">
+          in all: <span data-live="total">{count(project.total.done)}</span> tests run in{' '}
+          <span data-live="runs">{count(project.rounds + (c.closed ? 0 : 1))}</span> runs ·{' '}
+          <span data-live="total-failed">{count(project.total.failed)}</span> failed
+        </p>
+      ) : null}
       <p class="activity">{project.activity}</p>
     </article>
   );

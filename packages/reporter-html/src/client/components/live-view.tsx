@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LiveMessage } from '../../shared/live.js';
 import { withToken } from '../api.js';
-import { applyMessage, initialLiveState, type LiveState } from '../live-state.js';
+import { applyMessage, initialLiveState, serverGone, type LiveState } from '../live-state.js';
 import { LiveAttempts } from './live-attempts.js';
 import { LiveLog } from './live-log.js';
 import { LiveProjectCard } from './live-project.js';
@@ -33,16 +33,12 @@ function useLiveState(): [LiveState, string[]] {
       }
       if (!pending) pending = requestAnimationFrame(draw);
     };
+    // The server lives as long as the run: once its stream fails, nothing will answer again, and an
+    // EventSource left open would retry every few seconds for as long as the tab stays open.
     source.onerror = () => {
-      if (source.readyState === EventSource.CLOSED && state.current.status !== 'finished') {
-        state.current = applyMessage(state.current, {
-          type: 'log',
-          level: 'error',
-          message: 'lost the connection to suture',
-          at: new Date().toISOString(),
-        });
-        draw();
-      }
+      source.close();
+      state.current = serverGone(state.current);
+      draw();
     };
     return () => source.close();
   }, []);
@@ -65,6 +61,7 @@ const STATUS_TEXT: Record<LiveState['status'], string> = {
   running: 'running',
   cancelling: 'cancelling: stopping the tests and restoring the tree',
   finished: 'finished',
+  ended: 'the run ended: suture is no longer running',
 };
 
 export function LiveView() {
