@@ -4,7 +4,17 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installTarballs, packAll, PYTHON_SET, REPO, tarballFile, userEnv } from './pack-install.mjs';
+import {
+  installedCopies,
+  installTarballs,
+  npmWarnings,
+  packAll,
+  PYTHON_SET,
+  REPO,
+  SETS,
+  tarballFile,
+  userEnv,
+} from './pack-install.mjs';
 
 // What a user gets from npm: every package packed as it would be published, and the README's
 // `npm install -D @suture/cli @suture/runner-pytest @suture/fixer-hints` run from those tarballs
@@ -126,6 +136,11 @@ describe('`npm install -D @suture/cli @suture/runner-pytest @suture/fixer-hints`
     await expect(readFile(join(modules, 'typescript/package.json'))).rejects.toThrow(/ENOENT/);
   });
 
+  it('warns of no peer dependency and holds one tree-sitter, the one the grammars load into', async () => {
+    expect(npmWarnings(install.stderr), install.stderr).toMatchObject({ peer: 0, other: 0 });
+    expect(await installedCopies(app, 'tree-sitter')).toEqual(['node_modules/tree-sitter@0.25.1']);
+  });
+
   it('init finds the Python project and writes the config', async () => {
     const r = await npx(['init']);
     expect(r.output).toMatch(/found pytest project "py" in py/);
@@ -179,4 +194,46 @@ describe('`npm install -D @suture/cli @suture/runner-pytest @suture/fixer-hints`
     expect(r.output).toContain('npm install -D @suture/runner-jest');
     expect(r.code).toBe(2);
   });
+});
+
+describe('the C++ set from the tarballs', () => {
+  it('holds one tree-sitter without the settings too: the runner names the one its grammar loads into', async () => {
+    const plain = join(temp, 'cpp-plain');
+    await mkdir(plain);
+    await writeFile(join(plain, 'package.json'), '{ "name": "calc", "private": true }\n');
+    const r = await installTarballs(
+      plain,
+      SETS.cpp.map((dir) => packed.find((p) => p.dir === dir)!.tarball),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(await installedCopies(plain, 'tree-sitter')).toEqual(['node_modules/tree-sitter@0.25.1']);
+  }, 900_000);
+});
+
+describe("the C++ set from the tarballs, after the README's install settings", () => {
+  it('installs with no warning at all and one tree-sitter, into which the C++ grammar loads', async () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const settings = /<!-- install-settings -->\n\n```sh\n(.+)\n```/.exec(readme)?.[1];
+    expect(settings, 'README.md: the command under <!-- install-settings -->').toMatch(/^npm pkg set /);
+    const cpp = join(temp, 'cpp');
+    await mkdir(cpp);
+    await writeFile(join(cpp, 'package.json'), '{ "name": "calc", "private": true }\n');
+    execFileSync('sh', ['-c', settings!], { cwd: cpp, env: userEnv() });
+    const r = await installTarballs(
+      cpp,
+      SETS.cpp.map((dir) => packed.find((p) => p.dir === dir)!.tarball),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(npmWarnings(r.stderr), r.stderr).toEqual({ peer: 0, scripts: 0, other: 0 });
+    expect(await installedCopies(cpp, 'tree-sitter')).toEqual(['node_modules/tree-sitter@0.25.1']);
+    const parsed = execFileSync(
+      'node',
+      [
+        '-e',
+        "const P = require('tree-sitter'); const p = new P(); p.setLanguage(require('tree-sitter-cpp')); process.stdout.write(p.parse('int f() { return 1; }').rootNode.type)",
+      ],
+      { cwd: cpp, encoding: 'utf8' },
+    );
+    expect(parsed).toBe('translation_unit');
+  }, 900_000);
 });

@@ -20,6 +20,53 @@ export const PACKAGES = [
 /** What the README tells a Python user to install (plus core, which they depend on). */
 export const PYTHON_SET = ['core', 'cli', 'runner-pytest', 'fixer-hints'];
 
+/** The language sets of the README's install lines, each with the Python line's packages. */
+export const SETS = {
+  python: PYTHON_SET,
+  cpp: [...PYTHON_SET, 'runner-ctest'],
+  js: [...PYTHON_SET, 'runner-jest'],
+};
+
+/**
+ * What npm warned about during an install, by kind: `peer` (ERESOLVE and peer-dependency
+ * conflicts), `scripts` (install scripts not covered by the project's allowScripts), `other`.
+ * Each warning counts once, however many lines npm gave it.
+ */
+export function npmWarnings(stderr) {
+  const found = { peer: 0, scripts: 0, other: 0 };
+  let inPeer = false;
+  for (const line of stderr.split('\n')) {
+    if (!line.startsWith('npm warn')) {
+      inPeer = false;
+      continue;
+    }
+    const text = line.slice('npm warn'.length).trim();
+    if (/^ERESOLVE\b/.test(text)) {
+      found.peer++;
+      inPeer = true;
+    } else if (/^install-scripts\b/.test(text)) {
+      if (/have install scripts not yet covered/.test(text)) found.scripts++;
+    } else if (!inPeer && text !== '') found.other++;
+  }
+  return found;
+}
+
+/** Every installed copy of a package in `app`'s node_modules, as `path@version`, from `npm ls`. */
+export async function installedCopies(app, name) {
+  const r = await npm(['ls', name, '--all', '--parseable', '--long'], app);
+  return [
+    ...new Set(
+      r.stdout
+        .split('\n')
+        .filter((l) => l.includes(`node_modules/${name}:${name}@`))
+        .map((l) => {
+          const [path, id] = l.split(':');
+          return `${path.slice(app.length + 1)}@${id.slice(name.length + 1)}`;
+        }),
+    ),
+  ];
+}
+
 /**
  * The environment without the npm_* variables of an enclosing `npm test` or `npm run` (its
  * prefix, its config): a user's shell has none, and npm would read them as settings. Nor the
