@@ -9,6 +9,9 @@ import { passesNow } from './triage.js';
 import type { Conflict, Heal } from './writes.js';
 
 /** What one pass over a list of failure groups did, in the order the groups were taken. */
+/** Why a failure of a run that heals nothing was not healed. */
+export const NO_HEAL_REASON = 'healing disabled (--no-heal)';
+
 export interface HealPass {
   reports: FailureReport[];
   /** Validated heals, in the order they were made. */
@@ -54,7 +57,7 @@ export async function healGroups(ctx: HealContext, input: HealGroupsInput): Prom
       continue;
     }
     if (input.noHeal) {
-      pass.reports.push(report(failure, 'skipped', 'healing disabled (--no-heal)'));
+      pass.reports.push(report(failure, 'skipped', NO_HEAL_REASON));
       continue;
     }
     const before = [...input.earlier, ...pass.heals];

@@ -30,7 +30,7 @@ describe('bad input to suture_heal: a clear error naming the argument, nothing s
     [
       'an unknown session id',
       { change_description: 'x', session_id: 's-does-not-exist' },
-      /session_id: unknown session "s-does-not-exist" in .*\.suture\/sessions; omit session_id to start a new session/,
+      /session_id: unknown session "s-does-not-exist" in .*\.suture\/sessions: omit session_id to start a new session/,
     ],
     [
       'a path outside the root',

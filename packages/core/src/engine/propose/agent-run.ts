@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import {
   ReportInputSchema,
   RunInputSchema,
@@ -10,6 +10,7 @@ import { GateReportSchema, type GateReport } from '../../api/contracts/report.js
 import { createGateOptions } from '../../host/gate-options.js';
 import { loadConfig } from '../../host/load-config.js';
 import { runGate } from '../gate.js';
+import { NO_HEAL_REASON } from '../heal-groups.js';
 import { analysisOf, projectsOf } from './analysis.js';
 import { AgentInputError } from './errors.js';
 import { checkSelection, parseToolInput } from './input.js';
@@ -18,9 +19,24 @@ import { withRepository } from './repo-queue.js';
 import { selectionRunner } from './session-plugins.js';
 import { latestAnswer, loadSession } from './session-store.js';
 
-/** A gate report as an agent reads it: the verdict, the totals and the failures, places repository-relative. */
+/** Why a failure of a run that healed nothing was not healed, as an agent reads it. */
+export const RUN_ONLY_REASON =
+  'not healed: this run only ran the tests (suture_run, or suture run --no-heal); call suture_heal for a verified fix';
+
+/**
+ * A gate report as an agent reads it: the verdict, the totals and the failures, places (the run
+ * folder too) repository-relative. A run that healed nothing (suture_run's) says so of each
+ * failure, rather than naming a CLI flag the agent never gave.
+ */
 export function runAnswerOf(report: GateReport): RunAnswer {
   const t = report.totals;
+  const failures = analysisOf([report], false).map((f) =>
+    report.mode === 'no-heal' && f.reason === NO_HEAL_REASON ? { ...f, reason: RUN_ONLY_REASON } : f,
+  );
+  const runDir =
+    report.runDir && isAbsolute(report.runDir) && isAbsolute(report.root)
+      ? relative(report.root, report.runDir)
+      : report.runDir;
   return {
     run_id: report.runId,
     status: report.error ? 'error' : report.exitCode === 0 ? 'green' : 'failing',
@@ -28,8 +44,8 @@ export function runAnswerOf(report: GateReport): RunAnswer {
     duration_ms: report.durationMs,
     totals: { tests: t.tests, passed: t.passed, failed: t.failed, skipped: t.skipped, failures: t.failures },
     projects: projectsOf(report),
-    failures: analysisOf([report], false),
-    ...(report.runDir ? { run_dir: report.runDir } : {}),
+    failures,
+    ...(runDir ? { run_dir: runDir } : {}),
     ...(report.error ? { error: report.error } : {}),
   };
 }

@@ -43,13 +43,13 @@ export async function applyProposedPatch(
     ...(options.configFile ? { file: options.configFile } : {}),
   });
   const root = loaded.dir;
-  await loadSession(root, input.session_id);
+  await loadSession(root, input.session_id, 'suture_apply');
   const runId = newRunId();
   return withRepository(
     root,
     `apply-${runId}`,
     async () => {
-      const state = await loadSession(root, input.session_id);
+      const state = await loadSession(root, input.session_id, 'suture_apply');
       const patchId = input.patch_id ?? (await latestAnswer(root, state))?.patches[0]?.id;
       const writes = patchId ? state.patches[patchId] : undefined;
       if (!patchId || !writes) {

@@ -65,15 +65,27 @@ async function knownSessions(root: string): Promise<string[]> {
   return (await readdir(sessionsDir(root)).catch(() => [] as string[])).sort();
 }
 
-/** A session's state; an unknown id is the caller's mistake, said with the sessions there are. */
-export async function loadSession(root: string, id: string): Promise<SessionState> {
+/**
+ * A session's state; an unknown id is the caller's mistake, said with the sessions there are and
+ * what to do next, which depends on the tool: a heal can start a new session, an apply cannot
+ * (its patch exists only in the session of the heal that proposed it).
+ */
+export async function loadSession(
+  root: string,
+  id: string,
+  tool: 'suture_heal' | 'suture_apply' = 'suture_heal',
+): Promise<SessionState> {
   const state = await readJson<SessionState>(join(sessionDir(root, id), 'session.json'));
   if (!state) {
     const known = await knownSessions(root);
-    throw new AgentInputError(
-      'session_id',
-      `unknown session "${id}" in ${sessionsDir(root)}; omit session_id to start a new session${known.length ? ` (sessions here: ${known.slice(-5).join(', ')})` : ''}`,
-    );
+    const here = known.length
+      ? `the sessions here are ${known.slice(-5).join(', ')}`
+      : 'there is no session here (a checkout or clean without .suture/ has none)';
+    const next =
+      tool === 'suture_apply'
+        ? `suture_apply needs the session_id suture_heal answered with; ${here}. Call suture_heal again for a new patch and session`
+        : `omit session_id to start a new session; ${here}`;
+    throw new AgentInputError('session_id', `unknown session "${id}" in ${sessionsDir(root)}: ${next}`);
   }
   return state;
 }
