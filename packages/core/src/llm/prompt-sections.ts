@@ -79,6 +79,11 @@ export function renderFailure(request: FixRequest): string {
   }
   const details = newDetails(request);
   if (Object.keys(details).length > 0) lines.push(`details: ${clipLine(JSON.stringify(details), 600)}`);
+  // the one thing only the user knows: what they meant to change, so a fix keeps that intent
+  if (request.changeDescription?.trim())
+    lines.push(
+      `the user's description of the change that made it fail: ${clipLine(request.changeDescription.trim(), 1200)}`,
+    );
   return fence(lines.join('\n'));
 }
 

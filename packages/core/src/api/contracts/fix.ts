@@ -140,5 +140,10 @@ export const FixRequestSchema = z.object({
   attempt: z.number().int().positive(),
   maxAttempts: z.number().int().positive(),
   tokenBudget: z.number().int().positive(),
+  /**
+   * The user's own description of the change that made the tests fail, when one was given (an
+   * agent's suture_heal `change_description`): the intent a fix should keep. The prompt shows it.
+   */
+  changeDescription: z.string().optional(),
 });
 export type FixRequest = z.infer<typeof FixRequestSchema>;

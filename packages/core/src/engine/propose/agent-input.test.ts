@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HealInputSchema } from '../../api/contracts/heal.js';
 import { sampleFixRequest } from '../../testing/sample-fix-request.js';
+import { loadPromptTemplates, renderFixPrompt } from '../../llm/prompt.js';
 import { AgentInputError, RepositoryBusyError } from './errors.js';
 import { checkAllowedPaths, parseToolInput } from './input.js';
 import { withRepository } from './repo-queue.js';
@@ -64,13 +65,24 @@ describe('tool input', () => {
     const made = await createSession(root, 's-known');
     expect((await loadSession(root, 's-known')).id).toBe(made.id);
     await expect(loadSession(root, 's-missing')).rejects.toThrow(
-      /^session_id: unknown session "s-missing" in .*; omit session_id to start a new session \(sessions here: s-known\)/,
+      /^session_id: unknown session "s-missing" in .*: omit session_id to start a new session; the sessions here are s-known$/,
     );
+  });
+
+  it('tells an apply with an unknown session to heal again, since its patch lives only in a heal session', async () => {
+    const root = await temp();
+    await expect(loadSession(root, 's-gone', 'suture_apply')).rejects.toThrow(
+      /^session_id: unknown session "s-gone" in .*: suture_apply needs the session_id suture_heal answered with; there is no session here \(.*\)\. Call suture_heal again for a new patch and session$/,
+    );
+    await createSession(root, 's-known');
+    const error = await loadSession(root, 's-gone', 'suture_apply').catch((e: unknown) => e as Error);
+    expect((error as Error).message).toContain('the sessions here are s-known. Call suture_heal again');
+    expect((error as Error).message).not.toContain('omit session_id');
   });
 });
 
 describe('session history for the fixer', () => {
-  it('puts the earlier calls first, renumbered, and the change description in the details', () => {
+  it("puts the earlier calls first, renumbered, and the change description where the fixer's prompt shows it", () => {
     const request = sampleFixRequest();
     const earlier = {
       attempt: 1,
@@ -84,7 +96,13 @@ describe('session history for the fixer', () => {
       [1, '1 test(s) still failing'],
       [2, 'refused: outside the scope'],
     ]);
-    expect(merged.failure.details.changeDescription).toBe('renamed total()');
+    expect(merged.changeDescription).toBe('renamed total()');
+    expect(merged.failure.details).toEqual(request.failure.details);
+    const { user } = renderFixPrompt(merged, { templates: loadPromptTemplates() });
+    expect(user).toContain("the user's description of the change that made it fail: renamed total()");
+    expect(renderFixPrompt(request, { templates: loadPromptTemplates() }).user).not.toContain(
+      "the user's description",
+    );
   });
 
   it('matches earlier attempts by fingerprint or by a test in common', () => {

@@ -21,21 +21,14 @@ export function earlierAttempts(attempts: readonly SessionAttempt[], failure: Fa
     .map((a) => a.summary);
 }
 
-/** The request with the session's history first and the caller's change description in its details. */
+/** The request with the session's history first and the caller's description of the change. */
 export function sessionRequest(
   request: FixRequest,
   earlier: readonly AttemptSummary[],
   changeDescription: string,
 ): FixRequest {
   const history = [...earlier, ...request.history].map((h, i) => ({ ...h, attempt: i + 1 }));
-  return {
-    ...request,
-    failure: {
-      ...request.failure,
-      details: { ...request.failure.details, changeDescription },
-    },
-    history,
-  };
+  return { ...request, changeDescription, history };
 }
 
 export function sessionFixer(
