@@ -128,7 +128,7 @@ export function createSutureServer(options: SutureServerOptions): SutureServer {
           title: tool.title,
           readOnlyHint: tool.readOnly,
           destructiveHint: false,
-          openWorldHint: false,
+          openWorldHint: tool.openWorld,
         },
       },
       handler(tool) as never,

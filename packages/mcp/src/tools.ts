@@ -27,6 +27,11 @@ export interface SutureTool {
   output: z.ZodObject;
   /** Never writes the caller's files. */
   readOnly: boolean;
+  /**
+   * May reach what is outside the repository (MCP's openWorldHint): a heal asks the configured
+   * fixers, and an LLM fixer calls its model's API; the other tools touch only the repository.
+   */
+  openWorld: boolean;
   call(args: unknown, context: ToolContext): Promise<unknown>;
 }
 
@@ -43,6 +48,7 @@ export const SUTURE_TOOLS: readonly SutureTool[] = [
     input: RunInputSchema,
     output: RunAnswerSchema,
     readOnly: true,
+    openWorld: false,
     call: (args, context) => runForAgent(args, context),
   },
   {
@@ -53,6 +59,7 @@ export const SUTURE_TOOLS: readonly SutureTool[] = [
     input: HealInputSchema,
     output: HealAnswerSchema,
     readOnly: true,
+    openWorld: true,
     call: (args, context) => proposeHeal(args, context),
   },
   {
@@ -63,6 +70,7 @@ export const SUTURE_TOOLS: readonly SutureTool[] = [
     input: ApplyInputSchema,
     output: ApplyAnswerSchema,
     readOnly: false,
+    openWorld: false,
     call: (args, context) => applyProposedPatch(args, context),
   },
   {
@@ -73,6 +81,7 @@ export const SUTURE_TOOLS: readonly SutureTool[] = [
     input: ReportInputSchema,
     output: ReportAnswerSchema,
     readOnly: true,
+    openWorld: false,
     call: (args, context) => reportForAgent(args, context),
   },
 ];

@@ -57,6 +57,13 @@ describe('the MCP server over an in-memory transport', () => {
       ['suture_apply', false],
       ['suture_report', true],
     ]);
+    // only a heal may reach outside: its fixers can call a model's API
+    expect(tools.map((t) => [t.name, t.annotations?.openWorldHint])).toEqual([
+      ['suture_run', false],
+      ['suture_heal', true],
+      ['suture_apply', false],
+      ['suture_report', false],
+    ]);
     for (const tool of tools) expect(tool.outputSchema?.type).toBe('object');
     expect(named(tools, 'suture_heal').inputSchema.required).toEqual(['change_description']);
   });
@@ -65,10 +72,17 @@ describe('the MCP server over an in-memory transport', () => {
     const run = await client.callTool({ name: 'suture_run', arguments: {} }, undefined, { timeout: 300_000 });
     const runAnswer = run.structuredContent as {
       status: string;
-      failures: Array<{ kind: string; tests: string[] }>;
+      run_dir: string;
+      failures: Array<{ kind: string; tests: string[]; reason?: string }>;
     };
     expect(json(run)).toEqual(runAnswer);
     expect(runAnswer.status).toBe('failing');
+    // suture_run heals nothing by design: the reasons say so, not a CLI flag nobody gave
+    for (const failure of runAnswer.failures)
+      expect(failure.reason).toBe(
+        'not healed: this run only ran the tests (suture_run, or suture run --no-heal); call suture_heal for a verified fix',
+      );
+    expect(runAnswer.run_dir).toMatch(/^\.suture\/runs\/[^/]+$/);
     expect(runAnswer.failures.map((f) => f.kind).sort()).toEqual(['assertion', 'exception']);
     const nameError = runAnswer.failures.find((f) => f.kind === 'exception')!;
 
