@@ -84,7 +84,21 @@ describe('suture tools --call suture_apply', () => {
     });
     expect(await readFile(join(dir, STOCK), 'utf8')).toBe(mine);
     const unknown = await suture(['tools', '--call', 'suture_apply', '--input', '{"session_id": "x1"}'], dir);
+    // a failed call answers on stdout as JSON, as a tool result does, and exits 2 (the input's fault)
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/session_id: unknown session "x1"/);
+    expect(JSON.parse(unknown.stdout)).toEqual({
+      tool: 'suture_apply',
+      key: 'session_id',
+      error: expect.stringMatching(
+        /^session_id: unknown session "x1" in .*: suture_apply needs the session_id suture_heal answered with; the sessions here are .*\. Call suture_heal again for a new patch and session$/,
+      ),
+    });
+    expect(unknown.stderr).not.toMatch(/unknown session/);
+    const noTool = await suture(['tools', '--call', 'suture_fly', '--input', '{}'], dir);
+    expect(noTool.code).toBe(2);
+    expect(JSON.parse(noTool.stdout)).toEqual({
+      tool: 'suture_fly',
+      error: "no such tool; suture's tools are suture_run, suture_heal, suture_apply, suture_report",
+    });
   }, 300_000);
 });
