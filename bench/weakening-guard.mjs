@@ -1,18 +1,39 @@
 #!/usr/bin/env node
-// The test-weakening guard over its corpora (packages/core/test/weakening): weakening patches of
+// The test-weakening guard over its corpora (packages/cli/test/weakening), reading each file with
+// the reader of its runner package (the analyzers' testModel, as the gate does): weakening patches of
 // pytest, Jest/Vitest, GoogleTest, Unity and plain C tests that must be refused (among them, in
 // the runs corpus, weakenings of what a test runs: the helpers it calls, the rows its assertions
 // iterate, constant branches, aliases), and legitimate fixes of the same tests that must be
 // accepted (an edited expected value flagged). Prints, per
-// language and per reader (syntax trees, the default; core's text rules, the fallback without a
-// grammar), how many were refused and accepted, which cases a reader gets wrong, and the time of
+// language and per reader (syntax trees, the default; text rules, each reader's fallback for a file
+// that does not parse), how many were refused and accepted, which cases a reader gets wrong, and the time of
 // one check (both versions read anew): the first (which loads tree-sitter and the grammar) and the
 // median after it, and of one check of a generated 1,500-line pytest file.
 //   node bench/weakening-guard.mjs [repeats=20]
-import { checkTestWeakening } from '../packages/core/dist/internal.js';
-import * as main from '../packages/core/test/weakening/corpus.mjs';
-import * as tree from '../packages/core/test/weakening/tree-corpus.mjs';
-import * as runs from '../packages/core/test/weakening/runs-corpus.mjs';
+import { checkTestWeakening as guard } from '../packages/core/dist/internal.js';
+import ctest from '../packages/runner-ctest/dist/index.js';
+import jest from '../packages/runner-jest/dist/index.js';
+import pytest from '../packages/runner-pytest/dist/index.js';
+import * as main from '../packages/cli/test/weakening/corpus.mjs';
+import * as tree from '../packages/cli/test/weakening/tree-corpus.mjs';
+import * as runs from '../packages/cli/test/weakening/runs-corpus.mjs';
+
+const readers = [pytest().analyzer(), jest().analyzer(), ctest().analyzer()];
+const analyzer = {
+  name: 'first-party-readers',
+  apiVersion: 1,
+  analyze: async () => [],
+  scope: async () => ({ entries: [] }),
+  testModel: (file, content, reader) => {
+    for (const a of readers) {
+      const model = a.testModel(file, content, reader);
+      if (model) return model;
+    }
+    return undefined;
+  },
+};
+const checkTestWeakening = (file, before, after, options = {}) =>
+  guard(file, before, after, { analyzer, ...options });
 
 const repeats = Number(process.argv[2] ?? 20);
 const language = (file) => (/\.py$/.test(file) ? 'Python' : /\.[cm]?[jt]sx?$/.test(file) ? 'JS/TS' : 'C/C++');

@@ -5,7 +5,7 @@
 export { runGate, newRunId, UnrecoveredJournalError } from './engine/gate.js';
 export type { GateOptions, GateProject, RunGate } from './engine/types.js';
 export { validateEdits, MAX_EDIT_BYTES, type PlannedWrite, type ProposalCheck } from './engine/validate.js';
-export { checkTestWeakening, type WeakeningVerdict } from './engine/weakening.js';
+export { checkTestWeakening, type WeakeningOptions, type WeakeningVerdict } from './engine/weakening.js';
 export { buildFixRequest, sourceSlices, trimEvidence } from './engine/fix-request.js';
 export { proposeHeal, healScratch, type AgentCallOptions } from './engine/propose/propose-heal.js';
 export { applyProposedPatch } from './engine/propose/apply-patch.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { EXPECTATION_CHANGES, LEGITIMATE, UNPARSED, WEAKENINGS } from '../../test/weakening/corpus.mjs';
-import * as runs from '../../test/weakening/runs-corpus.mjs';
-import { checkTestWeakening } from './weakening.js';
+import { EXPECTATION_CHANGES, LEGITIMATE, UNPARSED, WEAKENINGS } from './corpus.mjs';
+import * as runs from './runs-corpus.mjs';
+import { checkTestWeakening } from './readers.js';
 
 describe('the weakening guard corpus', () => {
   it('has at least 40 weakening patterns across pytest, Jest and GoogleTest, and 20 legitimate fixes', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loosening } from './assertion-form.js';
-import { checkTestWeakening } from './weakening.js';
+import { loosening } from '@suture/core/analysis';
+import { checkTestWeakening } from './readers.js';
 
 const PY = 'from calc import value\n\n\ndef test_value():\n    x = value()\n    ASSERT\n';
 const UT =

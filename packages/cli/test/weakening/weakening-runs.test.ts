@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LEGITIMATE, WEAKENINGS } from '../../test/weakening/runs-corpus.mjs';
-import { checkTestWeakening } from './weakening.js';
-import { treeTestModel } from './weakening-models.js';
+import { LEGITIMATE, WEAKENINGS } from './runs-corpus.mjs';
+import { checkTestWeakening } from './readers.js';
+import { treeTestModel } from './readers.js';
 
 type Case = [name: string, file: string, before: string, after: string];
 

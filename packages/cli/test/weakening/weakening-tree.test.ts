@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { A, LEGITIMATE, PY, WEAKENINGS } from '../../test/weakening/tree-corpus.mjs';
-import { checkTestWeakening } from './weakening.js';
+import { A, LEGITIMATE, PY, WEAKENINGS } from './tree-corpus.mjs';
+import { checkTestWeakening } from './readers.js';
 
 type Case = [name: string, file: string, before: string, after: string];
 
@@ -36,16 +36,19 @@ describe('the weakening guard on syntax trees', () => {
     expect(verdict.weakening).toMatch(/constant|removes 1 assertion/);
   });
 
-  it('loads tree-sitter only when a test file is checked, not with the engine', () => {
-    // the built engine in a fresh process: what a green run (which checks no proposal) loads
-    const internal = fileURLToPath(new URL('../../dist/internal.js', import.meta.url));
+  it('loads tree-sitter only when a test file is checked, not with the engine or the analyzer', () => {
+    // the built engine and runner in a fresh process: what a green run (which checks no proposal) loads
+    const internal = fileURLToPath(new URL('../../../core/dist/internal.js', import.meta.url));
+    const runner = fileURLToPath(new URL('../../../runner-pytest/dist/index.js', import.meta.url));
     const script = `
       import { createRequire } from 'node:module';
       const cache = createRequire(import.meta.url).cache;
-      const native = () => Object.keys(cache).filter((k) => /node_modules[\\\\/]tree-sitter/.test(k)).length;
+      const native = () => Object.keys(cache).filter((k) => /node_modules[\\/]tree-sitter/.test(k)).length;
       const { checkTestWeakening } = await import(${JSON.stringify(internal)});
+      const { default: pytest } = await import(${JSON.stringify(runner)});
+      const analyzer = pytest().analyzer();
       const before = native();
-      const verdict = checkTestWeakening('t.py', 'def test_a():\\n    assert f() == 1\\n', 'def test_a():\\n    assert True\\n');
+      const verdict = checkTestWeakening('t.py', 'def test_a():\\n    assert f() == 1\\n', 'def test_a():\\n    assert True\\n', { analyzer });
       console.log(JSON.stringify({ before, after: native(), readBy: verdict.readBy }));
     `;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });

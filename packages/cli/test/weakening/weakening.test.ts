@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTestWeakening } from './weakening.js';
+import { checkTestWeakening } from './readers.js';
 
 const PY =
   'def test_total():\n    cart = Cart()\n    assert cart.total() == 10\n    assert cart.count == 1\n\ndef test_empty():\n    assert Cart().total() == 0\n';

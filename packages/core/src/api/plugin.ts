@@ -183,13 +183,17 @@ export interface Analyzer extends PluginBase {
    */
   checkTampering?(file: string, before: string | undefined, after: string): string | undefined;
   /**
-   * The tests of a test file and the assertions each makes, read from its syntax tree, for the
-   * weakening guard: it compares the model before and after a proposal (every assertion kept,
-   * reachable, not swallowed, not redefined, still depending on the code it called; no test
-   * deleted, skipped or newly mocking the code under test). Undefined (or absent) lets core read
-   * the file with its built-in reader for Python, JS/TS and C/C++.
+   * The tests of a test file and the assertions each makes, for the weakening guard: it compares
+   * the model of a file before and after a proposal (every assertion kept, reachable, not
+   * swallowed, not redefined, still depending on the code it called; no test deleted, skipped or
+   * newly mocking the code under test; helpers and case rows kept). Undefined for a file the
+   * analyzer does not read: an edited test file that no model reads is reported as unread, and a
+   * proposal that edits only such files is refused. An analyzer with more than one reader (a
+   * syntax tree, and text rules for a file that does not parse) names the one it used in the
+   * model's `reader`; the engine then asks for the other version by that name (`reader`), so
+   * that both versions are read alike. Pure and synchronous; a throw means "cannot tell".
    */
-  testModel?(file: string, content: string): TestFileModel | undefined;
+  testModel?(file: string, content: string, reader?: string): TestFileModel | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -49,4 +49,9 @@ export interface TestFileModel {
   mocks: string[];
   /** Definitions that shadow an assertion: `#define EXPECT_EQ`, `def assert_equal`, `expect = ...`. */
   redefinitions: string[];
+  /**
+   * Which of the analyzer's readers read the file (`tree`, `text`), when it has more than one:
+   * the other version of the file is asked for by this name, so both are read alike.
+   */
+  reader?: string;
 }

@@ -5,10 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EditPolicy, Edit } from '../api/contracts/fix.js';
 import type { Scope } from '../api/contracts/failure.js';
 import { API_VERSION, type Analyzer } from '../api/plugin.js';
+import type { AssertionFact } from '../api/test-model.js';
 import { validateEdits, MAX_EDIT_BYTES } from './validate.js';
 import { applyScopePolicy } from './scope-policy.js';
 import { HealConfigSchema } from '../api/contracts/config.js';
 import { normalizeEditPath } from '../safety/paths.js';
+import { namesOf } from '../analysis/test-model/names.js';
 
 let root: string;
 let outside: string;
@@ -70,6 +72,29 @@ async function check(edits: Edit[], over: Partial<EditPolicy> = {}, scope = SCOP
     ...(analyzer ? { analyzer } : {}),
   });
 }
+
+/**
+ * A test double of a runner's test reader (the real ones live in the runner packages): each
+ * `def test_` of a Python test file is a test, each `assert` line in it an assertion.
+ */
+const lineReader: Analyzer = {
+  name: 'line-reader',
+  apiVersion: API_VERSION,
+  analyze: async () => [],
+  scope: async () => ({ entries: [] }),
+  testModel(file, content) {
+    if (!file.endsWith('.py')) return undefined;
+    const tests: Array<{ name: string; assertions: AssertionFact[]; skipped: boolean }> = [];
+    for (const line of content.split('\n')) {
+      const test = /^def (test_\w+)/.exec(line);
+      if (test) tests.push({ name: test[1]!, assertions: [], skipped: false });
+      const text = /^\s+(assert\b.*)$/.exec(line)?.[1];
+      if (text)
+        tests.at(-1)?.assertions.push({ text, names: namesOf(text), constant: namesOf(text).length === 0 });
+    }
+    return { tests, mocks: [], redefinitions: [] };
+  },
+};
 
 describe('validateEdits', () => {
   it('applies search/replace edits in order and returns the planned contents without writing', async () => {
@@ -157,13 +182,18 @@ describe('validateEdits', () => {
   });
 
   it('refuses test weakening unless allowed, and flags an expectation change', async () => {
-    const weak = await check([
-      {
-        file: 'tests/test_app.py',
-        search: '    assert total([1, 2]) == 3\n',
-        replace: '    total([1, 2])\n',
-      },
-    ]);
+    const weak = await check(
+      [
+        {
+          file: 'tests/test_app.py',
+          search: '    assert total([1, 2]) == 3\n',
+          replace: '    total([1, 2])\n',
+        },
+      ],
+      {},
+      SCOPE,
+      lineReader,
+    );
     expect(!weak.ok && weak.reason).toMatch(/test-weakening edit to tests\/test_app.py: removes 1 assertion/);
     const allowed = await check(
       [
@@ -174,9 +204,16 @@ describe('validateEdits', () => {
         },
       ],
       { allowTestWeakening: true },
+      SCOPE,
+      lineReader,
     );
     expect(allowed.ok).toBe(true);
-    const expectation = await check([{ file: 'tests/test_app.py', search: '== 3', replace: '== 2' }]);
+    const expectation = await check(
+      [{ file: 'tests/test_app.py', search: '== 3', replace: '== 2' }],
+      {},
+      SCOPE,
+      lineReader,
+    );
     expect(expectation.ok && expectation.expectationChanged).toBe(true);
   });
 
@@ -206,7 +243,12 @@ describe('validateEdits', () => {
     const allowed = await check([weakened], { allowTestWeakening: true }, scope, shell);
     expect(allowed.ok && allowed.unreadTests).toEqual(['tests/check.sh']);
     // a test file a model reads is not unread
-    const py = await check([{ file: 'tests/test_app.py', search: '== 3', replace: '== 2' }]);
+    const py = await check(
+      [{ file: 'tests/test_app.py', search: '== 3', replace: '== 2' }],
+      {},
+      SCOPE,
+      lineReader,
+    );
     expect(py.ok && py.unreadTests).toEqual([]);
   });
 

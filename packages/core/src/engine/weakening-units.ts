@@ -2,7 +2,12 @@
  * What the weakening guard compares beyond a test's own assertions: the rows of data they run
  * over, and the helpers (functions that hold assertions) the tests call.
  */
-import type { AssertionDetail, AssertionFact, TestFact, TestFileModel } from './test-model.js';
+import type {
+  AssertionDetail,
+  AssertionFact,
+  TestFact,
+  TestFileModel,
+} from '../analysis/test-model/names.js';
 
 /**
  * Do two assertions check the same thing? The same once read through the locals each uses

@@ -1,14 +1,13 @@
 /** Guard against proposals that make tests pass by testing less (DESIGN invariant 6). */
 import type { Analyzer } from '../api/plugin.js';
-import { loosening } from './assertion-form.js';
+import { loosening } from '../analysis/test-model/form.js';
 import type {
   AssertionDetail,
   AssertionFact,
   FileModelDetail,
   TestFact,
-  TestFileModel,
-} from './test-model.js';
-import { testModels, textTestModel, treeTestModel, type ModelSource } from './weakening-models.js';
+} from '../analysis/test-model/names.js';
+import { testModels, type ModelSource } from './weakening-models.js';
 import { compareCases, compareHelpers, sameCheck } from './weakening-units.js';
 
 export interface WeakeningVerdict {
@@ -16,7 +15,7 @@ export interface WeakeningVerdict {
   weakening?: string;
   /** The change edits an assertion (an expected value) and keeps every one armed. */
   expectationChanged: boolean;
-  /** Which reader read the file: the analyzer's, a syntax tree, or core's text rules. */
+  /** Which of the analyzer's readers read both versions (`tree`, `text`, else `analyzer`); undefined: unread. */
   readBy?: ModelSource;
 }
 
@@ -25,13 +24,8 @@ export interface WeakeningOptions {
   analyzer?: Analyzer;
   /** Names of the code under test (the scope's symbols and modules): mocking them is refused. */
   protectedNames?: readonly string[];
-  /** `text`: read with core's text rules even where a grammar is installed (the fallback's own tests). */
-  reader?: 'text';
-}
-
-/** The file's tests and assertions: the analyzer's reading first, then its syntax tree, then text rules. */
-export function testModelOf(file: string, content: string, analyzer?: Analyzer): TestFileModel | undefined {
-  return analyzer?.testModel?.(file, content) ?? treeTestModel(file, content) ?? textTestModel(file, content);
+  /** Ask the analyzer for one of its readers by name (`text`: its text rules even where the file parses). */
+  reader?: string;
 }
 
 /** Names that only an assertion, a test or a test framework goes by: defining one disarms checks. */

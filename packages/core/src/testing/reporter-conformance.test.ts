@@ -105,6 +105,6 @@ describe('the reporter kit fails a reporter that', () => {
       await failureOf(watcher, 'gets onRunEnd, once and last, when the run is cut short'),
     ).toBeUndefined();
     expect(ends).toHaveLength(1);
-    expect(ends[0]).toMatchObject({ exitCode: 3, error: 'the run was interrupted' });
+    expect(ends[0]).toMatchObject({ exitCode: 130, cancelled: true });
   });
 });

@@ -6,6 +6,8 @@ import type { RunResult, RunResultInput, TestResult } from '../api/contracts/run
 import { groupFailures, type FailureCase } from '../analysis/group-failures.js';
 import { runProcess } from '../safety/process/run-process.js';
 import { API_VERSION, type Analyzer, type ProjectInfo, type RunContext, type Runner } from '../api/plugin.js';
+import { braceTestModel } from '../analysis/test-model/brace-text.js';
+import { withTextForms } from '../analysis/test-model/form-text.js';
 
 /**
  * A small real runner for engine tests: every `tests/*.test.mjs` file is one test, run with
@@ -196,6 +198,11 @@ export function scriptAnalyzer(options: { testDir?: string } = {}): Analyzer {
     name: 'suture:script-analyzer',
     apiVersion: API_VERSION,
     isTestFile: isTest,
+    // node:assert scripts, read by the text rules of the analysis kit: each script is one test
+    testModel: (file, content) =>
+      isTest(file) && /\.[cm]?js$/.test(file)
+        ? { ...withTextForms(braceTestModel(content, 'js')), reader: 'text' }
+        : undefined,
     async analyze(result: RunResult, project: ProjectInfo): Promise<FailureInput[]> {
       const cases: FailureCase[] = [];
       for (const test of result.tests) {

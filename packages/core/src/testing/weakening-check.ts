@@ -8,7 +8,7 @@ export interface TestEditVerdict {
   refused?: string;
   /** The gate would keep the edit and mark it "expectation changed" in every report. */
   expectationChanged: boolean;
-  /** Whether the analyzer's own `testModel` read both versions (else the gate reports the file unread). */
+  /** Whether the analyzer's `testModel` read both versions alike (else the gate reports the file unread). */
   readByAnalyzer: boolean;
 }
 
@@ -29,6 +29,6 @@ export function checkTestEdit(
   return {
     ...(verdict.weakening ? { refused: verdict.weakening } : {}),
     expectationChanged: verdict.expectationChanged,
-    readByAnalyzer: verdict.readBy === 'analyzer',
+    readByAnalyzer: verdict.readBy !== undefined,
   };
 }

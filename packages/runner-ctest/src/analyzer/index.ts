@@ -9,6 +9,7 @@ import { scopeCtest } from './scope.js';
 import { cppTampering } from './tampering.js';
 import { TestEntries } from './test-entries.js';
 import { isCppTestFile } from './test-files.js';
+import { cppTestModel } from './test-model/index.js';
 
 /**
  * The C/C++ analyzer: build failures as one group, test failures located and grouped, and a
@@ -44,6 +45,7 @@ export function cppAnalyzer(): Analyzer {
         backtraces,
       }),
     isTestFile: isCppTestFile,
+    testModel: cppTestModel,
     checkTampering: (file, before, after) =>
       cppTampering((source) => checker.parseText(source).tree, file, before, after),
   };

@@ -7,6 +7,7 @@ import { summarizeScript, type JsModule } from './js-summary.js';
 import { scopeJest } from './scope.js';
 import { scriptTampering } from './tampering.js';
 import { isScriptTestFile } from './test-files.js';
+import { scriptTestModel } from './test-model/index.js';
 
 /** The JS/TS analyzer: groups Jest failures by root cause and walks imports and exports for a ranked scope. */
 export function javascriptAnalyzer(): Analyzer {
@@ -36,6 +37,7 @@ export function javascriptAnalyzer(): Analyzer {
       const bad = tree.rootNode.descendantsOfType('ERROR')[0];
       return `syntax error near line ${(bad?.startPosition.row ?? 0) + 1}`;
     },
+    testModel: scriptTestModel,
     checkTampering: (file, before, after) =>
       scriptTampering((name, source) => cache.forFile(name).parseText(source).tree, file, before, after),
   };

@@ -11,6 +11,7 @@ import { TraceMemo } from './trace-memo.js';
 import { SeenTests } from './trace-plan.js';
 import { isPythonTestFile } from './test-files.js';
 import type { TraceOptions } from './trace.js';
+import { pythonTestModel } from './test-model/index.js';
 
 export interface PythonAnalyzerOptions extends TraceOptions {
   /**
@@ -63,6 +64,7 @@ export function pythonAnalyzer(options: PythonAnalyzerOptions = {}): Analyzer {
       const line = syntaxErrorLine(checker.parseText(content).tree);
       return line === undefined ? undefined : `syntax error near line ${line}`;
     },
+    testModel: pythonTestModel,
     checkTampering: (file, before, after) =>
       pythonTampering((source) => checker.parseText(source).tree, file, before, after),
   };

@@ -1,10 +1,4 @@
-import {
-  namesOf,
-  throughLocals,
-  type AssertionDetail,
-  type TestFact,
-  type TestFileModel,
-} from './test-model.js';
+import { namesOf, throughLocals, type AssertionDetail, type TestFact, type TestFileModel } from './names.js';
 
 export type BraceLanguage = 'js' | 'cpp';
 

@@ -5,8 +5,8 @@ import {
   PYTEST_APPROX,
   type AssertionForm,
   type Side,
-} from './assertion-form.js';
-import { namesOf, type TestFileModel } from './test-model.js';
+} from './form.js';
+import { namesOf, type TestFileModel } from './names.js';
 
 /**
  * Assertion forms read from text, for the text rules (no grammar installed, or a file that does

@@ -1,7 +1,7 @@
-import type { AssertionForm, Side } from './assertion-form.js';
-import type { Node } from './model-grammar.js';
-import { callsIn, cleanText, namesIn, type Dialect } from './model-tree.js';
-import { NO_CONSTANTS } from './model-tree-values.js';
+import type { AssertionForm, Side } from './form.js';
+import type { Node } from './plain-tree.js';
+import { callsIn, cleanText, namesIn, type Dialect } from './tree-walk.js';
+import { NO_CONSTANTS } from './tree-values.js';
 
 /** A comparison's operand as a form sees it: checked when it names something, and whether it calls. */
 export function sideOf(n: Node, d: Dialect, value?: Side['value']): Side {

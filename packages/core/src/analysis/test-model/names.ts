@@ -1,4 +1,4 @@
-import type { AssertionFact, TestFact, TestFileModel } from '../api/test-model.js';
+import type { AssertionFact, TestFact, TestFileModel } from '../../api/test-model.js';
 
 export type { AssertionFact, TestFact, TestFileModel };
 

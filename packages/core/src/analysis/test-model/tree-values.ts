@@ -1,4 +1,4 @@
-import type { Node } from './model-grammar.js';
+import type { Node } from './plain-tree.js';
 
 /** A place where a scope binds a name; `value` when it binds it to an expression. */
 export interface Binding {

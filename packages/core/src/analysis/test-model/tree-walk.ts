@@ -1,7 +1,7 @@
-import type { AssertionForm } from './assertion-form.js';
-import type { Node } from './model-grammar.js';
-import { isDependency, type AssertionDetail } from './test-model.js';
-import { boundOnce, readThrough, type Binding, type Constants } from './model-tree-values.js';
+import type { AssertionForm } from './form.js';
+import type { Node } from './plain-tree.js';
+import { isDependency, type AssertionDetail } from './names.js';
+import { boundOnce, readThrough, type Binding, type Constants } from './tree-values.js';
 
 export type { Binding, Constants };
 

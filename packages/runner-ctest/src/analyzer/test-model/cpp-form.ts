@@ -1,7 +1,7 @@
-import { approximately, comparison, FormBuilder, type AssertionForm } from './assertion-form.js';
-import { sideOf, underConditions } from './form-tree.js';
-import type { Node } from './model-grammar.js';
-import { cleanText, type Dialect } from './model-tree.js';
+import { approximately, comparison, FormBuilder, type AssertionForm } from '@suture/core/analysis';
+import { sideOf, underConditions } from '@suture/core/analysis';
+import type { PlainNode as Node } from '@suture/core/analysis';
+import { cleanText, type Dialect } from '@suture/core/analysis';
 
 const args = (call: Node): Node[] => call.childForFieldName('arguments')?.namedChildren ?? [];
 const OPS = new Set(['==', '!=', '<', '<=', '>', '>=']);

@@ -1,6 +1,6 @@
-import type { Node } from './model-grammar.js';
-import { cleanText, collect, type Binding, type Constants, type Dialect } from './model-tree.js';
-import { boundOnce } from './model-tree-values.js';
+import type { PlainNode as Node } from '@suture/core/analysis';
+import { cleanText, collect, type Binding, type Constants, type Dialect } from '@suture/core/analysis';
+import { boundOnce } from '@suture/core/analysis';
 
 const ids = (n: Node | null | undefined): Node[] =>
   n

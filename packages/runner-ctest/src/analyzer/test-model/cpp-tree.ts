@@ -1,5 +1,5 @@
-import { cppForm } from './form-cpp.js';
-import type { Node } from './model-grammar.js';
+import { cppForm } from './cpp-form.js';
+import type { PlainNode as Node } from '@suture/core/analysis';
 import {
   assertionFacts,
   checkingUnits,
@@ -12,16 +12,10 @@ import {
   type Dialect,
   type Found,
   type Constants,
-} from './model-tree.js';
-import {
-  cppBindings,
-  cppCases,
-  cppInstantiations,
-  cppVariable,
-  skippingFixtures,
-} from './model-tree-cpp-names.js';
-import { fileConstants, foldComparison, NO_CONSTANTS } from './model-tree-values.js';
-import type { Definition, FileModelDetail, TestFact } from './test-model.js';
+} from '@suture/core/analysis';
+import { cppBindings, cppCases, cppInstantiations, cppVariable, skippingFixtures } from './cpp-names.js';
+import { fileConstants, foldComparison, NO_CONSTANTS } from '@suture/core/analysis';
+import type { Definition, FileModelDetail, TestFact } from '@suture/core/analysis';
 
 const GTEST = /^(?:TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P|GTEST_TEST)$/;
 const CATCH = /^(?:TEST_CASE|SCENARIO|TEST_CASE_METHOD)$/;

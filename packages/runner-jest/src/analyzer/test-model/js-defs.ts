@@ -1,6 +1,6 @@
-import type { Node } from './model-grammar.js';
-import { cleanText, collect, type Dialect } from './model-tree.js';
-import type { Definition } from './test-model.js';
+import type { PlainNode as Node } from '@suture/core/analysis';
+import { cleanText, collect, type Dialect } from '@suture/core/analysis';
+import type { Definition } from '@suture/core/analysis';
 
 const MOCK = /^(?:jest|vi)\.(?:mock|doMock|spyOn|unstable_mockModule|replaceProperty|stubGlobal)$/;
 const MOCK_METHOD = /\.mock(?:Implementation|ReturnValue|ResolvedValue|RejectedValue)\w*$/;

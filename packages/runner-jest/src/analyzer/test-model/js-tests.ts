@@ -1,5 +1,5 @@
-import type { Node } from './model-grammar.js';
-import { collect } from './model-tree.js';
+import type { PlainNode as Node } from '@suture/core/analysis';
+import { collect } from '@suture/core/analysis';
 
 const TEST = /^(?:it|test|xit|xtest|fit)$/;
 const SUITE = /^(?:describe|xdescribe|fdescribe|suite)$/;

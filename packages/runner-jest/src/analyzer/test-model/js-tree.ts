@@ -1,5 +1,5 @@
-import { jsForm } from './form-js.js';
-import type { Node } from './model-grammar.js';
+import { jsForm } from './js-form.js';
+import type { PlainNode as Node } from '@suture/core/analysis';
 import {
   assertionFacts,
   checkingUnits,
@@ -11,12 +11,12 @@ import {
   type Dialect,
   type Found,
   type Unit,
-} from './model-tree.js';
-import { definitionsAndImports, jsMocks } from './model-tree-js-defs.js';
-import { args, callee, chainOf, FUNCTIONS, testsOf } from './model-tree-js-tests.js';
-import { jsBindings, jsCases } from './model-tree-js-names.js';
-import { fileConstants, foldComparison, NO_CONSTANTS, withLocals } from './model-tree-values.js';
-import type { FileModelDetail, TestFact } from './test-model.js';
+} from '@suture/core/analysis';
+import { definitionsAndImports, jsMocks } from './js-defs.js';
+import { args, callee, chainOf, FUNCTIONS, testsOf } from './js-tests.js';
+import { jsBindings, jsCases } from './js-names.js';
+import { fileConstants, foldComparison, NO_CONSTANTS, withLocals } from '@suture/core/analysis';
+import type { FileModelDetail, TestFact } from '@suture/core/analysis';
 
 const THROWS = /^(?:toThrow\w*|throws|rejects|toThrowError\w*)$/;
 

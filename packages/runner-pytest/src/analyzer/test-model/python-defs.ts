@@ -1,7 +1,7 @@
-import type { Node } from './model-grammar.js';
-import { cleanText, collect, type Dialect } from './model-tree.js';
-import { isOwnModule, ownModule, setattrTarget } from './model-tree-python-names.js';
-import type { Definition } from './test-model.js';
+import type { PlainNode as Node } from '@suture/core/analysis';
+import { cleanText, collect, type Dialect } from '@suture/core/analysis';
+import { isOwnModule, ownModule, setattrTarget } from './python-names.js';
+import type { Definition } from '@suture/core/analysis';
 
 const MOCK_CALL =
   /^(?:(?:\w+\.)*(?:mock\.)?patch(?:\.object|\.dict|\.multiple)?|monkeypatch\.(?:setattr|setitem|delattr|delitem|syspath_prepend)|mocker\.(?:patch(?:\.object|\.dict|\.multiple)?|spy)|setattr|delattr)$/;

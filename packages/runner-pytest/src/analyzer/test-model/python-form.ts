@@ -4,10 +4,10 @@ import {
   FormBuilder,
   PYTEST_APPROX,
   type AssertionForm,
-} from './assertion-form.js';
-import { sideOf, underConditions } from './form-tree.js';
-import type { Node } from './model-grammar.js';
-import { cleanText, type Dialect } from './model-tree.js';
+} from '@suture/core/analysis';
+import { sideOf, underConditions } from '@suture/core/analysis';
+import type { PlainNode as Node } from '@suture/core/analysis';
+import { cleanText, type Dialect } from '@suture/core/analysis';
 
 const fn = (call: Node): string => call.childForFieldName('function')?.text ?? '';
 const positional = (call: Node): Node[] =>

@@ -4,7 +4,7 @@ import {
   type AssertionDetail,
   type TestFact,
   type TestFileModel,
-} from './test-model.js';
+} from '@suture/core/analysis';
 
 interface Stmt {
   indent: number;

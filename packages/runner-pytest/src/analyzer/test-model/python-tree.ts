@@ -1,5 +1,5 @@
-import { pythonForm } from './form-python.js';
-import type { Node } from './model-grammar.js';
+import { pythonForm } from './python-form.js';
+import type { PlainNode as Node } from '@suture/core/analysis';
 import {
   assertionFacts,
   checkingUnits,
@@ -11,11 +11,11 @@ import {
   type Dialect,
   type Found,
   type Unit,
-} from './model-tree.js';
-import { definitionsOf, importsOf, pythonMocks } from './model-tree-python-defs.js';
-import { pythonBindings, pythonCases, pythonVariable } from './model-tree-python-names.js';
-import { boundOnce, fileConstants, foldComparison, NO_CONSTANTS, withLocals } from './model-tree-values.js';
-import type { FileModelDetail, TestFact } from './test-model.js';
+} from '@suture/core/analysis';
+import { definitionsOf, importsOf, pythonMocks } from './python-defs.js';
+import { pythonBindings, pythonCases, pythonVariable } from './python-names.js';
+import { boundOnce, fileConstants, foldComparison, NO_CONSTANTS, withLocals } from '@suture/core/analysis';
+import type { FileModelDetail, TestFact } from '@suture/core/analysis';
 
 const SWALLOWED = /\b(?:AssertionError|Exception|BaseException)\b/;
 const STOP_CALL = /^(?:pytest\.(?:skip|xfail|exit)|self\.skipTest|sys\.exit|os\._exit|exit|quit|os\.abort)$/;
