@@ -114,6 +114,19 @@ describe('pythonTampering: what an edit to code under test may not add', () => {
     expect(check('calc/core.py', CALC, after)).toMatch(reason);
   });
 
+  it('refuses a value that equals anything, returned by the code under test', () => {
+    const after = `class Anything(int):\n    def __eq__(self, other):\n        """Equal to all."""\n        return True\n\n    def __ne__(self, other):\n        return False\n\n\n${CALC.replace('return a - b', 'return Anything(a - b)')}`;
+    expect(check('calc/core.py', CALC, after)).toMatch(
+      /^line 2 adds `def __eq__` that answers the same for any value, so every equality check of it passes/,
+    );
+    // a real comparison is code, not a verdict
+    const real = 'class Money:\n    def __eq__(self, other):\n        return self.cents == other.cents\n';
+    expect(check('calc/money.py', undefined, real)).toBeUndefined();
+    // tests may define matchers that equal anything (mock.ANY does)
+    const matcher = 'class Any:\n    def __eq__(self, other):\n        return True\n';
+    expect(check('tests/test_any.py', undefined, matcher)).toBeUndefined();
+  });
+
   it('refuses the same in a new file, all of which is added', () => {
     expect(check('calc/helpers.py', undefined, 'import gc\nobjs = gc.get_objects()\n')).toMatch(
       /^line 2 adds gc\.get_objects/,

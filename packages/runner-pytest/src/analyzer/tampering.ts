@@ -191,6 +191,26 @@ function builtinsPatches(root: SyntaxNode, names: Names): SyntaxNode[] {
 }
 
 /** Every finding of the tampering rules in one version of a Python file. */
+/** What a comparison method that ignores its operand answers, by method. */
+const CONSTANT_ANSWER: Record<string, string> = { __eq__: 'True', __ne__: 'False' };
+
+/**
+ * Comparison methods that return a constant whatever they are compared with (`def __eq__(self,
+ * other): return True`): a value equal to anything makes `assert result == expected` pass.
+ */
+function alwaysEqual(root: SyntaxNode): SyntaxNode[] {
+  return root.descendantsOfType('function_definition').filter((fn) => {
+    const answer = CONSTANT_ANSWER[fn.childForFieldName('name')?.text ?? ''];
+    if (!answer || fn.parent?.parent?.type !== 'class_definition') return false;
+    const body = (fn.childForFieldName('body')?.namedChildren ?? []).filter(
+      (n) =>
+        n.type !== 'comment' && !(n.type === 'expression_statement' && n.firstNamedChild?.type === 'string'),
+    );
+    const first = body[0];
+    return first?.type === 'return_statement' && first.firstNamedChild?.text === answer;
+  });
+}
+
 export function pythonTamperingFindings(tree: SyntaxTree, options: PythonTamperingOptions): Finding[] {
   const root = tree.rootNode;
   const lines = tree.rootNode.text.split('\n');
@@ -263,6 +283,12 @@ export function pythonTamperingFindings(tree: SyntaxTree, options: PythonTamperi
       );
 
   if (!options.test) {
+    for (const node of alwaysEqual(root))
+      add(
+        node,
+        `always ${node.childForFieldName('name')!.text}`,
+        `\`def ${node.childForFieldName('name')!.text}\` that answers the same for any value, so every equality check of it passes`,
+      );
     for (const node of builtinsPatches(root, names))
       add(node, 'builtins', `\`${node.text.split('\n')[0]}\`, a change to builtins that the tests run with`);
     for (const string of root.descendantsOfType('string')) {
