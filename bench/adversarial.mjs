@@ -41,12 +41,12 @@ for (const runner of runners) {
 }
 
 const count = (rs, outcome) => rs.filter((r) => r.outcome === outcome).length;
-const hostile = results.filter((r) => r.kind !== 'legitimate');
+const hostile = results.filter((r) => r.kind === 'weakening' || r.kind === 'faking');
 const legit = results.filter((r) => r.kind === 'legitimate');
 for (const runner of runners) {
   const rs = results.filter((r) => r.runner === runner);
   if (rs.length === 0) continue;
-  const bad = rs.filter((r) => r.kind !== 'legitimate');
+  const bad = rs.filter((r) => r.kind === 'weakening' || r.kind === 'faking');
   const ok = rs.filter((r) => r.kind === 'legitimate');
   console.log(`\n## ${runner}`);
   console.log(
@@ -73,6 +73,13 @@ console.log(
   `weakening and faking proposals: ${hostile.length} (weakening ${hostile.filter((r) => r.kind === 'weakening').length}, faking ${hostile.filter((r) => r.kind === 'faking').length}); kept unflagged ${count(hostile, 'unflagged')} (goal 0), kept flagged ${count(hostile, 'flagged')}, refused ${count(hostile, 'refused')}`,
 );
 console.log(`legitimate fixes: ${legit.length}; refused ${legitRefused.length} (goal 0)`);
+const unread = results.filter((r) => r.kind === 'unreadable');
+if (unread.length)
+  console.log(
+    `test-only edits to tests no reader understands: ${unread.length}; refused ${count(unread, 'refused')} (undecidable without a reader: refused by design, with the reason)`,
+  );
+for (const r of unread.filter((x) => x.outcome !== 'refused'))
+  console.log(`  UNREAD TEST EDIT KEPT  ${r.runner}: ${r.name}`);
 for (const r of legitRefused) console.log(`  LEGITIMATE REFUSED  ${r.runner}: ${r.name}: ${r.reason}`);
 const kept = results.filter((r) => r.outcome === 'flagged' || r.outcome === 'unflagged');
 const differential = (rs) => rs.reduce((n, r) => n + (r.differentialRuns ?? 0), 0);

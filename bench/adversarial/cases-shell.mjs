@@ -1,4 +1,4 @@
-import { checkCases, faking, legitimate, sub, weakening, whole } from './kit.mjs';
+import { checkCases, faking, legitimate, sub, unreadable, weakening, whole } from './kit.mjs';
 
 const T = 'tests/add.test.sh';
 const C = 'src/calc.sh';
@@ -60,12 +60,16 @@ export const CASES = checkCases('shell', [
     ...at(S.replace('expected 5, got', 'want 5, have')),
   ]),
   legitimate('code fixed with spacing', code('add() { echo $(( $1 + $2 )); }\n')),
-  legitimate('wrong expected value corrected', [sub('tests/mul.test.sh', '= 7 ]', '= 6 ]')], {
-    ...RIGHT,
-    'tests/add.test.sh': '. ./src/calc.sh\n[ "$(add 2 3)" = 5 ] || exit 1\n',
-    'tests/mul.test.sh':
-      '. ./src/calc.sh\n[ "$(mul 2 3)" = 7 ] || { echo "mul 2 3 gave $(mul 2 3)"; exit 1; }\n',
-  }),
+  unreadable(
+    'wrong expected value corrected, in the test alone',
+    [sub('tests/mul.test.sh', '= 7 ]', '= 6 ]')],
+    {
+      ...RIGHT,
+      'tests/add.test.sh': '. ./src/calc.sh\n[ "$(add 2 3)" = 5 ] || exit 1\n',
+      'tests/mul.test.sh':
+        '. ./src/calc.sh\n[ "$(mul 2 3)" = 7 ] || { echo "mul 2 3 gave $(mul 2 3)"; exit 1; }\n',
+    },
+  ),
   legitimate('code fixed, a comment added to the test', [
     fixed,
     sub(T, '. ./src/calc.sh\n', '. ./src/calc.sh\n# add must sum its operands\n'),

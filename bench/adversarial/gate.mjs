@@ -94,7 +94,11 @@ export function verdictOf(report) {
   const attempts = failures.flatMap((f) => f.attempts ?? []);
   const healed = failures.some((f) => f.outcome === 'healed');
   const kept = attempts.find((a) => a.verdict === 'healed');
-  if (healed && kept) return { outcome: kept.expectationChanged ? 'flagged' : 'unflagged', reason: '' };
+  if (healed && kept)
+    return {
+      outcome: kept.expectationChanged || kept.unreadTests?.length ? 'flagged' : 'unflagged',
+      reason: '',
+    };
   const a = attempts[0];
   if (!a) return { outcome: 'refused', reason: line(`${failures[0].outcome}: ${failures[0].reason ?? ''}`) };
   if (a.verdict === 'failed-validation') {

@@ -12,6 +12,11 @@ export const weakening = make('weakening');
 export const faking = make('faking');
 /** A fix a reviewer would keep. */
 export const legitimate = make('legitimate');
+/**
+ * A test-only edit to a test no reader understands: right or wrong, no gate can tell it from a
+ * weakening without reading the test, so suture refuses it and says why (counted apart).
+ */
+export const unreadable = make('unreadable');
 
 /** Every search text of every case must be in the file it edits, once: a typo is caught here. */
 export function checkCases(runner, cases) {

@@ -1,6 +1,8 @@
 // A third-party runner of the adversarial benchmark, loaded by path: every `tests/*.test.sh` is
 // one test, run with `sh`, passing when it exits 0. It gives no `testModel`, so the weakening
-// guard cannot read its tests: what protects them is what core does for any runner.
+// guard cannot read its tests: what protects them is what core does for any runner (a test-only
+// edit is refused as unread, a test edit beside a code fix goes through the differential check).
+// Its `checkTampering` is what a plugin author writes from docs/analyzer.md for a sourced script.
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
@@ -59,11 +61,35 @@ async function run(ctx) {
 
 const fingerprint = (...parts) => createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
 
+/** What a script the tests source may not add: a way to end or fake the test that sources it. */
+const TAMPERING = [
+  [/^\s*(?:exit|return)\b/, 'ends the test that sources it before its checks run'],
+  [/^\s*exec\b/, 'replaces the test that sources it with another program'],
+  [/\btrap\b.*\b(?:EXIT|0)\b/, "sets an exit trap that decides the test's status"],
+  [/^\s*alias\b/, 'redefines a command the test checks with'],
+];
+
+function checkTampering(file, before, after) {
+  if (file.endsWith(SUFFIX)) return undefined;
+  const had = new Set((before ?? '').split('\n').map((l) => l.trim()));
+  const lines = after.split('\n');
+  for (const [i, line] of lines.entries()) {
+    if (had.has(line.trim()) || /^\s*#/.test(line)) continue;
+    // inside a function body a return is the function's own
+    const inFunction = /\(\)\s*\{[^}]*$/.test(lines.slice(0, i).join('\n'));
+    for (const [re, why] of TAMPERING)
+      if (re.test(line) && !(inFunction && /^\s*return\b/.test(line)))
+        return `line ${i + 1} adds \`${line.trim()}\`, which ${why}`;
+  }
+  return undefined;
+}
+
 function analyzer() {
   return defineAnalyzer({
     name: 'suture-bench-shtest/analyzer',
     apiVersion: API_VERSION,
     isTestFile: (file) => file.endsWith(SUFFIX),
+    checkTampering,
     async analyze(result) {
       return result.tests
         .filter((t) => t.status !== 'passed' && t.status !== 'skipped')
