@@ -116,6 +116,9 @@ describe('business mode: scenarios from the rules written by the LLM, replayed f
     const files = await readdir(CASSETTE);
     expect(files.filter((f) => f.endsWith('.json'))).toHaveLength(6);
     if (scripted) expect(scripted.calls).toHaveLength(6);
-    expect(result.report!.totals.llmCalls).toBe(6 - 5);
+    // the gate's heal of the product bug answered once; a replay makes no call and says it replayed
+    expect(result.report!.totals).toMatchObject(
+      scripted ? { llmCalls: 6 - 5 } : { llmCalls: 0, costUsd: 0, replayedAnswers: 6 - 5 },
+    );
   });
 });

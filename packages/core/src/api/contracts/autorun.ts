@@ -143,6 +143,8 @@ export const AutoRunReportSchema = z.object({
     healed: z.number().int().nonnegative(),
     llmCalls: z.number().int().nonnegative(),
     costUsd: z.number().nonnegative(),
+    /** Answers replayed from a cassette: no call was made for them, so they are not in llmCalls or costUsd. */
+    replayedAnswers: z.number().int().nonnegative().default(0),
   }),
   audit: z.array(AuditEntrySchema),
   /** 0 a test was kept, 1 none was, 3 the run failed (then everything was rolled back). */

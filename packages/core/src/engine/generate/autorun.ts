@@ -168,6 +168,7 @@ async function autoRun(options: AutoRunOptions): Promise<AutoRunReport> {
           healed: tests.filter((t) => t.attempts.some((a) => a.verdict === 'healed')).length,
           llmCalls: usage.reduce((n, u) => n + u.calls, 0),
           costUsd: usage.reduce((n, u) => n + u.costUsd, 0),
+          replayedAnswers: usage.reduce((n, u) => n + (u.replayed?.answers ?? 0), 0),
         },
         audit: audit.entries,
         exitCode: error ? 3 : tests.some((t) => t.verdict === 'kept') ? 0 : 1,
