@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { requireToolchain } from '@suture/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, REPO, suture, workspace } from './cli-support.js';
 import { gitlabCases, schemaErrors } from './junit-readers.js';
@@ -48,7 +49,8 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 describe('results.xml as CI servers read it, and no machine path in any report', () => {
-  it('is valid against junit-10.xsd, reads right in GitLab, and every file the run writes is repository-relative', async () => {
+  it('is valid against junit-10.xsd, reads right in GitLab, and every file the run writes is repository-relative', async (t) => {
+    requireToolchain(t, { command: 'xmllint', install: 'apt-get install libxml2-utils' });
     const dir = await monorepo();
     const r = await suture(['run'], dir);
     expect(r.code).toBe(1);
