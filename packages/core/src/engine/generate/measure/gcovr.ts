@@ -1,5 +1,6 @@
 import { readdir, readFile, rm, access } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
+import { whichPython } from '../../../analysis/python-interpreter.js';
 import { toPosix } from '../../../safety/paths.js';
 import {
   CoverageError,
@@ -63,10 +64,11 @@ const exists = (path: string): Promise<boolean> =>
 export function gcovr(options: { cmake?: string; ctest?: string; python?: string } = {}): CoverageProbe {
   const cmake = options.cmake ?? 'cmake';
   const ctest = options.ctest ?? 'ctest';
-  const python = options.python ?? 'python3';
   return {
     tool: 'gcovr',
     async measure(request: CoverageRequest): Promise<CoverageData> {
+      // found as the user's shell finds it, and named absolute in a message that it lacks gcovr
+      const python = await whichPython(options.python ?? 'python3', request.env);
       const build = join(request.cacheDir, 'coverage-build');
       const common = {
         cwd: request.root,

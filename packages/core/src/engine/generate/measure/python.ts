@@ -43,7 +43,7 @@ export function coveragePy(options: { python?: string } = {}): CoverageProbe {
   return {
     tool: 'coverage.py',
     async measure(request: CoverageRequest): Promise<CoverageData> {
-      const python = await resolvePython(request.root, options.python);
+      const python = await resolvePython(request.root, options.python, request.env);
       const dataFile = join(request.workDir, '.coverage');
       const sources = [...new Set(request.target.map((f) => dirname(join(request.root, f))))];
       const env = { ...request.env, COVERAGE_FILE: dataFile, PYTHONDONTWRITEBYTECODE: '1' };
