@@ -126,10 +126,10 @@ describe('the per-test-file summary of a real pytest gate', () => {
     const section = summary.slice(summary.indexOf('### Test files'));
     expect(section).toMatch(/^\| file \| state \| tests \| failed \| errors \| runs \| attempts \|$/m);
     expect(section).toMatch(
-      /^\| `tests\/test_stock\.py` \| 🩹 healed \| 1 \| 1 \| exception: NameError: name 'totl' is not defined \(healed\) \| \d+ \| 1 \|$/m,
+      /^\| `app\/tests\/test_stock\.py` \| 🩹 healed \| 1 \| 1 \| exception: NameError: name 'totl' is not defined \(healed\) \| \d+ \| 1 \|$/m,
     );
     expect(section).toMatch(
-      /^\| `tests\/test_pricing\.py` \| ❌ failing \| 2 \| 1 \| assertion: .*\(unfixable\) \|/m,
+      /^\| `app\/tests\/test_pricing\.py` \| ❌ failing \| 2 \| 1 \| assertion: .*\(unfixable\) \|/m,
     );
   });
 });

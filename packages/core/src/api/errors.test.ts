@@ -50,3 +50,15 @@ describe('usageOfError', () => {
     expect(usageOfError('a string')).toBeUndefined();
   });
 });
+
+describe('PluginError', () => {
+  it('names the plugin and its config entry once, even when its message starts with its name', () => {
+    const origin = { configFile: 'suture.config.json', keyPath: '--generator' };
+    expect(
+      new PluginError('@suture/generator-llm', origin, '@suture/generator-llm wrote no test file').message,
+    ).toBe('@suture/generator-llm (suture.config.json#--generator): wrote no test file');
+    expect(new PluginError('gen', undefined, 'gen: timed out').message).toBe('gen: timed out');
+    // a name that only starts the same is the plugin's own text
+    expect(new PluginError('gen', undefined, 'generator failed').message).toBe('gen: generator failed');
+  });
+});

@@ -36,8 +36,15 @@ export class PluginError extends Error {
     readonly detail: string,
     options?: { cause?: unknown },
   ) {
-    super(`${plugin}${origin ? ` (${formatOrigin(origin)})` : ''}: ${detail}`, options);
+    super(`${plugin}${origin ? ` (${formatOrigin(origin)})` : ''}: ${ownName(plugin, detail)}`, options);
   }
+}
+
+/** A plugin's message without the plugin's own name in front, which the error already gives. */
+function ownName(plugin: string, detail: string): string {
+  return detail.startsWith(`${plugin} `) || detail.startsWith(`${plugin}: `)
+    ? detail.slice(plugin.length).replace(/^:?\s+/, '')
+    : detail;
 }
 
 /**

@@ -219,6 +219,8 @@ describe('pytest runner edge cases', () => {
       logger: silentLogger,
     });
     expect(r.status).toBe('error');
-    expect(r.error).toMatch(/install Python 3 or set the runner option "python"/);
+    expect(r.error).toMatch(
+      /^cannot start python-does-not-exist: .*; install Python 3, or set the runner option "python" to the interpreter that has it/,
+    );
   });
 });

@@ -156,9 +156,11 @@ describe('suture generate tests --generator openai', () => {
     const report = reportOf(r);
     expect(r.code, r.stderr).toBe(3);
     expect(report.error).toBe(
-      "@suture/generator-llm wrote no test file: shop/stock.py: the model's answer edits shop/stock.py (search/replace) instead of creating tests/gen/test_gen_stock_2.py with its whole content",
+      "@suture/generator-llm (suture.config.json#--generator): wrote no test file: shop/stock.py: the model's answer edits shop/stock.py (search/replace) instead of creating tests/gen/test_gen_stock_2.py with its whole content",
     );
-    expect(r.stderr).toContain('the auto-run failed: @suture/generator-llm wrote no test file');
+    expect(r.stderr).toContain(
+      'the auto-run failed: @suture/generator-llm (suture.config.json#--generator): wrote no test file',
+    );
     expect(verdicts(report)).toEqual({ 'tests/gen/test_gen_stock.py': 'rolled-back' });
     expect(await tree(root)).toEqual(before);
     expect(existsSync(`${root}/tests/gen`)).toBe(false);
