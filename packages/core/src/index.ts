@@ -192,3 +192,4 @@ export {
   type FileLines,
   type RollbackStrategy,
 } from './api/contracts/autorun.js';
+export { portableReport, rootSpellings } from './reporters/portable.js';

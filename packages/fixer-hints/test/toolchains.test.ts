@@ -113,7 +113,7 @@ describe('JavaScript hints through the TypeScript language service', () => {
       rationale: '"mss" is not defined; the closest name visible there is "ms"',
     });
     await apply(root, short, proposal);
-    expect(node("console.log(require('./timer').delay(3))")).toBe('6');
+    expect(node("process.stdout.write(String(require('./timer').delay(3)))")).toBe('6');
     expect(await propose(failure('ad', 6, 'pick'))).toMatchObject({
       verdict: 'unfixable',
       diagnosis: expect.stringMatching(/several names are equally close \(ab, ac\)/),

@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
-import { API_VERSION, z, type GateReport, type Reporter } from '@suture/core';
+import { API_VERSION, z, type GateReport, type Reporter, portableReport, rootSpellings } from '@suture/core';
 import { artifactsIn } from './artifacts.js';
 import { renderPage } from './page.js';
 
@@ -45,9 +45,11 @@ export default function html(options: HtmlOptions = {}): Reporter {
   return {
     name: '@suture/reporter-html',
     apiVersion: API_VERSION,
-    async onRunEnd(report, { runDir }) {
+    async onRunEnd(report, { runDir, root }) {
       const target = isAbsolute(file) ? file : join(runDir, file);
-      const page = renderReport(report, await artifactsIn(runDir), title);
+      // the report as report.json holds it: no path of the machine the run was on
+      const portable = portableReport(report, rootSpellings(root));
+      const page = renderReport(portable, await artifactsIn(runDir), title);
       await mkdir(dirname(target), { recursive: true });
       // a reader opening the file mid-write sees the old page or the new one, never half of one
       const partial = `${target}.${process.pid}.tmp`;

@@ -1,4 +1,4 @@
-import { API_VERSION, type Reporter } from '@suture/core';
+import { API_VERSION, portableReport, rootSpellings, type Reporter } from '@suture/core';
 import { artifactsIn } from '../artifacts.js';
 import type { LiveMessage } from '../shared/live.js';
 
@@ -63,8 +63,10 @@ export function liveFeed(options: LiveFeedOptions): Reporter {
     onProjectEnd(e) {
       publish({ type: 'project-end', project: e.project });
     },
-    async onRunEnd(report, { runDir }) {
-      publish({ type: 'run-end', report, artifacts: await artifactsIn(runDir) });
+    async onRunEnd(report, { runDir, root }) {
+      // the report as report.json holds it: no path of the machine the run was on
+      const portable = portableReport(report, rootSpellings(root));
+      publish({ type: 'run-end', report: portable, artifacts: await artifactsIn(runDir) });
     },
   };
 }
