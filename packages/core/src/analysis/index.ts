@@ -46,6 +46,7 @@ export {
   collect,
   comparison,
   conditionsAround,
+  deadBranch,
   disarmedIn,
   fileConstants,
   foldComparison,

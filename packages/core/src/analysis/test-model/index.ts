@@ -11,6 +11,7 @@ export {
   checkingUnits,
   cleanText,
   collect,
+  deadBranch,
   disarmedIn,
   helperCalls,
   namesIn,

@@ -124,6 +124,42 @@ function runs(fn: Node, body: Node, d: Dialect): string | undefined {
 }
 
 /**
+ * Why `child` never runs under `parent` in a brace language whose grammar names its branches as
+ * tree-sitter's C, C++ and JavaScript grammars do: the consequence of an `if` whose condition is
+ * constant false, the `else` of one constant true, the body of a `while`/`for` whose condition is
+ * constant false (a `for` condition may come as an expression statement). `truth` folds a
+ * condition to its constant value, when it has one.
+ */
+export function deadBranch(
+  parent: Node,
+  child: Node,
+  truth: (condition: Node) => boolean | undefined,
+  d: Dialect,
+): string | undefined {
+  const field = (name: string): Node | null => parent.childForFieldName(name);
+  const bare = (n: Node): Node => (n.type === 'expression_statement' ? (n.namedChildren[0] ?? n) : n);
+  if (parent.type === 'if_statement' && child.id === field('consequence')?.id) {
+    const condition = field('condition')!;
+    if (truth(condition) === false)
+      return `it sits in a branch that never runs (\`if ${cleanText(condition, d)}\`)`;
+  }
+  if (
+    parent.type === 'else_clause' &&
+    parent.parent?.type === 'if_statement' &&
+    truth(parent.parent.childForFieldName('condition')!) === true
+  )
+    return 'it sits in an else branch that never runs';
+  if (
+    (parent.type === 'while_statement' || parent.type === 'for_statement') &&
+    child.id === field('body')?.id
+  ) {
+    const condition = field('condition');
+    if (condition && truth(bare(condition)) === false) return 'it sits in a loop that never runs';
+  }
+  return undefined;
+}
+
+/**
  * Why `node` (in the test whose statements are `body`) can no longer run or fail: a stop before it
  * in its block or an enclosing one, a dead branch, a handler that swallows its failure, a function
  * that is never called. Undefined when it runs and can fail.

@@ -7,6 +7,7 @@ import {
   helperCalls,
   type Unit,
   collect,
+  deadBranch,
   disarmedIn,
   same,
   type Dialect,
@@ -107,25 +108,8 @@ function isStop(s: Node, k: Constants): string | undefined {
 
 function guard(parent: Node, child: Node, k: Constants): string | undefined {
   const field = (name: string): Node | null => parent.childForFieldName(name);
-  if (
-    parent.type === 'if_statement' &&
-    child.id === field('consequence')?.id &&
-    truth(field('condition')!, k) === false
-  )
-    return `it sits in a branch that never runs (\`if ${cleanText(field('condition')!, CPP)}\`)`;
-  if (
-    parent.type === 'else_clause' &&
-    parent.parent?.type === 'if_statement' &&
-    truth(parent.parent.childForFieldName('condition')!, k) === true
-  )
-    return 'it sits in an else branch that never runs';
-  if (
-    (parent.type === 'while_statement' || parent.type === 'for_statement') &&
-    child.id === field('body')?.id
-  ) {
-    const cond = field('condition');
-    if (cond && truth(cond, k) === false) return 'it sits in a loop that never runs';
-  }
+  const dead = deadBranch(parent, child, (n) => truth(n, k), CPP);
+  if (dead) return dead;
   if (parent.type === 'preproc_if' || parent.type === 'preproc_elif') {
     const v = truth(field('condition')!, k);
     if (v === false && child.id !== field('alternative')?.id) return 'it sits in an #if 0 block';

@@ -5,6 +5,7 @@ import {
   checkingUnits,
   cleanText,
   collect,
+  deadBranch,
   helperCalls,
   same,
   type Constants,
@@ -94,26 +95,8 @@ const hasCheck = (n: Node): boolean =>
 
 function guard(parent: Node, child: Node, k: Constants): string | undefined {
   const field = (name: string): Node | null => parent.childForFieldName(name);
-  if (
-    parent.type === 'if_statement' &&
-    child.id === field('consequence')?.id &&
-    truth(field('condition')!, k) === false
-  )
-    return `it sits in a branch that never runs (\`if ${cleanText(field('condition')!, JS)}\`)`;
-  if (
-    parent.type === 'else_clause' &&
-    parent.parent?.type === 'if_statement' &&
-    truth(parent.parent.childForFieldName('condition')!, k) === true
-  )
-    return 'it sits in an else branch that never runs';
-  if (
-    (parent.type === 'while_statement' || parent.type === 'for_statement') &&
-    child.id === field('body')?.id
-  ) {
-    const cond = field('condition');
-    if (cond && truth(cond.type === 'expression_statement' ? cond.namedChildren[0]! : cond, k) === false)
-      return 'it sits in a loop that never runs';
-  }
+  const dead = deadBranch(parent, child, (n) => truth(n, k), JS);
+  if (dead) return dead;
   if (parent.type === 'for_in_statement' && child.id === field('body')?.id) {
     // `for (const x of [])`, or of a top-level const that is `[]`
     const right = field('right')!;
