@@ -50,10 +50,20 @@ describe('remember', () => {
       { id: 'bad', status: 'failed', durationMs: 7 },
       { id: 'new-hang', status: 'timeout', durationMs: 30_000 },
     ]);
-    expect(Object.fromEntries(memory)).toEqual({ ok: 12, hung: 50, bad: 7, 'new-hang': null });
+    expect(Object.fromEntries(memory)).toEqual({ ok: 12, hung: 50, 'new-hang': null });
     // a later run that measures it replaces the mark
     remember(memory, [{ id: 'new-hang', status: 'passed', durationMs: 40 }]);
     expect(memory.get('new-hang')).toBe(40);
+  });
+
+  it('gives the validation of a test that failed fast the limit its failing run had, not 5x the time it took to fail', () => {
+    const memory: DurationMemory = new Map();
+    remember(memory, [{ id: 'slow-once-fixed', status: 'failed', durationMs: 210 }]);
+    expect(testLimit(options, 'slow-once-fixed', true, memory)).toEqual({ ms: 30_000, source: 'option' });
+    // a pass measured earlier still sets the limit of a later re-run after it fails
+    remember(memory, [{ id: 'was-passing', status: 'passed', durationMs: 4_000 }]);
+    remember(memory, [{ id: 'was-passing', status: 'failed', durationMs: 5 }]);
+    expect(testLimit(options, 'was-passing', true, memory)).toMatchObject({ ms: 20_000, measuredMs: 4_000 });
   });
 });
 

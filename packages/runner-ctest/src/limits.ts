@@ -70,7 +70,10 @@ export function timeoutMessage(options: ResolvedCtestOptions, limit: TestLimit, 
 
 /**
  * Remembers what a run measured, for the limits of later re-runs. The time of a test a limit cut
- * short is not a duration: the test keeps what an earlier run measured, or is marked as cut.
+ * short is not a duration: the test keeps what an earlier run measured, or is marked as cut. Nor
+ * is the time of a test that failed: a test that fails at its first check takes a fraction of
+ * what it takes once fixed, so its re-run (a fix's validation) keeps the limit the failing run
+ * had, or what an earlier pass measured.
  */
 export function remember(
   memory: DurationMemory,
@@ -79,6 +82,6 @@ export function remember(
   for (const t of tests) {
     if (t.status === 'timeout') {
       if (!memory.has(t.id)) memory.set(t.id, null);
-    } else if (t.durationMs !== undefined && t.status !== 'error') memory.set(t.id, t.durationMs);
+    } else if (t.durationMs !== undefined && t.status === 'passed') memory.set(t.id, t.durationMs);
   }
 }

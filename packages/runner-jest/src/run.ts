@@ -217,11 +217,12 @@ export async function runJest(
   }
   const kept = tests.filter(wanted);
   await live.finish(kept);
-  // the time of a test its limit stopped is not a duration: it keeps an earlier one, or is marked
+  // the time of a test its limit stopped is not a duration: it keeps an earlier one, or is marked;
+  // nor is the time of a failure, which says nothing of how long the test takes once fixed
   for (const t of kept) {
     if (t.status === 'timeout') {
       if (!memory.has(t.id)) memory.set(t.id, null);
-    } else if (t.durationMs !== undefined) memory.set(t.id, t.durationMs);
+    } else if (t.durationMs !== undefined && t.status === 'passed') memory.set(t.id, t.durationMs);
   }
 
   // the round ends once its results are located and folded, which is part of what it cost

@@ -111,9 +111,10 @@ export async function runPytest(
     ctx.logger.info(`pytest stopped at ${stuck}; running the ${left.length} test(s) left in a new process`);
   }
   const ran = [...fold.tests.values()];
-  // a test cut off by the wall-clock limit has no duration to go by, nor one its own limit stopped
+  // a test cut off by the wall-clock limit has no duration to go by, nor one its own limit stopped;
+  // nor one that failed: the time it took to fail says nothing of the time a pass takes once fixed
   memory.record(
-    ran.filter((t) => t.id !== fold.running && t.status !== 'timeout').map((t) => [t.id, t.durationMs ?? 0]),
+    ran.filter((t) => t.id !== fold.running && t.status === 'passed').map((t) => [t.id, t.durationMs ?? 0]),
     fold.setupMs.values(),
     ran.filter((t) => t.status === 'timeout').map((t) => t.id),
   );

@@ -1,0 +1,3 @@
+def checksum(rows):
+    # the bug: it gives up before reading any row
+    return 0
