@@ -1,8 +1,26 @@
 import { relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { Diagnostic, TestResult } from '@suture/core';
+import { testId } from './ids.js';
 import { suiteKey, type PassResult } from './pass.js';
 import { testResultOf } from './results.js';
+
+/** V8's last words when a heap limit is reached: `FATAL ERROR: Reached heap limit ... JavaScript heap out of memory`. */
+const OUT_OF_MEMORY = /^FATAL ERROR: .*JavaScript heap out of memory.*$/m;
+
+/**
+ * What V8 printed when the process ran out of memory: its fatal line and the JavaScript stack
+ * when it printed one; the garbage collections (addresses, timings) and the native stack left out.
+ */
+export function outOfMemory(output: string): { line: string; report: string } | undefined {
+  const plain = stripVTControlCharacters(output);
+  const fatal = OUT_OF_MEMORY.exec(plain);
+  if (!fatal) return undefined;
+  const start = plain.lastIndexOf('<--- JS stacktrace --->', fatal.index);
+  const native = plain.indexOf('----- Native stack trace -----', fatal.index);
+  const report = plain.slice(start < 0 ? fatal.index : start, native < 0 ? undefined : native).trim();
+  return { line: fatal[0].trim(), report: report.slice(0, 8_000) };
+}
 
 /**
  * What a Jest process that ended before Jest reported the end of its run leaves: each test file
@@ -31,20 +49,41 @@ export function endedEarly(
     raw,
   });
   const tests: TestResult[] = [];
-  const diagnostics = pass.openFiles.map(({ file, project }) => {
+  const oom = outOfMemory(pass.proc.output);
+  const diagnostics = pass.openFiles.flatMap(({ file, project }) => {
     const shown = relative(root, file);
     for (const a of pass.ended.get(suiteKey(file, project)) ?? [])
       tests.push(testResultOf(a, shown, a.location?.line ?? undefined, project));
+    // a heap the running test filled: that test fails with V8's words, not its whole file
+    const running = oom ? pass.running.filter((t) => t.file === file && t.project === project) : [];
+    for (const t of running)
+      tests.push({
+        id: testId(shown, t.fullName, project),
+        name: t.fullName,
+        file: shown,
+        status: 'crashed',
+        message: `ran out of memory: ${oom!.line} (Jest's process was stopped by V8 while this test ran)`,
+        trace: `${oom!.line}\nJest's process ran out of memory while the test "${t.fullName}" of ${shown} ran; the tests after it did not run.\n\n${oom!.report}`,
+        details: { title: t.title ?? t.fullName, ancestorTitles: t.ancestorTitles, outOfMemory: true },
+      });
+    if (running.length > 0) return [];
+    if (oom)
+      return [
+        diagnostic(
+          shown,
+          `Jest's process ran out of memory while ${shown} ran (${oom.line}), before Jest reported the file or the end of its run; the tests after that point, and the files Jest had not started, did not run`,
+        ),
+      ];
     return diagnostic(
       shown,
       `Jest's process ${how} while ${shown} ran, before Jest reported the file or the end of its run: something in it ended the process (process.exit in the code under test?); the tests after that point, and the files Jest had not started, did not run`,
     );
   });
-  if (diagnostics.length === 0)
+  if (pass.openFiles.length === 0)
     diagnostics.push(
       diagnostic(
         undefined,
-        `Jest's process ${how} before Jest reported the end of its run, between test files: the files it had not started did not run`,
+        `Jest's process ${oom ? `ran out of memory (${oom.line})` : how} before Jest reported the end of its run, between test files: the files it had not started did not run`,
       ),
     );
   return { tests, diagnostics };

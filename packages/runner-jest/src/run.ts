@@ -2,7 +2,7 @@ import { access } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { Diagnostic, RunContext, RunResultInput, TestResult } from '@suture/core';
-import { endedEarly } from './ended-early.js';
+import { endedEarly, outOfMemory } from './ended-early.js';
 import { nodeFlags, usesNativeEsm } from './esm.js';
 import { parseId, testId } from './ids.js';
 import { fileGapLimit, stoppedMessage, testLimit } from './limits.js';
@@ -265,7 +265,9 @@ export async function runJest(
         : why,
     };
   }
-  if (suites.size === 0 && stopped.length === 0) {
+  // a file that started and never ended is a failure of that file, even the first one
+  const openEnded = !last.completed && last.openFiles.length > 0;
+  if (suites.size === 0 && stopped.length === 0 && !openEnded) {
     const plain = stripVTControlCharacters(last.proc.output);
     const validation =
       /Validation Error|Unknown option|Unrecognized (?:CLI Parameter|option)|is not a valid|Error: Could not locate module|Can't find a root directory|Multiple configurations found|Option ".*" was replaced/.exec(
@@ -279,7 +281,9 @@ export async function runJest(
         ? 'Jest configuration error'
         : last.proc.exitCode === 0 || /No tests found/.test(plain)
           ? 'Jest found no test to run'
-          : 'Jest stopped before it reported any test file';
+          : outOfMemory(plain)
+            ? `Jest ran out of memory before it started a test file (${outOfMemory(plain)!.line})`
+            : 'Jest stopped before it reported any test file';
     return { ...common, status: 'error', tests: [], diagnostics, error: `${what}:\n${tail(plain, 25)}` };
   }
   // Jest's own word that its run ended, not the exit code: a process.exit(0) ends Jest mid-run

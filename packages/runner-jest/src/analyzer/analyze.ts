@@ -17,6 +17,7 @@ const ERROR_TYPE = /^\s*(?:thrown: )?"?(\w*Error|Error)(?:\s*\[\w+\])?:/m;
 
 function kindOf(test: TestResult): FailureKind {
   if (test.status === 'timeout') return 'timeout';
+  if (test.status === 'crashed') return 'crash';
   const text = test.trace ?? test.message ?? '';
   if (/expect\(|toBe|toEqual|toThrow|Expected|AssertionError/.test(test.message ?? '')) return 'assertion';
   if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|getaddrinfo|socket hang up/.test(text)) return 'infra';

@@ -3,13 +3,15 @@ import { join } from 'node:path';
 import { HealConfigSchema, type Fixer, type GateMode, type GateReport, type HealConfig } from '@suture/core';
 import { runGate } from '@suture/core/internal';
 import { silentLogger } from '@suture/core/testing';
-import jest from '../../src/index.js';
+import jest, { type JestOptions } from '../../src/index.js';
 
 export interface JestGate {
   root: string;
   mode?: GateMode;
   fixers: Fixer[];
   heal?: Partial<HealConfig>;
+  /** The runner's options (default none). */
+  options?: JestOptions;
 }
 
 /** The gate over one real Jest project, the project's folder as the repository root. */
@@ -22,7 +24,7 @@ export function gate(run: JestGate): Promise<GateReport> {
       {
         name: 'web',
         root: run.root,
-        runner: jest(),
+        runner: jest(run.options ?? {}),
         analyzer: jest().analyzer!(),
         timeoutMs: 120_000,
         heal: HealConfigSchema.parse({ flakyReruns: 0, ...run.heal }),
