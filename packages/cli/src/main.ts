@@ -29,13 +29,20 @@ export async function main(argv: readonly string[]): Promise<number> {
       '--fix',
       'Keep the validated heals in the working tree (default: check mode, the tree is left as it was)',
     )
-    .option('--no-heal', 'Report failures without asking any fixer')
+    .option(
+      '--no-heal',
+      'Report failures without asking any fixer; failed tests are not re-run unless --retries is given',
+    )
     .option(
       '--no-block',
       'Exit 0 even when failures remain after the repair rounds (config: "blocking": false); the reports say what would have blocked; usage and config errors still exit 2, internal errors 3',
     )
     .option('--fixer <name>', 'Use only this fixer from the configured ladder (repeatable)')
     .option('--max-attempts <n>', 'Attempts per failure group (default from config, 3)')
+    .option(
+      '--retries <n>',
+      'Re-runs of failed tests to tell flaky ones apart, 0 to 5 (default: heal.flakyReruns, 1; 0 with --no-heal)',
+    )
     .option('--reporter <name>', 'Use this reporter instead of the configured ones (repeatable)')
     .option('--json', 'Print the JSON report on stdout (human output goes to stderr)')
     .option('--concurrency <n>', 'Projects gated at once')

@@ -22,6 +22,8 @@ export interface RunFlags extends UiFlags {
   block?: boolean;
   fixer?: string | string[];
   maxAttempts?: number;
+  /** `--retries N`: flaky re-runs of failed tests (none by default with `--no-heal`). */
+  retries?: number;
   reporter?: string | string[];
   json?: boolean;
   concurrency?: number;
@@ -42,6 +44,14 @@ function positiveInt(name: string, value: unknown): number | undefined {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1)
     throw new UsageError(`--${name} expects a positive integer, got "${String(value)}"`);
+  return n;
+}
+
+function retriesFlag(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 5)
+    throw new UsageError(`--retries expects an integer from 0 to 5, got "${String(value)}"`);
   return n;
 }
 
@@ -96,6 +106,7 @@ export async function runCommand(projects: string[], flags: RunFlags): Promise<n
       ...(positiveInt('max-attempts', flags.maxAttempts)
         ? { maxAttempts: positiveInt('max-attempts', flags.maxAttempts)! }
         : {}),
+      ...(retriesFlag(flags.retries) !== undefined ? { retries: retriesFlag(flags.retries)! } : {}),
       ...(list(flags.reporter) ? { reporters: list(flags.reporter)! } : {}),
       ...(positiveInt('concurrency', flags.concurrency)
         ? { concurrency: positiveInt('concurrency', flags.concurrency)! }

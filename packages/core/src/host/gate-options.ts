@@ -16,6 +16,11 @@ export interface GateRequest {
   /** Narrow the fixer ladder to these (alias, package name or plugin name). */
   fixers?: string[];
   maxAttempts?: number;
+  /**
+   * Re-runs of failed tests for flaky triage (`--retries N`), over the config's `flakyReruns`.
+   * Unset in `no-heal` mode means none: a gate that heals nothing re-runs nothing.
+   */
+  retries?: number;
   /** Replace the configured reporters. */
   reporters?: string[];
   concurrency?: number;
@@ -83,6 +88,8 @@ export async function createGateOptions(loaded: LoadedConfig, request: GateReque
     }
     const heal = projectHeal(config, i);
     if (request.maxAttempts) heal.maxAttempts = request.maxAttempts;
+    if (request.retries !== undefined) heal.flakyReruns = request.retries;
+    else if (request.mode === 'no-heal') heal.flakyReruns = 0;
     projects.push({
       name: p.name,
       root: resolve(loaded.dir, p.root),
