@@ -1,5 +1,7 @@
 import type { FailureInput, FailureKind, Location, ProjectInfo, RunResult, TestResult } from '@suture/core';
 import { groupFailures, type FailureCase, type SummaryCache } from '@suture/core/analysis';
+import type { CrashBacktraces } from './crash-backtrace.js';
+import { crashEvidence, MAX_DEBUGGED } from './crash-evidence.js';
 import type { CppFile } from './cpp-summary.js';
 
 type Summaries = SummaryCache<CppFile>;
@@ -28,7 +30,18 @@ async function locate(
   return { file, ...(line ? { line } : {}), ...(symbol ? { symbol } : {}) };
 }
 
-async function fromTest(t: TestResult, project: ProjectInfo, summaries: Summaries): Promise<FailureCase> {
+/** What a crash's evidence needs: the debugger's memo, and whether this crash may be run under it. */
+interface CrashContext {
+  backtraces: CrashBacktraces;
+  debug: boolean;
+}
+
+async function fromTest(
+  t: TestResult,
+  project: ProjectInfo,
+  summaries: Summaries,
+  crash: CrashContext,
+): Promise<FailureCase> {
   const d = (t.details ?? {}) as {
     failureFile?: string;
     failureLine?: number;
@@ -66,7 +79,11 @@ async function fromTest(t: TestResult, project: ProjectInfo, summaries: Summarie
     tests: [t.id],
     ...(where ? { location: where } : {}),
     frames: [],
-    evidence: t.trace ?? t.message ?? '',
+    // a crash's transcript is banners: the signal, the running case and a backtrace say what broke
+    evidence:
+      kind === 'crash'
+        ? await crashEvidence(t, project.root, crash.backtraces, crash.debug)
+        : (t.trace ?? t.message ?? ''),
     repairable: true,
     details: { test: t.id, ...(d.gtest ? { gtest: d.gtest } : {}), ...(d.frame ? { frame: d.frame } : {}) },
   };
@@ -82,6 +99,7 @@ export async function analyzeCtest(
   result: RunResult,
   project: ProjectInfo,
   summaries: Summaries,
+  backtraces: CrashBacktraces,
 ): Promise<FailureInput[]> {
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
@@ -114,7 +132,11 @@ export async function analyzeCtest(
     ]);
   }
   const cases: FailureCase[] = [];
+  let crashes = 0;
   for (const t of result.tests)
-    if (t.status !== 'passed' && t.status !== 'skipped') cases.push(await fromTest(t, project, summaries));
+    if (t.status !== 'passed' && t.status !== 'skipped') {
+      const debug = t.status === 'crashed' && crashes++ < MAX_DEBUGGED;
+      cases.push(await fromTest(t, project, summaries, { backtraces, debug }));
+    }
   return groupFailures(cases);
 }

@@ -116,6 +116,19 @@ describe('scope on a real CMake + CTest + GoogleTest build (includes, umbrella h
     expect(scope.entries[0]!.reasons).toContain("frame 1 of the debugger's backtrace of the crash");
   });
 
+  it("gives a segfault's evidence its signal, the case that was running and the debugger's backtrace", async (ctx) => {
+    requireToolchain(ctx, GDB);
+    const group = groups.find((g) => g.tests.includes('geom_test::First.Empty'))!;
+    expect(group.kind).toBe('crash');
+    expect(group.evidence).toContain('geom_test::First.Empty crashed: Exception: SegFault (SIGSEGV');
+    expect(group.evidence).toContain('running the GoogleTest case First.Empty');
+    expect(group.evidence).toMatch(
+      /#0 first_or_zero at src\/bounds\.cpp:\d+: +if \(count >= 0\) return values\[0\];\n +#1 \w+ at tests\/geom_test\.cpp:/,
+    );
+    // the cases that passed before it are not evidence of the crash
+    expect(group.evidence).not.toContain('Area.Rectangle');
+  });
+
   it('runs a crashed program under the debugger once, until the program is built again', async (ctx) => {
     requireToolchain(ctx, GDB);
     const memo = new CrashBacktraces();
@@ -143,7 +156,9 @@ describe('the gate heals each construct with a fixer that proposes the true fix'
   it('accepts every true fix as inside its scope', async () => {
     const root = await copy('localization');
     await seed(root);
+    const requests: FixRequest[] = [];
     const trueFix = (r: FixRequest) => {
+      requests.push(r);
       const bug = Object.values(BUGS).find((b) => r.failure.tests.includes(b.test));
       if (!bug)
         return { verdict: 'unfixable', diagnosis: `not scripted: ${r.failure.tests.join(', ')}` } as const;
@@ -163,6 +178,11 @@ describe('the gate heals each construct with a fixer that proposes the true fix'
       expect(failures.find((f) => f.failure.tests.includes(bug.test))?.outcome, bug.test).toBe('healed');
     expect(failures.flatMap((f) => f.attempts.map((a) => a.verdict))).not.toContain('refused');
     expect(report.projects[0]!.status).toBe('healed');
+    // what the fixer reads of the segfault, after the engine's cleaner took the banners out
+    const crash = requests.find((r) => r.failure.tests.includes('geom_test::First.Empty'))!;
+    expect(crash.failure.evidence).toContain('crashed: Exception: SegFault (SIGSEGV');
+    expect(crash.failure.evidence).toContain('the GoogleTest case First.Empty');
+    expect(crash.failure.evidence).toMatch(/Backtrace/);
   }, 900_000);
 });
 
