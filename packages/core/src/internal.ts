@@ -6,13 +6,13 @@ export { runGate, newRunId, UnrecoveredJournalError } from './engine/gate.js';
 export type { GateOptions, GateProject, RunGate } from './engine/types.js';
 export { validateEdits, MAX_EDIT_BYTES, type PlannedWrite, type ProposalCheck } from './engine/validate.js';
 export { checkTestWeakening, type WeakeningOptions, type WeakeningVerdict } from './engine/weakening.js';
-export { buildFixRequest, sourceSlices, trimEvidence } from './engine/fix-request.js';
-export { proposeHeal, healScratch, type AgentCallOptions } from './engine/propose/propose-heal.js';
-export { applyProposedPatch } from './engine/propose/apply-patch.js';
-export { runForAgent, reportForAgent, runAnswerOf } from './engine/propose/agent-run.js';
-export { AgentInputError, RepositoryBusyError } from './engine/propose/errors.js';
-export { parseToolInput } from './engine/propose/input.js';
-export { sessionsDir, type SessionState } from './engine/propose/session-store.js';
+export { buildFixRequest, sourceSlices, sourcesOf, trimEvidence } from './engine/fix-request.js';
+export { proposeHeal, healScratch, type AgentCallOptions } from './host/agent/propose-heal.js';
+export { applyProposedPatch } from './host/agent/apply-patch.js';
+export { runForAgent, reportForAgent, runAnswerOf } from './host/agent/agent-run.js';
+export { AgentInputError, RepositoryBusyError } from './host/agent/errors.js';
+export { parseToolInput } from './host/agent/input.js';
+export { sessionsDir, type SessionState } from './host/agent/session-store.js';
 export {
   HealInputSchema,
   HealAnswerSchema,
@@ -97,4 +97,4 @@ export {
 export { renderJunit } from './reporters/junit.js';
 export { renderMarkdown } from './reporters/markdown.js';
 export { portableReport, rootSpellings } from './reporters/portable.js';
-export { mergeReports, MergeError, type MergeInput, type MergeOptions } from './reporters/merge-reports.js';
+export { mergeReports, MergeError, type MergeInput, type MergeOptions } from './report/merge-reports.js';

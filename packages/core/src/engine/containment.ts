@@ -13,7 +13,7 @@ import {
   type ValidateInput,
 } from './validate.js';
 import { repoPath, undoWrites, type AppliedWrite, type Conflict, type TreeWriter } from './writes.js';
-import { emptyTotals } from './totals.js';
+import { emptyTotals } from '../report/totals.js';
 import type { GateProject } from './types.js';
 
 /**

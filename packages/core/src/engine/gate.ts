@@ -26,9 +26,9 @@ import { containProject } from './containment.js';
 import { gateProject } from './project-gate.js';
 import { RefusalMemory } from './refusals.js';
 import { RunSpend } from './spend.js';
-import { emptyTotals, sumTotals } from './totals.js';
+import { emptyTotals, sumTotals } from '../report/totals.js';
 import { CANCELLED, EXIT_CANCELLED, wasCancelled } from './cancelled-run.js';
-import { blocks, finishReport } from './finish-report.js';
+import { blocks, finishReport } from '../report/finish-report.js';
 import type { GateOptions } from './types.js';
 import type { Conflict, Heal } from './writes.js';
 

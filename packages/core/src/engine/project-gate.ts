@@ -15,7 +15,7 @@ import type { RunSpend } from './spend.js';
 import { regression, type RegressionResult } from './regression.js';
 import { createRoundRunner, failingIds, type Analysis } from './rounds.js';
 import { settle } from './settle.js';
-import { projectStatus, projectTotals } from './totals.js';
+import { projectStatus, projectTotals } from '../report/totals.js';
 import { treeRoundsWatch } from './tree-rounds.js';
 import { triageFlaky } from './triage.js';
 import type { GateProject } from './types.js';

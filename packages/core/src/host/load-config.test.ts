@@ -31,6 +31,17 @@ describe('loadConfig', () => {
     expect(loaded.config.heal.maxAttempts).toBe(3);
   });
 
+  it('refuses a sandboxEnv name that marks a secret or an LLM setting, naming the entry', async () => {
+    const config = (names: string[]) =>
+      JSON.stringify({ projects: [{ name: 'py', root: 'py', runner: 'pytest' }], sandboxEnv: names });
+    await write('suture.config.json', config(['FEATURE_FLAGS', 'DEPLOY_TOKEN']));
+    await expect(loadConfig({ cwd: dir })).rejects.toThrow(/sandboxEnv\[1\]: "DEPLOY_TOKEN" names a secret/);
+    await write('suture.config.json', config(['ANTHROPIC_BASE_URL']));
+    await expect(loadConfig({ cwd: dir })).rejects.toThrow(/sandboxEnv\[0\]: "ANTHROPIC_BASE_URL"/);
+    await write('suture.config.json', config(['FEATURE_FLAGS']));
+    expect((await loadConfig({ cwd: dir })).config.sandboxEnv).toEqual(['FEATURE_FLAGS']);
+  });
+
   it('loads YAML, .mjs and .ts (defineConfig) configs', async () => {
     await write(
       'a.yaml',

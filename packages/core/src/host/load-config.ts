@@ -11,6 +11,7 @@ import {
 } from '../api/contracts/config.js';
 import { ConfigError } from '../api/errors.js';
 import { CONFIG_NAMES, configFilesIn, findConfigFile } from './find-config.js';
+import { barredFromSandbox } from '../safety/sandbox/env.js';
 import { formatIssues } from './format-issues.js';
 
 export interface LoadedConfig {
@@ -108,6 +109,13 @@ export function parseConfig(raw: unknown, shown: string): Config {
       first ? first.path.map(String).join('.') : undefined,
     );
   }
+  for (const [i, name] of parsed.data.sandboxEnv.entries())
+    if (barredFromSandbox(name))
+      throw new ConfigError(
+        `${shown}: invalid config\n  - sandboxEnv[${i}]: "${name}" names a secret or an LLM setting, which the sandbox never passes to the code under test; give the tests a variable of their own, or set "sandbox" to "off"`,
+        shown,
+        `sandboxEnv.${i}`,
+      );
   const seen = new Set<string>();
   for (const [i, p] of parsed.data.projects.entries()) {
     if (seen.has(p.name))

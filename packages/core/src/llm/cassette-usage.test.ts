@@ -6,7 +6,7 @@ import type { FixProposal } from '../api/contracts/fix.js';
 import type { FailureReport } from '../api/contracts/report.js';
 import { isFixerUnavailable } from '../api/fixer-unavailable.js';
 import { RunSpend } from '../engine/spend.js';
-import { projectTotals } from '../engine/totals.js';
+import { projectTotals } from '../report/totals.js';
 import { sampleFixerContext, sampleFixRequest } from '../testing/sample-fix-request.js';
 import { CassetteMissError } from './cassette.js';
 import { startChatServer, type ChatServer } from './chat-server.test-support.js';

@@ -1,6 +1,6 @@
 import type { FileState, FileSummary } from '../api/contracts/file-summary.js';
 import type { GateReport } from '../api/contracts/report.js';
-import { NO_FILE, summarizeFiles } from './file-summary.js';
+import { NO_FILE, summarizeFiles } from '../report/file-summary.js';
 import { repoPath } from './repo-path.js';
 
 const STATE_ICON: Record<FileState, string> = {

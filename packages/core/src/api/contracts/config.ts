@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { BudgetConfigSchema } from './budget.js';
 import { EditableSchema } from './fix.js';
 import { SecretsConfigSchema } from './secrets.js';
-import { barredFromSandbox } from '../../safety/sandbox/env.js';
 
 /** A plugin reference: `"pkg"`, `"./local-plugin.mjs"` or `["pkg", { ...options }]`. */
 export const PluginSpecSchema = z.union([
@@ -156,15 +155,11 @@ export const ConfigSchema = z
       .array(
         z
           .string()
-          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name (letters, digits and _)')
-          .refine((name) => !barredFromSandbox(name), {
-            message:
-              'names a secret or an LLM setting, which the sandbox never passes to the code under test; give the tests a variable of their own, or set "sandbox" to "off"',
-          }),
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name (letters, digits and _)'),
       )
       .default([])
       .describe(
-        "Environment variables passed into the sandbox by name, beyond PATH, the locale, the toolchains' own variables and what the runner sets",
+        "Environment variables passed into the sandbox by name, beyond PATH, the locale, the toolchains' own variables and what the runner sets; a name that marks a secret or configures an LLM service is refused when the config loads",
       ),
     sandboxHome: z
       .array(

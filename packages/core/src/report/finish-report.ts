@@ -1,5 +1,5 @@
 import type { GateReport, ProjectReport } from '../api/contracts/report.js';
-import { summarizeFiles } from '../reporters/file-summary.js';
+import { summarizeFiles } from './file-summary.js';
 
 export interface FinishOptions {
   /** false: failures that remain do not fail the gate (`blocking: false`, `suture run --no-block`). */

@@ -8,7 +8,7 @@ import type { TestResult } from '../api/contracts/run-result.js';
 import { fileDiff } from '../safety/patch.js';
 import { foldParts, joinFileDiffs, projectParts } from './merge-parts.js';
 import { mergeReports, MergeError } from './merge-reports.js';
-import { sampleReport } from './sample-report.test-support.js';
+import { sampleReport } from '../reporters/sample-report.test-support.js';
 
 const passed = (id: string): TestResult => ({ id, status: 'passed', durationMs: 10 });
 const failed = (id: string): TestResult => ({ id, status: 'failed', durationMs: 10 });

@@ -1,7 +1,7 @@
 import { isAbsolute } from 'node:path';
 import type { z } from 'zod';
 import type { Config } from '../../api/contracts/config.js';
-import { formatIssues, keyPath } from '../../host/format-issues.js';
+import { formatIssues, keyPath } from '../format-issues.js';
 import { AgentInputError } from './errors.js';
 
 /**

@@ -1,11 +1,11 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApplyInputSchema, type ApplyAnswer } from '../../api/contracts/agent-tools.js';
-import { loadConfig } from '../../host/load-config.js';
+import { loadConfig } from '../load-config.js';
 import { sha256 } from '../../safety/atomic.js';
 import { Journal } from '../../safety/journal.js';
 import { normalizeEditPath } from '../../safety/paths.js';
-import { newRunId } from '../gate.js';
+import { newRunId } from '../../engine/gate.js';
 import { AgentInputError } from './errors.js';
 import { parseToolInput } from './input.js';
 import type { AgentCallOptions } from './propose-heal.js';

@@ -1,6 +1,6 @@
 import type { GateReport, ProjectReport } from '../api/contracts/report.js';
-import { blocks, finishReport } from '../engine/finish-report.js';
-import { emptyTotals, sumTotals } from '../engine/totals.js';
+import { blocks, finishReport } from './finish-report.js';
+import { emptyTotals, sumTotals } from './totals.js';
 import { joinFileDiffs, projectParts, projectsOf } from './merge-parts.js';
 
 /** One report to merge and where it came from (a run folder), for error messages. */

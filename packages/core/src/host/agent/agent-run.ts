@@ -7,10 +7,10 @@ import {
   type RunAnswer,
 } from '../../api/contracts/agent-tools.js';
 import { GateReportSchema, type GateReport } from '../../api/contracts/report.js';
-import { createGateOptions } from '../../host/gate-options.js';
-import { loadConfig } from '../../host/load-config.js';
-import { runGate } from '../gate.js';
-import { NO_HEAL_REASON } from '../heal-groups.js';
+import { createGateOptions } from '../gate-options.js';
+import { loadConfig } from '../load-config.js';
+import { runGate } from '../../engine/gate.js';
+import { NO_HEAL_REASON } from '../../engine/heal-groups.js';
 import { analysisOf, projectsOf } from './analysis.js';
 import { AgentInputError } from './errors.js';
 import { checkSelection, parseToolInput } from './input.js';

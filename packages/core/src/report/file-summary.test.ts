@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GateReport } from '../api/contracts/report.js';
 import { summarizeFiles } from './file-summary.js';
-import { renderMarkdown } from './markdown.js';
-import { sampleReport } from './sample-report.test-support.js';
+import { renderMarkdown } from '../reporters/markdown.js';
+import { sampleReport } from '../reporters/sample-report.test-support.js';
 
 /** The sample's Python project with a second test file: one test healed, one flaky, and a third file that passed. */
 function withMoreFiles(): GateReport {

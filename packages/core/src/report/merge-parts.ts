@@ -1,6 +1,6 @@
 import type { FailureReport, GateReport, ProjectReport, Round } from '../api/contracts/report.js';
 import type { RunStatus } from '../api/contracts/run-result.js';
-import { projectStatus, projectTotals } from '../engine/totals.js';
+import { projectStatus, projectTotals } from './totals.js';
 
 /** The run id of one of n shards: `20260101-120000-abcd-shard2of4`. */
 const SHARD = /-shard(\d+)of(\d+)$/;

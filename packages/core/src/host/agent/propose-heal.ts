@@ -10,12 +10,12 @@ import {
 import type { Attempt, GateReport } from '../../api/contracts/report.js';
 import { errorMessage } from '../../api/errors.js';
 import type { Fixer, Logger } from '../../api/plugin.js';
-import { createGateOptions } from '../../host/gate-options.js';
-import { loadConfig } from '../../host/load-config.js';
+import { createGateOptions } from '../gate-options.js';
+import { loadConfig } from '../load-config.js';
 import { SUTURE_DIR } from '../../safety/suture-dir.js';
-import { newRunId, runGate } from '../gate.js';
-import type { GateOptions } from '../types.js';
-import { validationOutcome } from '../validate-run.js';
+import { newRunId, runGate } from '../../engine/gate.js';
+import type { GateOptions } from '../../engine/types.js';
+import { validationOutcome } from '../../engine/validate-run.js';
 import { composeAnswer } from './answer.js';
 import { attemptPatch, keptPatch, type Candidate } from './candidates.js';
 import { collect } from './collect.js';
