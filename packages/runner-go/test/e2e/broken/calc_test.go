@@ -1,0 +1,9 @@
+package broken
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	if Add(1, 2) != 3 {
+		t.Fail()
+	}
+}
