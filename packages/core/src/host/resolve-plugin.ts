@@ -6,6 +6,7 @@ export const PLUGIN_ALIASES: Readonly<Record<string, string>> = {
   pytest: '@suture/runner-pytest',
   ctest: '@suture/runner-ctest',
   jest: '@suture/runner-jest',
+  go: '@suture/runner-go',
   hints: '@suture/fixer-hints',
   claude: '@suture/llm-claude-cli',
   openai: '@suture/llm-openai',
