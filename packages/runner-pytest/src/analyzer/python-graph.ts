@@ -160,6 +160,8 @@ export class PythonGraph {
         if (owner?.symbol) {
           const to = await this.project.method(owner.file, owner.symbol, use.name);
           if (to) targets.push({ to, reason: `${from} calls ${use.object}.${use.name} (a ${owner.symbol})` });
+          if (to?.symbol && to.symbol !== `${owner.symbol}.${use.name}`)
+            targets.push(...(await this.inherited(owner, to, `${use.object}.${use.name}`)));
         }
         if (targets.length === 0) {
           const to = await this.project.resolveAttribute(index.file, use.object, use.name);
@@ -172,6 +174,40 @@ export class PythonGraph {
           edges.push(this.edge(node, t.to, t.reason));
     }
     return edges;
+  }
+
+  /**
+   * A method a class inherits (`exporter.export()` on a CsvExporter, defined by Exporter): the
+   * class itself, whose own file holds what it changes (attributes, overrides), and its overrides
+   * of the methods the inherited one calls on `self` (Exporter.export calls self.render, which
+   * CsvExporter overrides), which a walk from the base class's method alone never reaches.
+   */
+  private async inherited(
+    owner: Resolved,
+    method: Resolved,
+    called: string,
+  ): Promise<Array<{ to: Resolved; reason: string }>> {
+    const cls = owner.symbol!;
+    const out: Array<{ to: Resolved; reason: string }> = [
+      {
+        to: { file: owner.file, symbol: cls, via: [] },
+        reason: `${called} runs on a ${cls}, which inherits it`,
+      },
+    ];
+    const def = (await this.project.index(method.file))?.defs.get(method.symbol!);
+    const base = method.symbol!.slice(0, method.symbol!.lastIndexOf('.'));
+    for (const use of def?.uses ?? []) {
+      if (use.object !== 'self' && use.object !== 'cls') continue;
+      const own = await this.project.method(owner.file, cls, use.name);
+      const inBase = await this.project.method(method.file, base, use.name);
+      if (own?.symbol && (own.file !== inBase?.file || own.symbol !== inBase?.symbol))
+        out.push({
+          to: own,
+          reason: `${method.symbol} calls self.${use.name} on a ${cls}, which overrides it as ${own.symbol}`,
+        });
+      if (out.length > MAX_CANDIDATE_CLASSES) break;
+    }
+    return out;
   }
 
   /** `obj.m()` on an object of unknown type: the classes this module defines or imports that have `m`. */

@@ -54,6 +54,10 @@ async function executedSets(
       if (symbol) keys.add(nodeKey({ file, symbol }));
     }
     return keys;
+    // the class an inherited method ran on: its own file holds its attributes and overrides
+    for (const [file, cls] of run.receivers ?? [])
+      if ((await project.index(file))?.defs.get(cls)?.kind === 'class')
+        keys.add(nodeKey({ file, symbol: cls }));
   };
   for (const t of trace.values()) {
     const failedOutside = !t.passed && t.subtests.every((s) => s.passed);
@@ -155,12 +159,13 @@ export async function scopePytest(
     });
   const failing = failure.tests.slice(0, MAX_FAILING);
   const testSeeds = (await Promise.all(failing.map((id) => seedsOf(id, project)))).flat();
-  const frames: CodeNode[] = [...(failure.location ? [failure.location] : []), ...failure.frames].map(
-    (f) => ({
+  // `<frozen os>`, `<string>`: a place with no file is no scope entry, whoever located it there
+  const frames: CodeNode[] = [...(failure.location ? [failure.location] : []), ...failure.frames]
+    .filter((f) => !f.file.startsWith('<'))
+    .map((f) => ({
       file: f.file,
       ...(f.symbol ? { symbol: f.symbol } : {}),
-    }),
-  );
+    }));
   const frameSeeds: CodeEdge[] = frames.map((f, i) => ({
     to: f,
     role: isPythonTestFile(f.file) ? 'test' : 'source',

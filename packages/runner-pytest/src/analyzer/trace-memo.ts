@@ -54,7 +54,11 @@ export class TraceMemo {
   async set(project: PythonProject, ids: readonly string[], trace: Trace): Promise<void> {
     for (const id of ids) {
       const run = trace.get(id);
-      const files = new Set([testSymbol(id).file, ...(run?.entered.map(([file]) => file) ?? [])]);
+      const files = new Set([
+        testSymbol(id).file,
+        ...(run?.entered.map(([file]) => file) ?? []),
+        ...(run?.receivers?.map(([file]) => file) ?? []),
+      ]);
       const hashes = new Map<string, string>();
       for (const file of files) hashes.set(file, (await project.hash(file)) ?? '');
       this.runs.set(`${project.root}\0${id}`, { run, hashes });

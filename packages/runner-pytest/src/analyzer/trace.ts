@@ -14,6 +14,12 @@ export interface TraceOptions {
 export interface TracedRun {
   passed: boolean;
   entered: Array<[string, number]>;
+  /**
+   * The project classes of the objects a method ran on when the method is not their own class's
+   * (file, qualified class name): `Exporter.export` running on a CsvExporter names the subclass,
+   * whose file holds its attributes and overrides.
+   */
+  receivers?: Array<[string, string]>;
 }
 
 /**
@@ -46,6 +52,9 @@ _results = {}
 _seen = set()
 _sub = set()
 _files = {}
+_classes = {}
+_receivers = set()
+_sub_receivers = set()
 
 
 def _project_path(filename):
@@ -59,12 +68,39 @@ def _project_path(filename):
     return real
 
 
+def _receiver(frame, code):
+    # the class of the object a method runs on, when it is a project class other than the method's
+    first = code.co_varnames[0]
+    if first not in ("self", "cls"):
+        return None
+    obj = frame.f_locals.get(first)
+    cls = obj if first == "cls" and isinstance(obj, type) else type(obj)
+    key = _classes.get(cls)
+    if key is None:
+        module = sys.modules.get(getattr(cls, "__module__", ""), None)
+        real = _project_path(getattr(module, "__file__", None) or "<none>")
+        key = (real, cls.__qualname__) if real else ()
+        _classes[cls] = key
+    own = getattr(code, "co_qualname", "")
+    if not key or own.rsplit(".", 1)[0] == key[1]:
+        return None
+    return key
+
+
 def _tracer(frame, event, arg):
     code = frame.f_code
     real = _project_path(code.co_filename)
     if real:
         _seen.add((real, code.co_firstlineno))
         _sub.add((real, code.co_firstlineno))
+        if code.co_argcount:
+            try:
+                key = _receiver(frame, code)
+            except Exception:
+                key = None
+            if key:
+                _receivers.add(key)
+                _sub_receivers.add(key)
     return None
 
 
@@ -87,6 +123,7 @@ def pytest_runtest_setup(item):
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):
     _sub.clear()
+    _sub_receivers.clear()
     yield from _traced()
 
 
@@ -98,11 +135,13 @@ def pytest_runtest_teardown(item, nextitem):
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     _seen.clear()
-    _results[item.nodeid] = {"passed": True, "entered": [], "subtests": []}
+    _receivers.clear()
+    _results[item.nodeid] = {"passed": True, "entered": [], "receivers": [], "subtests": []}
     try:
         yield
     finally:
         _results[item.nodeid]["entered"] = sorted(_seen)
+        _results[item.nodeid]["receivers"] = sorted(_receivers)
 
 
 def pytest_runtest_logreport(report):
@@ -115,8 +154,11 @@ def pytest_runtest_logreport(report):
     if getattr(report, "context", None) is not None and report.when == "call" and not report.skipped:
         passed = not report.failed
         if sum(1 for s in result["subtests"] if s["passed"] == passed) < _MAX_SUBTESTS[passed]:
-            result["subtests"].append({"passed": passed, "entered": sorted(_sub)})
+            result["subtests"].append(
+                {"passed": passed, "entered": sorted(_sub), "receivers": sorted(_sub_receivers)}
+            )
         _sub.clear()
+        _sub_receivers.clear()
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -174,9 +216,11 @@ export async function traceTests(
       TracedRun & { subtests?: TracedRun[] }
     >;
     const real = await realpath(root);
+    const rel = (file: string): string => relative(real, file).split('\\').join('/');
     const relativeRun = (t: TracedRun): TracedRun => ({
       passed: t.passed,
-      entered: t.entered.map(([file, line]) => [relative(real, file).split('\\').join('/'), line]),
+      entered: t.entered.map(([file, line]) => [rel(file), line]),
+      receivers: (t.receivers ?? []).map(([file, cls]) => [rel(file), cls]),
     });
     const trace: Trace = new Map();
     for (const [id, t] of Object.entries(raw))

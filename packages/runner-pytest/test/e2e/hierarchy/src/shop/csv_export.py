@@ -1,0 +1,6 @@
+from shop.base import Exporter
+
+
+class CsvExporter(Exporter):
+    def render(self, row):
+        return ",".join(str(value) for value in row)

@@ -1,0 +1,5 @@
+from shop.base import Exporter
+
+
+class SemicolonExporter(Exporter):
+    separator = ";"
