@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FailureSchema, ScopeSchema, type ScopeInput } from '../api/contracts/failure.js';
 import { sourceSlices } from '../engine/fix-request.js';
-import { rankedSlices } from './budget.js';
+import { rankedSlices, rankedSources } from './budget.js';
 
 let root: string;
 beforeEach(async () => {
@@ -147,5 +147,113 @@ describe('rankedSlices', () => {
     );
     expect(slices.map((s) => s.file)).toEqual(['b.py', 'a.py']);
     expect(Math.max(...slices.map((s) => s.reason.length))).toBeLessThanOrEqual(200);
+  });
+});
+
+describe('rankedSources', () => {
+  /** A function of `n` lines, each about 60 characters, the bug on line `bug` of the file. */
+  const longFunction = (name: string, n: number, bug: number): string =>
+    [
+      `def ${name}(x):`,
+      ...Array.from({ length: n }, (_, i) =>
+        i + 2 === bug ? '    x = x - 1  # the bug' : `    x = x + ${i}  # ${'pad '.repeat(12)}`,
+      ),
+      '    return x',
+    ].join('\n');
+  const raisedIn = (file: string, line: number, symbol: string) =>
+    FailureSchema.parse({
+      ...failure,
+      kind: 'exception',
+      frames: [{ file, line, symbol }],
+    });
+  const scopeOf = (
+    ...ranked: Array<{ file: string; symbol: string; score: number; line: number; endLine: number }>
+  ) =>
+    ScopeSchema.parse({
+      entries: [...new Set(ranked.map((r) => r.file))].map((file) => ({
+        file,
+        role: 'source',
+        reasons: ['r'],
+        score: Math.max(...ranked.filter((r) => r.file === file).map((r) => r.score)),
+        ranking: ranked
+          .filter((r) => r.file === file)
+          .map(({ symbol, score, line, endLine }) => ({
+            symbol,
+            score,
+            reason: `rank ${score}`,
+            line,
+            endLine,
+          })),
+      })),
+    });
+
+  it('cuts a function longer than the budget around the line the failure went through, marks it, and says what it cut', async () => {
+    // 200 lines of 60 characters (12 kB) in a 4 kB budget; the trace stopped at line 170
+    await writeFile(join(root, 'big.py'), `${longFunction('big', 200, 170)}\n`);
+    const result = await rankedSources(
+      root,
+      raisedIn('big.py', 170, 'big'),
+      scopeOf({ file: 'big.py', symbol: 'big', score: 1, line: 1, endLine: 202 }),
+      4000,
+    );
+    const big = result.slices.find((s) => s.file === 'big.py')!;
+    expect(big.text).toContain('x = x - 1  # the bug');
+    expect(big.startLine).toBeGreaterThan(1);
+    expect(big.marked).toEqual([170]);
+    expect(result.slices.reduce((n, s) => n + s.text.length, 0)).toBeLessThanOrEqual(4000);
+    expect(result.omitted).toEqual([
+      expect.objectContaining({ file: 'big.py', symbol: 'big', startLine: 1, endLine: 202 }),
+    ]);
+    expect(result.omitted[0]!.reason).toMatch(
+      new RegExp(`lines ${big.startLine}-${big.endLine} of it are sent`),
+    );
+  });
+
+  it('sends the top-ranked functions whole before lower ones and names what the budget left out, best first', async () => {
+    // three 30-line functions (about 2 kB each) in one 6 kB file, ranked c, a, b; 4.4 kB of budget
+    const text = ['a', 'b', 'c'].map((n) => longFunction(n, 30, 0)).join('\n\n');
+    await writeFile(join(root, 'm.py'), `${text}\n`);
+    const result = await rankedSources(
+      root,
+      failure,
+      scopeOf(
+        { file: 'm.py', symbol: 'a', score: 0.8, line: 1, endLine: 32 },
+        { file: 'm.py', symbol: 'b', score: 0.2, line: 34, endLine: 65 },
+        { file: 'm.py', symbol: 'c', score: 0.9, line: 67, endLine: 98 },
+      ),
+      4400,
+    );
+    const sent = (line: number) => result.slices.some((s) => s.startLine <= line && line <= s.endLine);
+    // c and a whole, b not at all: never the head of the file instead of the likeliest function
+    expect([1, 32, 67, 98].every(sent)).toBe(true);
+    expect(sent(50)).toBe(false);
+    expect(result.omitted.map((o) => o.symbol)).toEqual(['b']);
+    expect(result.omitted[0]!.reason).toMatch(/budget/);
+  });
+
+  it('marks only lines inside a slice, and names nothing as left out that a whole file sent after all', async () => {
+    await writeFile(join(root, 'small.py'), 'def f():\n    return 1\n\n\ndef g():\n    return 2\n');
+    // a frame line past the end of the file (a stale trace) and one inside f
+    const stale = FailureSchema.parse({
+      ...failure,
+      frames: [
+        { file: 'small.py', line: 2, symbol: 'f' },
+        { file: 'small.py', line: 900, symbol: 'f' },
+      ],
+    });
+    const result = await rankedSources(
+      root,
+      stale,
+      scopeOf(
+        { file: 'small.py', symbol: 'f', score: 0.9, line: 1, endLine: 2 },
+        // a ranking whose lines lie beyond the end of the file: nothing sent past it, no error
+        { file: 'small.py', symbol: 'ghost', score: 0.5, line: 500, endLine: 600 },
+      ),
+      4000,
+    );
+    expect(result.slices).toEqual([
+      expect.objectContaining({ file: 'small.py', startLine: 1, endLine: 7, marked: [2] }),
+    ]);
+    expect(result.omitted.find((o) => o.symbol === 'f')).toBeUndefined();
   });
 });

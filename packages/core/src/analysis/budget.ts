@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Failure, Scope } from '../api/contracts/failure.js';
-import type { SourceSlice } from '../api/contracts/fix.js';
+import type { OmittedSource, SourceSlice } from '../api/contracts/fix.js';
 
 /** A file small enough is sent whole once the ranked functions are in: it reads better than parts. */
 const WHOLE_FILE = 16_000;
@@ -12,11 +12,20 @@ const WINDOW = 40;
 /** The failing test's own code is context, not a suspect: it gets at most this share up front. */
 const TEST_SHARE = 0.25;
 const MAX_REASON = 200;
+/** Ranked functions named as left out, at most. */
+const MAX_OMITTED = 12;
+
+/** The slices a fixer gets, and the ranked functions and files the budget left out. */
+export interface RankedSources {
+  slices: SourceSlice[];
+  omitted: OmittedSource[];
+}
 
 interface Item {
   file: string;
   score: number;
   reason: string;
+  symbol?: string;
   start?: number;
   end?: number;
   /** The test the failure was raised in: sent first. */
@@ -39,6 +48,7 @@ function items(failure: Failure, scope: Scope): Item[] {
         file: entry.file,
         score: r.score,
         reason: r.reason,
+        symbol: r.symbol,
         ...(r.line ? { start: r.line, end: r.endLine ?? r.line } : {}),
         ...(first ? { first } : {}),
       });
@@ -56,15 +66,19 @@ function items(failure: Failure, scope: Scope): Item[] {
   return out.sort((a, b) => Number(b.first ?? false) - Number(a.first ?? false) || b.score - a.score);
 }
 
-/** The part of a function's lines to send: all of it, or a window of it around the failing line. */
-function clip(range: Range, lines: readonly string[], failingLine: number | undefined): Range {
+/**
+ * The part of a function's lines to send: all of it, or a window of it around the first line the
+ * failure went through inside it (its location or a frame of its trace), else its head.
+ */
+function clip(range: Range, lines: readonly string[], marked: readonly number[], limit: number): Range {
   const [start, end] = range;
   let chars = 0;
   for (let i = start; i <= end; i++) chars += (lines[i - 1]?.length ?? 0) + 1;
-  if (chars <= MAX_FUNCTION) return range;
+  if (chars <= limit) return range;
   const avg = chars / (end - start + 1);
-  const span = Math.max(10, Math.floor(MAX_FUNCTION / avg));
-  if (failingLine && failingLine >= start && failingLine <= end) {
+  const span = Math.max(10, Math.floor(limit / avg));
+  const failingLine = marked.find((l) => l >= start && l <= end);
+  if (failingLine !== undefined) {
     const from = Math.max(start, failingLine - Math.floor(span / 2));
     return [from, Math.min(end, from + span - 1)];
   }
@@ -86,18 +100,32 @@ function uncovered(range: Range, covered: readonly Range[]): Range[] {
   return parts;
 }
 
+/** Lines the failure went through, per file: its location and the frames of its trace. */
+function markedLines(failure: Failure): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const f of [...(failure.location ? [failure.location] : []), ...failure.frames]) {
+    if (!f.line) continue;
+    const list = out.get(f.file) ?? [];
+    if (!list.includes(f.line)) list.push(f.line);
+    out.set(f.file, list);
+  }
+  return out;
+}
+
 /**
  * Source slices within a character budget, spent in rank order on functions rather than files:
  * the failing test's own function first (at most a quarter of the budget), then every ranked
- * function of the scope by score across files (a long one cut around the failing line), then
- * unranked entries; what budget is left makes small files whole. Each slice says why it is there.
+ * function of the scope by score across files, whole (one longer than what is left is cut around
+ * the line the failure went through in it), then unranked entries; what budget is left makes
+ * small files whole. Each slice says why it is there and marks the lines the failure went
+ * through; what the budget left out is named with the reason.
  */
-export async function rankedSlices(
+export async function rankedSources(
   root: string,
   failure: Failure,
   scope: Scope,
   budgetChars: number,
-): Promise<SourceSlice[]> {
+): Promise<RankedSources> {
   const texts = new Map<string, string[] | null>();
   const linesOf = async (file: string): Promise<string[] | null> => {
     if (!texts.has(file)) {
@@ -106,10 +134,20 @@ export async function rankedSlices(
     }
     return texts.get(file)!;
   };
+  const marked = markedLines(failure);
   let budget = budgetChars;
-  const covered = new Map<string, Array<{ range: Range; reason: string; order: number }>>();
+  const covered = new Map<string, Part[]>();
   let order = 0;
-  const take = (file: string, lines: readonly string[], range: Range, reason: string, cap: number): void => {
+  const omitted: OmittedSource[] = [];
+  /** Takes what of `range` is not sent yet, within the budget; answers how many lines it took. */
+  const take = (
+    file: string,
+    lines: readonly string[],
+    range: Range,
+    reason: string,
+    cap: number,
+  ): number => {
+    let taken = 0;
     for (const part of uncovered(
       range,
       (covered.get(file) ?? []).map((c) => c.range),
@@ -127,31 +165,80 @@ export async function rankedSlices(
       }
       if (e < s) continue;
       budget -= size;
+      taken += e - s + 1;
       const list = covered.get(file) ?? [];
       list.push({ range: [s, e], reason, order: order++ });
       covered.set(file, list);
     }
+    return taken;
   };
   for (const item of items(failure, scope)) {
-    if (budget <= 200) break;
-    const lines = await linesOf(item.file);
-    if (!lines) continue;
-    const total = lines.length;
-    const failingLine = failure.location?.file === item.file ? failure.location.line : undefined;
-    let range: Range;
-    if (item.start !== undefined && item.end !== undefined) {
-      range = clip(
-        [Math.max(1, item.start), Math.min(total, Math.max(item.start, item.end))],
-        lines,
-        failingLine,
-      );
-    } else {
-      range = [1, Math.min(total, WINDOW * 2)];
+    const lines = budget > 200 ? await linesOf(item.file) : undefined;
+    if (lines === null) continue;
+    const whole: Range | undefined =
+      item.start !== undefined && item.end !== undefined && lines
+        ? [Math.max(1, item.start), Math.min(lines.length, Math.max(item.start, item.end))]
+        : undefined;
+    if (!lines) {
+      omitted.push(omission(item, whole, 'the source budget was spent on higher-ranked code'));
+      continue;
     }
     const cap = item.first ? Math.floor(budgetChars * TEST_SHARE) : Number.POSITIVE_INFINITY;
+    const range = whole
+      ? clip(whole, lines, marked.get(item.file) ?? [], Math.min(MAX_FUNCTION, budget, cap))
+      : ([1, Math.min(lines.length, WINDOW * 2)] as Range);
     take(item.file, lines, range, item.reason.slice(0, MAX_REASON), cap);
+    if (whole && (range[0] > whole[0] || range[1] < whole[1]))
+      omitted.push(
+        omission(item, whole, `too long for the budget left: lines ${range[0]}-${range[1]} of it are sent`),
+      );
   }
-  // what is left makes the likeliest files whole, when they are small
+  wholeFiles(covered, texts, budget);
+  const slices = toSlices(covered, texts, marked);
+  // a file made whole after all holds what was cut from it
+  const sent = (o: OmittedSource): boolean =>
+    slices.some(
+      (s) =>
+        s.file === o.file &&
+        o.startLine !== undefined &&
+        s.startLine <= o.startLine &&
+        (o.endLine ?? o.startLine) <= s.endLine,
+    );
+  return { slices, omitted: omitted.filter((o) => !sent(o)).slice(0, MAX_OMITTED) };
+}
+
+/** Source slices only: `rankedSources` without what it left out. */
+export async function rankedSlices(
+  root: string,
+  failure: Failure,
+  scope: Scope,
+  budgetChars: number,
+): Promise<SourceSlice[]> {
+  return (await rankedSources(root, failure, scope, budgetChars)).slices;
+}
+
+interface Part {
+  range: Range;
+  reason: string;
+  order: number;
+}
+
+function omission(item: Item, range: Range | undefined, reason: string): OmittedSource {
+  return {
+    file: item.file,
+    ...(item.symbol ? { symbol: item.symbol } : {}),
+    ...(range ? { startLine: range[0], endLine: range[1] } : {}),
+    reason,
+  };
+}
+
+/** What budget is left makes the likeliest files whole, when they are small. */
+function wholeFiles(
+  covered: Map<string, Part[]>,
+  texts: ReadonlyMap<string, string[] | null>,
+  left: number,
+): void {
+  let budget = left;
   for (const file of covered.keys()) {
     const lines = texts.get(file)!;
     const size = lines.join('\n').length;
@@ -164,7 +251,6 @@ export async function rankedSlices(
       { range: [1, lines.length], reason: reasons.join('; ').slice(0, MAX_REASON), order: first },
     ]);
   }
-  return toSlices(covered, texts);
 }
 
 function sizeOf(lines: readonly string[], [s, e]: Range): number {
@@ -175,8 +261,9 @@ function sizeOf(lines: readonly string[], [s, e]: Range): number {
 
 /** Per file in the order its first part was taken, its parts by line, adjacent ones joined. */
 function toSlices(
-  covered: ReadonlyMap<string, Array<{ range: Range; reason: string; order: number }>>,
+  covered: ReadonlyMap<string, Part[]>,
   texts: ReadonlyMap<string, string[] | null>,
+  marked: ReadonlyMap<string, readonly number[]>,
 ): SourceSlice[] {
   const files = [...covered.entries()].sort(
     (a, b) => Math.min(...a[1].map((c) => c.order)) - Math.min(...b[1].map((c) => c.order)),
@@ -193,14 +280,17 @@ function toSlices(
         if (!last.reasons.includes(p.reason)) last.reasons.push(p.reason);
       } else merged.push({ range: [...p.range], reasons: [p.reason] });
     }
-    for (const m of merged)
+    for (const m of merged) {
+      const inside = (marked.get(file) ?? []).filter((l) => l >= m.range[0] && l <= m.range[1]);
       out.push({
         file,
         startLine: m.range[0],
         endLine: m.range[1],
         text: lines.slice(m.range[0] - 1, m.range[1]).join('\n'),
         reason: m.reasons.slice(0, 3).join('; ').slice(0, MAX_REASON),
+        ...(inside.length > 0 ? { marked: inside.sort((a, b) => a - b) } : {}),
       });
+    }
   }
   return out;
 }

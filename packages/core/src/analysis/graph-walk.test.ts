@@ -43,6 +43,17 @@ describe('walkGraph', () => {
     expect(capped.length).toBeLessThan(all.length);
   });
 
+  it('goes deeper than maxDepth while the scope is small, up to its extension, and no deeper', async () => {
+    const files = async (extend: { nodes: number; depth: number }) =>
+      (await walkGraph([seed], { maxDepth: 1, expand, extend })).map((e) => e.file);
+    // 2 nodes at depth 1, fewer than 10: one level more, then another, up to depth 3
+    expect(await files({ nodes: 10, depth: 3 })).toEqual(['tests/test_a.py', 'a.py', 'b.py', 'c.py']);
+    // a scope as big as the extension asks for at depth 1 keeps maxDepth
+    expect(await files({ nodes: 2, depth: 9 })).toEqual(['tests/test_a.py', 'a.py']);
+    // an extension that is no deeper than maxDepth changes nothing
+    expect(await files({ nodes: 10, depth: 1 })).toEqual(['tests/test_a.py', 'a.py']);
+  });
+
   it('depth 0 keeps only the seeds', async () => {
     const entries = await walkGraph([seed], { maxDepth: 0, expand });
     expect(entries.map((e) => e.file)).toEqual(['tests/test_a.py']);

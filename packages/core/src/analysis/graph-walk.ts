@@ -32,6 +32,12 @@ export interface WalkOptions {
   maxNodes?: number;
   /** `Date.now()` after which the walk stops and says its scope is incomplete. */
   deadline?: number;
+  /**
+   * Lets the depth adapt to what the scope can hold: while the walk has reached fewer than
+   * `nodes` nodes when it reaches `maxDepth`, it goes on a level deeper, up to `depth`. A small
+   * project's chain of calls is followed to its end; a large one keeps `maxDepth`.
+   */
+  extend?: { nodes: number; depth: number };
 }
 
 /** A node the walk reached, with the shortest way there. */
@@ -68,6 +74,20 @@ const MAX_CALLERS = 8;
 
 export const nodeKey = (node: CodeNode): string => `${node.file}\0${node.symbol ?? ''}`;
 
+/** A scope of fewer functions than this at the project's depth is walked deeper. */
+const SMALL_SCOPE = 300;
+/** How many levels past the project's depth a small scope may go. */
+const EXTRA_DEPTH = 3;
+
+/**
+ * The depth extension an analyzer gives its walk (`WalkOptions.extend`) for a project's
+ * `scopeDepth`: a scope still small at that depth goes on, up to three levels deeper, so a bug
+ * four files from the test is reached in a small project. Depth 0 (the seeds alone) stays 0.
+ */
+export function depthExtension(scopeDepth: number): WalkOptions['extend'] {
+  return scopeDepth === 0 ? undefined : { nodes: SMALL_SCOPE, depth: Math.min(10, scopeDepth + EXTRA_DEPTH) };
+}
+
 /**
  * Walks the call/include graph from the seeds, breadth first by depth (edges within a file cost
  * nothing, see `CodeEdge.cost`), within a node and a time budget. Language analyzers supply
@@ -81,8 +101,11 @@ export async function walkCodeGraph(seeds: readonly WalkSeed[], options: WalkOpt
     edge,
     distance: 0,
   }));
+  let limit = options.maxDepth;
   for (let depth = 0; level.length > 0 && !incomplete; depth++) {
     const next: typeof level = [];
+    // edges past the depth limit, walked when the scope is still small at the limit
+    const deeper: typeof level = [];
     // cost-0 edges join the level being walked, so they are reached at the depth of their source
     for (let i = 0; i < level.length; i++) {
       const { edge, distance, parent } = level[i]!;
@@ -113,9 +136,15 @@ export async function walkCodeGraph(seeds: readonly WalkSeed[], options: WalkOpt
       });
       for (const out of await options.expand(edge.to, depth)) {
         const cost = out.cost ?? 1;
-        if (cost === 1 && depth >= options.maxDepth) continue;
-        (cost === 0 ? level : next).push({ edge: out, distance: distance + 1, parent: key });
+        const step = { edge: out, distance: distance + 1, parent: key };
+        if (cost === 0) level.push(step);
+        else (depth >= limit ? deeper : next).push(step);
       }
+    }
+    const extend = options.extend;
+    if (deeper.length > 0 && extend && reached.size < extend.nodes && limit < extend.depth) {
+      limit = depth + 1;
+      next.push(...deeper);
     }
     level = next;
   }

@@ -13,6 +13,7 @@ export {
 } from './parse-cache.js';
 export {
   MAX_REASONS,
+  depthExtension,
   mergeScopeEntries,
   nodeKey,
   walkCodeGraph,
@@ -25,7 +26,7 @@ export {
   type WalkSeed,
 } from './graph-walk.js';
 export { rankScope, type RankInput } from './rank.js';
-export { rankedSlices } from './budget.js';
+export { rankedSlices, rankedSources, type RankedSources } from './budget.js';
 export { distinctFrames } from './frames.js';
 export { PassingTests } from './passing-tests.js';
 export { SummaryCache, type FileSummary, type SummaryCacheOptions } from './summary-cache.js';

@@ -1,7 +1,8 @@
 import type { Failure, Scope, ScopeInput } from '../api/contracts/failure.js';
 import type { AttemptSummary, EditPolicy, FixRequest, SourceSlice } from '../api/contracts/fix.js';
+import type { RankedSources } from '../analysis/budget.js';
 import { ScopeSchema } from '../api/contracts/failure.js';
-import { rankedSlices } from '../analysis/budget.js';
+import { rankedSources } from '../analysis/budget.js';
 import { cleanEvidence, EVIDENCE_LINES } from './evidence.js';
 import { rankByDefinitions } from './symbol-ranges.js';
 
@@ -26,8 +27,18 @@ export async function sourceSlices(
   scope: ScopeInput,
   tokenBudget: number,
 ): Promise<SourceSlice[]> {
+  return (await sourcesOf(root, failure, scope, tokenBudget)).slices;
+}
+
+/** `sourceSlices` and the ranked code of the scope the budget left out, with the reason. */
+export async function sourcesOf(
+  root: string,
+  failure: Failure,
+  scope: ScopeInput,
+  tokenBudget: number,
+): Promise<RankedSources> {
   const ranked = await rankByDefinitions(root, failure, ScopeSchema.parse(scope));
-  return rankedSlices(root, failure, ranked, tokenBudget * CHARS_PER_TOKEN);
+  return rankedSources(root, failure, ranked, tokenBudget * CHARS_PER_TOKEN);
 }
 
 export interface BuildRequestInput {
@@ -45,16 +56,18 @@ export interface BuildRequestInput {
 }
 
 export async function buildFixRequest(input: BuildRequestInput): Promise<FixRequest> {
+  const { slices, omitted } = await sourcesOf(
+    input.readRoot ?? input.project.root,
+    input.failure,
+    input.rawScope,
+    input.tokenBudget,
+  );
   return {
     project: input.project,
     failure: { ...input.failure, evidence: cleanEvidence(input.failure.evidence, input.project.root) },
     scope: input.scope,
-    sources: await sourceSlices(
-      input.readRoot ?? input.project.root,
-      input.failure,
-      input.rawScope,
-      input.tokenBudget,
-    ),
+    sources: slices,
+    ...(omitted.length > 0 ? { omitted } : {}),
     // a copy: the loop's history grows after this request was sent
     history: [...input.history],
     policy: input.policy,

@@ -1,4 +1,10 @@
-import type { AttemptSummary, EditPolicy, FixRequest, SourceSlice } from '../api/contracts/fix.js';
+import type {
+  AttemptSummary,
+  EditPolicy,
+  FixRequest,
+  OmittedSource,
+  SourceSlice,
+} from '../api/contracts/fix.js';
 
 /**
  * A fenced block of data from the project (test output, source, diffs, names): the fence is
@@ -110,16 +116,42 @@ export function renderScope(request: FixRequest): string {
   return fence(lines.join('\n'));
 }
 
-/** The source slices, each under its file and lines; why each file is here is said once, in the scope. */
-export function renderSources(sources: readonly SourceSlice[], readsFiles: boolean): string {
+/**
+ * The source slices, each under its file and lines with the lines the failing test went through
+ * named; why each file is here is said once, in the scope. Then the ranked code the source budget
+ * left out, with the reason, so a fixer knows what it has not seen.
+ */
+export function renderSources(
+  sources: readonly SourceSlice[],
+  readsFiles: boolean,
+  omitted: readonly OmittedSource[] = [],
+  tokenBudget?: number,
+): string {
+  const left = renderOmitted(omitted, readsFiles, tokenBudget);
   if (sources.length === 0)
-    return readsFiles ? 'No source was included; read the files of the scope.' : 'No source was included.';
-  return sources
-    .map((s) => {
-      const ext = s.file.split('.').pop() ?? '';
-      return `### ${s.file} (lines ${s.startLine}-${s.endLine})\n\n${fence(s.text, LANG_BY_EXT[ext] ?? 'text')}`;
-    })
-    .join('\n\n');
+    return [
+      readsFiles ? 'No source was included; read the files of the scope.' : 'No source was included.',
+      ...(left ? [left] : []),
+    ].join('\n\n');
+  const shown = sources.map((s) => {
+    const ext = s.file.split('.').pop() ?? '';
+    const marked = s.marked?.length
+      ? `\n\nThe failing test went through line${s.marked.length > 1 ? 's' : ''} ${s.marked.join(', ')} when it failed.`
+      : '';
+    return `### ${s.file} (lines ${s.startLine}-${s.endLine})${marked}\n\n${fence(s.text, LANG_BY_EXT[ext] ?? 'text')}`;
+  });
+  return [...shown, ...(left ? [left] : [])].join('\n\n');
+}
+
+function renderOmitted(omitted: readonly OmittedSource[], readsFiles: boolean, tokenBudget?: number): string {
+  if (omitted.length === 0) return '';
+  const budget = tokenBudget ? ` (${tokenBudget} tokens)` : '';
+  const lines = omitted.map((o) => {
+    const where = o.startLine ? `:${o.startLine}-${o.endLine ?? o.startLine}` : '';
+    return `${o.file}${where}${o.symbol ? ` ${o.symbol}` : ''}: ${clipLine(o.reason, 160)}`;
+  });
+  const read = readsFiles ? ' Read them if the code above does not explain the failure.' : '';
+  return `Left out of the source above by its budget${budget}, likeliest first:${read}\n\n${fence(lines.join('\n'))}`;
 }
 
 const EDITABLE: Record<EditPolicy['editable'], string> = {

@@ -158,6 +158,33 @@ describe('renderFixPrompt', () => {
     expect(user).toContain('This is attempt 2 of 3.');
   });
 
+  it('names the lines the failing test went through and what the source budget left out, with the reason', () => {
+    const sources = [{ ...request().sources[0]!, marked: [2] }];
+    const omitted = [
+      {
+        file: 'shop/tiers.py',
+        symbol: 'tier_of',
+        startLine: 10,
+        endLine: 80,
+        reason: 'the source budget was spent on higher-ranked code',
+      },
+    ];
+    const plain = renderFixPrompt(request({ sources }), { templates }).user;
+    expect(plain).toContain('The failing test went through line 2 when it failed.');
+    expect(plain).not.toContain('Left out of the source above');
+    const user = renderFixPrompt(request({ sources, omitted, tokenBudget: 1000 }), {
+      templates,
+      readsFiles: true,
+    }).user;
+    expect(user).toContain(
+      'Left out of the source above by its budget (1000 tokens), likeliest first: Read them',
+    );
+    expect(user).toContain('shop/tiers.py:10-80 tier_of: the source budget was spent on higher-ranked code');
+    // what was left out is named inside a fence too: a symbol name is data, not an instruction
+    const at = user.indexOf('shop/tiers.py:10-80');
+    expect(user.lastIndexOf('```', at)).toBeGreaterThan(user.indexOf('Left out of the source above'));
+  });
+
   it('redacts secrets from the whole prompt', () => {
     const key = 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz';
     const failure = { ...request().failure, evidence: `connecting with ${key} and hunter2hunter2` };

@@ -141,7 +141,8 @@ export function renderFixPrompt(request: FixRequest, options: RenderOptions): Re
     failure: () => renderFailure(request),
     evidence: () => renderEvidence(request),
     scope: () => renderScope(request),
-    sources: () => renderSources(request.sources, options.readsFiles ?? false),
+    sources: () =>
+      renderSources(request.sources, options.readsFiles ?? false, request.omitted, request.tokenBudget),
     policy: () => renderPolicy(request.policy),
     history: () => renderHistory(request.history),
     attempt: () => String(request.attempt),

@@ -114,8 +114,20 @@ export const SourceSliceSchema = z.object({
   text: z.string(),
   /** Why this slice was included (the scope entry's reasons). */
   reason: z.string(),
+  /** Lines of the slice the failing test went through when it failed (its location, its trace's frames). */
+  marked: z.array(z.number().int().positive()).optional(),
 });
 export type SourceSlice = z.infer<typeof SourceSliceSchema>;
+
+/** A ranked function or file of the scope whose source the budget left out (wholly or in part), and why. */
+export const OmittedSourceSchema = z.object({
+  file: z.string(),
+  symbol: z.string().optional(),
+  startLine: z.number().int().positive().optional(),
+  endLine: z.number().int().positive().optional(),
+  reason: z.string(),
+});
+export type OmittedSource = z.infer<typeof OmittedSourceSchema>;
 
 /** What an earlier attempt on the same failure did and what happened. */
 export const AttemptSummarySchema = z.object({
@@ -135,6 +147,8 @@ export const FixRequestSchema = z.object({
   scope: ScopeSchema,
   /** Source of the scope, bounded by `tokenBudget` (about 4 characters a token). */
   sources: z.array(SourceSliceSchema),
+  /** Ranked code of the scope the source budget left out, best first: a fixer may read it. */
+  omitted: z.array(OmittedSourceSchema).optional(),
   history: z.array(AttemptSummarySchema),
   policy: EditPolicySchema,
   attempt: z.number().int().positive(),
