@@ -16,8 +16,13 @@ export async function detectJest(dir: string): Promise<DetectedProject | null> {
       dependencies?: Record<string, string>;
       devDependencies?: Record<string, string>;
       name?: string;
+      scripts?: Record<string, string>;
     };
     if (pkg.jest) return { name, reason: 'package.json "jest" key' };
+    // a Vitest project that keeps jest among its dependencies (a migration, a helper) is not a Jest one
+    const test = pkg.scripts?.test ?? '';
+    const vitest = pkg.devDependencies?.vitest || pkg.dependencies?.vitest || /\bvitest\b/.test(test);
+    if (vitest && !/\bjest\b/.test(test)) return null;
     if (pkg.devDependencies?.jest || pkg.dependencies?.jest)
       return { name, reason: 'jest in package.json dependencies' };
   } catch {

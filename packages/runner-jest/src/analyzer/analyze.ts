@@ -189,7 +189,9 @@ export async function analyzeJest(
   cache: ScriptCache,
 ): Promise<FailureInput[]> {
   const cases: FailureCase[] = [];
-  for (const d of result.diagnostics) if (d.source === 'jest-suite') cases.push(fromSuite(d, project.root));
+  // a test file that failed to run, as the Jest and Vitest runners report it
+  for (const d of result.diagnostics)
+    if (d.source === 'jest-suite' || d.source === 'vitest-suite') cases.push(fromSuite(d, project.root));
   for (const t of result.tests)
     if (t.status === 'failed' || t.status === 'timeout' || t.status === 'error' || t.status === 'crashed')
       cases.push(await fromTest(t, project, cache));
