@@ -13,6 +13,12 @@ export interface FailureSignature {
    * is left out on purpose: a fix above it moves the line, not the cause.
    */
   frame?: { file: string; symbol?: string };
+  /**
+   * The code under test the failure's evidence points at (see `FailureCase.suspect`). When given,
+   * it stands for the frame and the message, and an assertion's type is left out too: the same
+   * suspect failing the same way is one cause, whatever the values and the matcher.
+   */
+  suspect?: ReadonlyArray<{ file: string; symbol?: string }>;
 }
 
 const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
@@ -45,9 +51,18 @@ export function normalizeMessage(message: string): string {
 
 /**
  * The stable fingerprint of a failure: equal for the same signature (kind, type, normalised
- * message, innermost project frame), whatever the test that hit it and the values it saw.
+ * message, innermost project frame; or kind, type and suspect when the analyzer names one),
+ * whatever the test that hit it and the values it saw.
  */
 export function failureFingerprint(signature: FailureSignature): string {
+  if (signature.suspect && signature.suspect.length > 0) {
+    const suspects = [...new Set(signature.suspect.map((s) => `${s.file}\0${s.symbol ?? ''}`))].sort();
+    const type = signature.kind === 'assertion' ? '' : (signature.type ?? '');
+    return createHash('sha1')
+      .update([signature.kind, type, 'suspect', ...suspects].join('\0'))
+      .digest('hex')
+      .slice(0, 16);
+  }
   const parts = [
     signature.kind,
     signature.type ?? '',

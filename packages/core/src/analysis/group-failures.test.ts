@@ -110,4 +110,89 @@ describe('groupFailures', () => {
     expect(groups).toHaveLength(1);
     expect(groups[0]!.location).toBeUndefined();
   });
+
+  describe('by suspect', () => {
+    const inTest = (symbol: string): Location => ({ file: 'tests/test_dates.py', line: 5, symbol });
+    const parseDate = { file: 'src/dates.py', symbol: 'parse_date' };
+    const formatDate = { file: 'src/dates.py', symbol: 'format_date' };
+    const asserting = (
+      test: string,
+      message: string,
+      suspect: FailureCase['suspect'],
+      type = 'AssertionError',
+    ) => ({
+      ...failing(test, message, inTest(test.split('::')[1]!.replace(/\[.*$/, '')), {
+        kind: 'assertion',
+        type,
+      }),
+      suspect,
+    });
+
+    it('makes one group of assertions in several tests and cases that call the same function, whatever the values and matchers', () => {
+      const groups = groupFailures([
+        asserting('t::test_a', "assert '2020-01-02' == '2020-02-01'", [parseDate]),
+        asserting('t::test_b', 'assert [1, 2] == [2, 1, 3]', [parseDate], 'toEqual'),
+        asserting('t::test_p[1]', 'assert {"a": (1, 2)} == None', [parseDate]),
+        asserting('t::test_p[2]', 'assert 5 == 4', [parseDate]),
+      ]);
+      expect(groups).toHaveLength(1);
+      expect(groups[0]!.tests).toEqual(['t::test_a', 't::test_b', 't::test_p[1]', 't::test_p[2]']);
+      // one request carries how each test failed
+      expect(groups[0]!.evidence).toContain('The same cause fails 3 more test(s):');
+      expect(groups[0]!.evidence).toContain('- t::test_b: assert [1, 2] == [2, 1, 3]');
+      expect(groups[0]!.evidence).toContain('- t::test_p[2]: assert 5 == 4');
+    });
+
+    it('keeps two bugs in two functions apart, even when their assertions read alike', () => {
+      const groups = groupFailures([
+        asserting('t::test_a', 'assert 7 == 6', [parseDate]),
+        asserting('t::test_b', 'assert 7 == 6', [formatDate]),
+        asserting('t::test_c', 'assert 8 == 6', [parseDate]),
+      ]);
+      expect(groups.map((g) => g.tests)).toEqual([['t::test_a', 't::test_c'], ['t::test_b']]);
+      expect(groups[0]!.fingerprint).not.toBe(groups[1]!.fingerprint);
+    });
+
+    it('merges a line that calls two functions only with lines that call the same two', () => {
+      const groups = groupFailures([
+        asserting('t::test_a', 'assert 1 == 2', [formatDate, parseDate]),
+        asserting('t::test_b', 'assert 1 == 2', [parseDate]),
+        asserting('t::test_c', 'assert 3 == 2', [parseDate, formatDate]),
+      ]);
+      expect(groups.map((g) => g.tests)).toEqual([['t::test_a', 't::test_c'], ['t::test_b']]);
+    });
+
+    it('keeps different exception types at one suspect apart, and an assertion apart from an exception', () => {
+      const raised = (test: string, type: string) => ({
+        ...failing(test, `${type}: boom`, { ...parseDate, line: 3 }, { type }),
+        suspect: [parseDate],
+      });
+      const groups = groupFailures([
+        raised('t::a', 'KeyError'),
+        raised('t::b', 'KeyError'),
+        raised('t::c', 'TypeError'),
+        asserting('t::d', 'assert 1 == 2', [parseDate]),
+      ]);
+      expect(groups.map((g) => g.tests)).toEqual([['t::a', 't::b'], ['t::c'], ['t::d']]);
+    });
+
+    it('groups by message and frame when no suspect is named, and never uses a suspect for a timeout', () => {
+      const groups = groupFailures([
+        asserting('t::test_a', 'assert 7 == 6', []),
+        asserting('t::test_a', 'assert 7 == 6', undefined),
+        { ...failing('t::x', 'ran past 1 s', inTest('test_x'), { kind: 'timeout' }), suspect: [parseDate] },
+        { ...failing('t::y', 'ran past 1 s', inTest('test_y'), { kind: 'timeout' }), suspect: [parseDate] },
+      ]);
+      expect(groups.map((g) => g.tests)).toEqual([['t::test_a'], ['t::x'], ['t::y']]);
+    });
+
+    it('lists at most ten further tests in the evidence, and says how many more', () => {
+      const groups = groupFailures(
+        Array.from({ length: 14 }, (_, i) => asserting(`t::test_p[${i}]`, `assert ${i} == -1`, [parseDate])),
+      );
+      expect(groups).toHaveLength(1);
+      expect(groups[0]!.evidence.match(/^- t::test_p/gm)).toHaveLength(10);
+      expect(groups[0]!.evidence).toContain('- and 3 more');
+    });
+  });
 });

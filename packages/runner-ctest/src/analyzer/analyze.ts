@@ -2,7 +2,9 @@ import type { FailureInput, FailureKind, Location, ProjectInfo, RunResult, TestR
 import { groupFailures, type FailureCase, type SummaryCache } from '@suture/core/analysis';
 import type { CrashBacktraces } from './crash-backtrace.js';
 import { crashEvidence, MAX_DEBUGGED } from './crash-evidence.js';
+import type { DefinitionIndex } from './cpp-project.js';
 import type { CppFile } from './cpp-summary.js';
+import { withSuspects } from './suspects.js';
 
 type Summaries = SummaryCache<CppFile>;
 
@@ -100,6 +102,7 @@ export async function analyzeCtest(
   project: ProjectInfo,
   summaries: Summaries,
   backtraces: CrashBacktraces,
+  definitions: DefinitionIndex,
 ): Promise<FailureInput[]> {
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
@@ -138,5 +141,5 @@ export async function analyzeCtest(
       const debug = t.status === 'crashed' && crashes++ < MAX_DEBUGGED;
       cases.push(await fromTest(t, project, summaries, { backtraces, debug }));
     }
-  return groupFailures(cases);
+  return groupFailures(await withSuspects(cases, project, summaries, definitions));
 }

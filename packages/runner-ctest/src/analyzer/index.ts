@@ -34,7 +34,7 @@ export function cppAnalyzer(): Analyzer {
     analyze(result, project) {
       passing.record(project.root, result, (t) => t.file);
       entries.record(result);
-      return analyzeCtest(result, project, summaries, backtraces);
+      return analyzeCtest(result, project, summaries, backtraces, definitions);
     },
     scope: (failure, project) =>
       scopeCtest(failure, project, {

@@ -9,6 +9,19 @@ afterAll(cleanup);
 const GUARD_BUG = ['src/histogram.cpp', 'bucket < buckets &&', 'bucket > buckets &&'] as const;
 // a wrong result: GoogleTest's EXPECT_EQ fails in each TEST_P case, with that case's values
 const SCALE_BUG = ['src/histogram.cpp', 'return value * factor;', 'return value * factor + 1;'] as const;
+// another wrong result, in another function: the counts
+const COUNT_BUG = [
+  'src/histogram.cpp',
+  'counts[bucket_of(v, width, buckets)]++;',
+  'counts[bucket_of(v, width, buckets)] += 2;',
+] as const;
+const SCALE_TESTS = [
+  'Factors/Scaled.Multiplies/(2, 3)',
+  'Factors/Scaled.Multiplies/(4, 5)',
+  'Factors/Scaled.Multiplies/(7, 2)',
+  'Scale.ByTwo',
+  'Scale.ByZero',
+];
 
 async function analyze(...bugs: ReadonlyArray<readonly [string, string, string]>) {
   const root = await copy('grouping');
@@ -32,10 +45,12 @@ function explainsEachOnce(result: RunResult, groups: Failure[]): void {
 describe('root-cause grouping on a real CMake + CTest + GoogleTest run', () => {
   let one: Awaited<ReturnType<typeof analyze>>;
   let two: Awaited<ReturnType<typeof analyze>>;
+  let wrong: Awaited<ReturnType<typeof analyze>>;
   beforeAll(async () => {
     one = await analyze(GUARD_BUG);
     two = await analyze(GUARD_BUG, SCALE_BUG);
-  }, 600_000);
+    wrong = await analyze(SCALE_BUG, COUNT_BUG);
+  }, 900_000);
 
   it('makes one group of one bug in a function that five tests reach, three of them TEST_P cases', () => {
     expect(failing(one.result)).toEqual([
@@ -59,16 +74,31 @@ describe('root-cause grouping on a real CMake + CTest + GoogleTest run', () => {
     expect(scaled.map((t) => t.status)).toEqual(['failed', 'failed', 'failed']);
     expect(new Set(scaled.map((t) => t.message)).size).toBe(3);
     expect(two.groups).toHaveLength(2);
-    const bySymbol = Object.fromEntries(two.groups.map((g) => [g.location!.symbol!, g]));
-    expect(bySymbol['bucket_of']!.tests).toHaveLength(5);
-    expect(bySymbol['Scaled.Multiplies']).toMatchObject({
-      kind: 'assertion',
-      location: { file: 'tests/histogram_test.cpp' },
-    });
-    expect(bySymbol['Scaled.Multiplies']!.tests.sort()).toEqual(scaled.map((t) => t.id).sort());
+    const guard = two.groups.find((g) => g.location?.symbol === 'bucket_of')!;
+    expect(guard.tests).toHaveLength(5);
+    const scaledGroup = two.groups.find((g) => g.kind === 'assertion')!;
+    expect(scaledGroup.location).toMatchObject({ file: 'tests/histogram_test.cpp' });
+    // with the TEST_P cases, the two TESTs whose EXPECT calls scaled: one bug, one group
+    expect(scaledGroup.tests.sort()).toEqual(SCALE_TESTS);
     // the first bug reads the same with the second one present
-    expect(bySymbol['bucket_of']!.fingerprint).toBe(one.groups[0]!.fingerprint);
+    expect(guard.fingerprint).toBe(one.groups[0]!.fingerprint);
     explainsEachOnce(two.result, two.groups);
+  });
+
+  it('makes one group of assertions in TESTs and TEST_P cases whose failing line calls the same function, and one request holds them all', () => {
+    const group = two.groups.find((g) => g.kind === 'assertion')!;
+    expect(group.tests.sort()).toEqual(SCALE_TESTS);
+    expect(group.evidence).toMatch(/The same cause fails 4 more test\(s\):/);
+    expect(group.evidence).toContain('- Scale.ByZero: ');
+  });
+
+  it('keeps two wrong results of two functions in two groups (never one group that hides one)', () => {
+    expect(failing(wrong.result)).toEqual(['Histogram.CountsValues', ...SCALE_TESTS].sort());
+    expect(wrong.groups.map((g) => g.tests.sort())).toEqual(
+      expect.arrayContaining([['Histogram.CountsValues'], SCALE_TESTS]),
+    );
+    expect(wrong.groups).toHaveLength(2);
+    explainsEachOnce(wrong.result, wrong.groups);
   });
 
   it('scopes the group from its tests and the assertion to the function and its header', async () => {

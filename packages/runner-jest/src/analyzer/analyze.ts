@@ -8,10 +8,12 @@ import type {
   TestResult,
 } from '@suture/core';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { distinctFrames, groupFailures, type FailureCase } from '@suture/core/analysis';
+import { distinctFrames, groupFailures, type FailureCase, type SummaryCache } from '@suture/core/analysis';
 import { parseId } from '../ids.js';
 import { enclosingSymbol, type ScriptCache } from './js-model.js';
+import type { JsModule } from './js-summary.js';
 import { projectFrames } from './stack.js';
+import { withSuspects } from './suspects.js';
 
 const ERROR_TYPE = /^\s*(?:thrown: )?"?(\w*Error|Error)(?:\s*\[\w+\])?:/m;
 
@@ -187,6 +189,7 @@ export async function analyzeJest(
   result: RunResult,
   project: ProjectInfo,
   cache: ScriptCache,
+  summaries: SummaryCache<JsModule>,
 ): Promise<FailureInput[]> {
   const cases: FailureCase[] = [];
   // a test file that failed to run, as the Jest and Vitest runners report it
@@ -195,5 +198,5 @@ export async function analyzeJest(
   for (const t of result.tests)
     if (t.status === 'failed' || t.status === 'timeout' || t.status === 'error' || t.status === 'crashed')
       cases.push(await fromTest(t, project, cache));
-  return groupFailures(cases);
+  return groupFailures(await withSuspects(cases, project, summaries));
 }

@@ -25,7 +25,7 @@ export function javascriptAnalyzer(): Analyzer {
     apiVersion: API_VERSION,
     analyze(result, project) {
       passing.record(project.root, result, (t) => parseId(t.id).file);
-      return analyzeJest(result, project, cache);
+      return analyzeJest(result, project, cache, summaries);
     },
     scope: (failure, project) =>
       scopeJest(failure, project, { summaries, passing: (root, file) => passing.of(root, file) }),

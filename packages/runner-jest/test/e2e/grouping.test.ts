@@ -36,6 +36,11 @@ function explainsEachOnce(result: RunResult, groups: Failure[]): void {
 }
 
 const UNIT_BUG: [string, string, string] = ['src/units.js', 'GRAMS[unit]', 'GRAMS[unit.toUpperCase()]'];
+const OFF_BY_ONE: [string, string, string] = [
+  'src/units.js',
+  'quantity * factorOf(unit)',
+  'quantity * factorOf(unit) + 1',
+];
 const LIMIT_BUG: [string, string, string] = ['src/text.js', 'LIMITS[kind]', 'LIMITS[kind.toUpperCase()]'];
 
 describe('root-cause grouping on a real Jest run', () => {
@@ -69,27 +74,58 @@ describe('root-cause grouping on a real Jest run', () => {
     explainsEachOnce(result, groups);
   });
 
-  it('merges the assertion failures of one test.each, and of a shared assertion helper; other tests asserting on the same bug stay apart', async () => {
-    const { result, groups } = await analyze(
-      await seeded(['src/units.js', 'quantity * factorOf(unit)', 'quantity * factorOf(unit) + 1']),
-    );
+  it('makes one group of the assertions that call the same function on their failing line: across tests, test.each cases and a shared helper', async () => {
+    const { result, groups } = await analyze(await seeded(OFF_BY_ONE));
     expect(failing(result)).toHaveLength(7);
-    expect(groups.map((g) => [g.kind, g.location?.symbol, g.tests.length]).sort()).toEqual([
-      ['assertion', 'expectGrams', 2],
-      ['assertion', 'weights > converts %d %s', 3],
-      ['assertion', 'weights > converts kilograms', 1],
-      ['assertion', 'weights > parses a weight', 1],
+    const byTests = groups.map((g) => [g.kind, g.tests.slice().sort()]).sort();
+    expect(byTests).toEqual([
+      // their failing lines call parseWeight: a test, and a shared helper two tests call
+      [
+        'assertion',
+        [
+          '__tests__/parse.test.js::parses grams',
+          '__tests__/parse.test.js::parses pounds',
+          '__tests__/units.test.js::weights parses a weight',
+        ],
+      ],
+      // their failing lines call toGrams: a test and three test.each cases
+      [
+        'assertion',
+        [
+          '__tests__/units.test.js::weights converts 1 g',
+          '__tests__/units.test.js::weights converts 2 kg',
+          '__tests__/units.test.js::weights converts 3 lb',
+          '__tests__/units.test.js::weights converts kilograms',
+        ],
+      ],
     ]);
-    expect(groups.find((g) => g.location?.symbol === 'expectGrams')!.location!.file).toBe(
-      'tests/expect-weight.js',
+    const toGrams = groups.find((g) => g.tests.length === 4)!;
+    expect(toGrams.evidence).toMatch(/The same cause fails 3 more test\(s\):/);
+    explainsEachOnce(result, groups);
+  });
+
+  it('keeps two bugs in two functions in two groups when both fail assertions (never one group that hides one)', async () => {
+    const { result, groups } = await analyze(
+      await seeded(OFF_BY_ONE, [
+        'src/text.js',
+        'text.slice(0, limitOf(kind))',
+        'text.slice(0, limitOf(kind) + 1)',
+      ]),
     );
+    const text = failing(result).filter((id) => id.startsWith('__tests__/text.test.js'));
+    expect(text).toHaveLength(3);
+    for (const g of groups)
+      expect(g.tests.some((t) => text.includes(t)) && g.tests.some((t) => !text.includes(t))).toBe(false);
+    expect(groups.filter((g) => g.tests.some((t) => text.includes(t))).map((g) => g.tests.length)).toEqual([
+      3,
+    ]);
     explainsEachOnce(result, groups);
   });
 
   it('scopes a group from the test.each callback its frame names to the code it calls', async () => {
-    const root = await seeded(['src/units.js', 'quantity * factorOf(unit)', 'quantity * factorOf(unit) + 1']);
+    const root = await seeded(OFF_BY_ONE);
     const { groups } = await analyze(root);
-    const cases = groups.find((g) => g.tests.length === 3)!;
+    const cases = groups.find((g) => g.tests.length === 4)!;
     const analyzer = jest().analyzer!();
     const scope = ScopeSchema.parse(await analyzer.scope(cases, project(root)));
     const roles = Object.fromEntries(scope.entries.map((e) => [e.file, e.role]));

@@ -4,6 +4,7 @@ import { distinctFrames, groupFailures, type FailureCase } from '@suture/core/an
 import type { ExceptionInfo } from '../events.js';
 import { exceptionFromText, kindOf } from './classify.js';
 import type { PythonProject } from './python-project.js';
+import { withSuspects } from './suspects.js';
 
 const FOREIGN = /(^|\/)(site-packages|dist-packages|\.venv|venv|lib\/python3[\d.]*|_pytest|pluggy)\//;
 
@@ -187,5 +188,5 @@ export async function analyzePytest(
     if (t.status === 'failed' || t.status === 'error' || t.status === 'timeout' || t.status === 'crashed')
       cases.push(await fromTest(t, project));
   }
-  return groupFailures(cases);
+  return groupFailures(await withSuspects(cases, project));
 }

@@ -60,6 +60,11 @@ function explainsEachOnce(result: RunResult, groups: Failure[]): void {
 
 const PRICE_BUG: [string, string, string] = ['grocer/prices.py', 'PRICES[item]', 'PRICES[item.title()]'];
 const UNIT_BUG: [string, string, string] = ['grocer/units.py', 'GRAMS[unit]', 'GRAMS[unit.upper()]'];
+const OFF_BY_ONE: [string, string, string] = [
+  'grocer/units.py',
+  'quantity * GRAMS[unit]',
+  'quantity * GRAMS[unit] + 1',
+];
 
 describe('root-cause grouping on a real pytest run', () => {
   it('makes one group of one bug raised in a function that five tests reach, three of them parametrised cases', async () => {
@@ -104,19 +109,47 @@ describe('root-cause grouping on a real pytest run', () => {
     expect(some.groups[0]!.fingerprint).toBe(all.groups[0]!.fingerprint);
   });
 
-  it('merges the assertion failures of one parametrised test; another test that asserts on the same bug stays apart', async () => {
-    const root = await seeded(['grocer/units.py', 'quantity * GRAMS[unit]', 'quantity * GRAMS[unit] + 1']);
+  it('makes one group of the assertions of two tests and a parametrised case that all call the buggy function', async () => {
+    const root = await seeded(OFF_BY_ONE);
     const { result, groups } = await analyze(root);
     expect(failing(result)).toEqual([
       'tests/test_units.py::test_kilograms',
       'tests/test_units.py::test_units[g-3]',
       'tests/test_units.py::test_units[lb-1360.8]',
     ]);
-    expect(groups.map((g) => [g.kind, g.location?.symbol, g.tests.length]).sort()).toEqual([
-      ['assertion', 'test_kilograms', 1],
-      ['assertion', 'test_units', 2],
+    // the assertions read `assert 2001 == 2000` and `assert 10 == approx(3)`: other values, other tests
+    expect(groups).toHaveLength(1);
+    expect(groups[0]).toMatchObject({ kind: 'assertion' });
+    // one request carries how each of them failed
+    expect(groups[0]!.evidence).toMatch(/The same cause fails 2 more test\(s\):/);
+    expect(groups[0]!.evidence).toContain('tests/test_units.py::test_units[lb-1360.8]');
+    explainsEachOnce(result, groups);
+  });
+
+  it('keeps two bugs in two functions in two groups when both fail assertions (never one group that hides one)', async () => {
+    const root = await seeded(OFF_BY_ONE, ['grocer/prices.py', 'PRICES[item]', 'PRICES[item] * 2']);
+    const { result, groups } = await analyze(root);
+    const units = failing(result).filter((id) => id.includes('test_units.py'));
+    const prices = failing(result).filter((id) => id.includes('test_price['));
+    expect(units).toHaveLength(3);
+    expect(prices).toHaveLength(3);
+    // every group holds tests of one bug only, and each bug's direct tests are one group
+    for (const g of groups)
+      expect(g.tests.some((t) => units.includes(t)) && g.tests.some((t) => !units.includes(t))).toBe(false);
+    expect(groups.filter((g) => g.tests.some((t) => units.includes(t))).map((g) => g.tests.length)).toEqual([
+      3,
+    ]);
+    expect(groups.filter((g) => g.tests.some((t) => prices.includes(t))).map((g) => g.tests.length)).toEqual([
+      3,
     ]);
     explainsEachOnce(result, groups);
+  });
+
+  it('keeps a group apart from one that fails the same way but in a function its line does not call', async () => {
+    const one = await analyze(await seeded(OFF_BY_ONE));
+    const other = await analyze(await seeded(['grocer/prices.py', 'PRICES[item]', 'PRICES[item] * 2']));
+    const fingerprints = new Set(other.groups.map((g) => g.fingerprint));
+    expect(fingerprints.has(one.groups[0]!.fingerprint)).toBe(false);
   });
 
   it('treats conftest.py as a test file and puts its fixture in the scope on the test side', async () => {

@@ -23,3 +23,10 @@ TEST_P(Scaled, Multiplies) {
   EXPECT_EQ(scaled(value, factor), value * factor);
 }
 INSTANTIATE_TEST_SUITE_P(Factors, Scaled, ::testing::Values(std::make_tuple(2, 3), std::make_tuple(4, 5), std::make_tuple(7, 2)));
+
+TEST(Scale, ByTwo) { EXPECT_EQ(scaled(4, 2), 8); }
+
+TEST(Scale, ByZero) {
+  int none = 0;
+  EXPECT_EQ(scaled(9, none), 0);
+}
