@@ -4,6 +4,7 @@ import { fixItProposal } from './fixits.js';
 import { HintsOptionsSchema, type HintsOptions } from './options.js';
 import { projectPython } from './python/interpreter.js';
 import { pythonProposal } from './python/rules.js';
+import { rustProposal } from './rust/rules.js';
 import { scriptDoctor, scriptHints } from './script/hints.js';
 
 export type { HintsOptions } from './options.js';
@@ -22,6 +23,9 @@ export default function hints(options: HintsOptions = {}): Fixer {
     apiVersion: API_VERSION,
     async propose(request): Promise<FixProposalInput> {
       const language = request.project.language;
+      // rustc marks which of its suggestions are safe: only those, never the generic fix-it path
+      const rust = language === 'rust' ? await rustProposal(request) : undefined;
+      if (rust) return rust;
       const computed = language === 'cpp' || language === 'c' ? await cppFixIts(request) : undefined;
       const proposal =
         (await fixItProposal(request, computed)) ??

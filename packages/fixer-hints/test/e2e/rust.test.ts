@@ -1,0 +1,96 @@
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HealConfigSchema, type GateReport } from '@suture/core';
+import { runGate } from '@suture/core/internal';
+import { silentLogger } from '@suture/core/testing';
+import cargo from '@suture/runner-cargo';
+import { afterAll, describe, expect, it } from 'vitest';
+import hints from '../../src/index.js';
+
+const temps: string[] = [];
+afterAll(async () => {
+  await Promise.all(temps.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+function hasCargo(): boolean {
+  if (process.env.SUTURE_REQUIRE_TOOLCHAINS === '1') return true;
+  try {
+    execFileSync('cargo', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    process.stderr.write('skipped: cargo is not installed (https://rustup.rs)\n');
+    return false;
+  }
+}
+
+/** The gate with the hints fixer alone over a copy of a std-only crate, offline. */
+async function heal(name: string): Promise<{ root: string; report: GateReport }> {
+  const root = await mkdtemp(join(tmpdir(), `suture-hints-rust-${name}-`));
+  temps.push(root);
+  await cp(fileURLToPath(new URL(`../fixtures/rust/${name}`, import.meta.url)), root, { recursive: true });
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+  execFileSync('sh', ['-c', 'printf "target/\\n.suture/\\n" > .gitignore'], { cwd: root });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'fixture');
+  const runner = cargo({ env: { CARGO_NET_OFFLINE: 'true' } });
+  const report = await runGate({
+    root,
+    outputDir: join(root, '.suture/runs'),
+    mode: 'fix',
+    projects: [
+      {
+        name,
+        root,
+        runner,
+        analyzer: runner.analyzer!(),
+        timeoutMs: 180_000,
+        heal: HealConfigSchema.parse({ flakyReruns: 0, maxAttempts: 1 }),
+      },
+    ],
+    fixers: [hints()],
+    reporters: [],
+    concurrency: 1,
+    logger: silentLogger,
+  });
+  return { root, report };
+}
+
+describe.runIf(hasCargo())("rustc's suggestions through the gate, with real cargo", () => {
+  it('applies a MachineApplicable suggestion (E0308: `.into()` widens a u32 to the u64 returned) and the build and test pass', async () => {
+    const { root, report } = await heal('into');
+    const failure = report.projects[0]!.failures[0]!;
+    expect(failure.failure).toMatchObject({ kind: 'build', location: { file: 'src/lib.rs', line: 4 } });
+    expect(failure.outcome).toBe('healed');
+    expect(failure.attempts[0]!.rationale).toMatch(
+      /applied rustc's machine-applicable suggestions: E0308 mismatched types/,
+    );
+    expect(await readFile(join(root, 'src/lib.rs'), 'utf8')).toContain('    n.into()\n');
+    expect(report.exitCode).toBe(0);
+  });
+
+  it('never applies a MaybeIncorrect suggestion (E0425: rustc guesses `counter` for `countr`): the failure goes to the next fixer with the candidate', async () => {
+    const { root, report } = await heal('typo');
+    const failure = report.projects[0]!.failures[0]!;
+    expect(failure.failure.kind).toBe('build');
+    // the runner keeps the guess as a note, never as a fix-it
+    expect(failure.failure.diagnostics[0]!.fixIts).toEqual([]);
+    expect(failure.failure.diagnostics[0]!.notes.map((n) => n.message).join('\n')).toMatch(
+      /`counter` \(rustc: MaybeIncorrect/,
+    );
+    expect(failure.outcome).toBe('unfixable');
+    expect(failure.attempts[0]).toMatchObject({ verdict: 'unfixable' });
+    expect(failure.reason).toMatch(
+      /rustc gives no machine-applicable fix for src\/lib\.rs:4: cannot find value `countr`.*`counter`.*needs an LLM fixer/,
+    );
+    expect(await readFile(join(root, 'src/lib.rs'), 'utf8')).toContain('    countr\n');
+    expect(report.exitCode).toBe(1);
+  });
+});
