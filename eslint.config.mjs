@@ -5,6 +5,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { layerZones } from './scripts/core-layers.mjs';
 
 export default tseslint.config(
   {
@@ -56,6 +57,23 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': ['error', { disallowTypeAnnotations: false }],
       'no-control-regex': 'off',
+    },
+  },
+  {
+    // the layers of @suture/core, lowest first; tests may reach across them
+    files: ['packages/core/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.test-support.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: layerZones() }] },
+  },
+  {
+    // no package but the CLI builds on @suture/core/internal: what plugins need is public API
+    files: ['packages/*/src/**/*.ts'],
+    ignores: ['packages/cli/**', 'packages/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@suture/core/internal', message: 'use the public API of @suture/core' }] },
+      ],
     },
   },
   {

@@ -10,6 +10,7 @@ export const ENTRY_POINTS = {
   '@suture/core/analysis': 'src/analysis/index.ts',
   '@suture/core/llm': 'src/llm/index.ts',
   '@suture/core/testing': 'src/testing/index.ts',
+  '@suture/core/host': 'src/host/index.ts',
   '@suture/core/internal': 'src/internal.ts',
 };
 

@@ -1,4 +1,4 @@
-import { entryOf } from '@suture/core/internal';
+import { entryOf } from '@suture/core/host';
 import type { Family } from './layout.js';
 
 /**

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Fixer, FixProposalInput } from '@suture/core';
-import { loadPlugin, PLUGIN_ALIASES, splitSpec } from '@suture/core/internal';
+import { loadPlugin, PLUGIN_ALIASES, splitSpec } from '@suture/core/host';
 import type { Family } from './layout.js';
 import type { FixerSpec } from './options.js';
 

@@ -27,4 +27,4 @@ export {
   type RunAnswer,
   type ApplyAnswer,
   type ReportAnswer,
-} from '@suture/core/internal';
+} from '@suture/core/host';

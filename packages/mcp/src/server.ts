@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Fixer, Logger } from '@suture/core';
-import { errorMessage } from '@suture/core/internal';
+import { errorMessage } from '@suture/core/host';
 import { SUTURE_TOOLS, type SutureTool } from './tools.js';
 
 const version = (

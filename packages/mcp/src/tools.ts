@@ -12,7 +12,7 @@ import {
   RunInputSchema,
   runForAgent,
   type AgentCallOptions,
-} from '@suture/core/internal';
+} from '@suture/core/host';
 import type { z } from '@suture/core';
 
 /** What a tool call runs with: the repository, where to report progress, when to stop. */

@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path/posix';
-import { loadConfig } from '@suture/core/internal';
+import { loadConfig } from '@suture/core/host';
 import type { CreateNodesResult, CreateNodesV2, TargetConfiguration } from 'nx/src/devkit-exports.js';
 import { parseOptions, type ResolvedSutureNxOptions, type SutureNxOptions } from './options.js';
 import { normalize, owningRoot } from './owners.js';

@@ -8,7 +8,7 @@ import {
 import { errorMessage, usageOfError } from '../api/errors.js';
 import { isFixerUnavailable } from '../api/fixer-unavailable.js';
 import type { Fixer, FixerContext } from '../api/plugin.js';
-import { formatDuration } from '../llm/call-failure.js';
+import { formatDuration } from '../text/duration.js';
 
 /**
  * A fixer's answer. `error` when there is no usable proposal; `broken` tells a fixer that threw or

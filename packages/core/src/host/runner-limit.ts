@@ -1,6 +1,6 @@
 import { PluginError } from '../api/errors.js';
 import type { RunContext, Runner } from '../api/plugin.js';
-import { formatDuration } from '../llm/call-failure.js';
+import { formatDuration } from '../text/duration.js';
 import { guardCall, type WrapContext } from './hook-table.js';
 
 /**

@@ -1,4 +1,5 @@
 import type { ApiKey } from './api-key.js';
+import { formatDuration } from '../text/duration.js';
 
 /** Why a call to a model API came back without a reply, whatever the transport. */
 export type CallFailureKind =
@@ -50,10 +51,7 @@ export function afterRetries(n: number): string {
   return n > 0 ? ` after ${n} ${n === 1 ? 'retry' : 'retries'}` : '';
 }
 
-/** "1 s", "180 s", "300 ms". */
-export function formatDuration(ms: number): string {
-  return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
+export { formatDuration };
 
 /** The failure an HTTP status means; `code` tells an exhausted quota from a rate limit. */
 export function failureOfStatus(status: number, detail: string, code?: unknown): CallFailure {

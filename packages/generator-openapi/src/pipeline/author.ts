@@ -1,5 +1,5 @@
 import type { Fixer, FixRequest, Logger } from '@suture/core';
-import { loadPlugin, splitSpec } from '@suture/core/internal';
+import { loadPlugin, splitSpec } from '@suture/core/host';
 import type { PlannedCase } from '../plan/cases.js';
 import type { Plan } from '../plan/plan.js';
 import { objectShape } from '../spec/json-schema.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, type PluginSpec } from '@suture/core';
-import { isPathSpec, PLUGIN_ALIASES, resolvePackageEntry } from '@suture/core/internal';
+import { isPathSpec, PLUGIN_ALIASES, resolvePackageEntry } from '@suture/core/host';
 
 /** A package this one depends on, as an absolute entry file: found wherever the output folder is. */
 export function ownEntry(name: string): string {

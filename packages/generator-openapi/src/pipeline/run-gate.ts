@@ -6,7 +6,7 @@ import {
   parseConfig,
   runGate,
   type LoadedConfig,
-} from '@suture/core/internal';
+} from '@suture/core/host';
 import { absoluteSpec, fixerEntry, judgeEntry, ownEntry } from './plugins.js';
 
 export interface GateRun {
