@@ -45,6 +45,13 @@ describe('the documentation', () => {
       expect(parsed.error?.issues ?? [], JSON.stringify(config)).toEqual([]);
     }
   });
+
+  it('keeps the root README a front door: under 200 lines, linking to each page of the guide', () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    expect(readme.split('\n').length).toBeLessThan(200);
+    for (const page of ['getting-started', 'runners', 'fixers', 'commands', 'safety', 'benchmarks'])
+      expect(readme).toContain(`docs/guide/${page}.md`);
+  });
 });
 
 describe('the link reader', () => {

@@ -28,21 +28,21 @@ describe('README.md', () => {
   });
 });
 
-const ROOT_README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const RUNNERS_GUIDE = fileURLToPath(new URL('../../../docs/guide/runners.md', import.meta.url));
 
-/** The options the root README's "Runners" table names for a runner: the names outside parentheses. */
+/** The options the guide's runners table names for a runner: the names outside parentheses. */
 function rootRunnerOptions(runner: string): string[] {
-  const row = readFileSync(ROOT_README, 'utf8')
+  const row = readFileSync(RUNNERS_GUIDE, 'utf8')
     .split('\n')
     .find((l) => l.startsWith(`| \`${runner}\` |`));
-  if (!row) throw new Error(`README.md: no row for the runner "${runner}" in the runners table`);
+  if (!row) throw new Error(`docs/guide/runners.md: no row for the runner "${runner}" in the runners table`);
   // drop what the parentheses explain (defaults, examples), nested ones included
   let cell = row.split('|')[2]!;
   for (let prev = ''; prev !== cell;) [prev, cell] = [cell, cell.replace(/\([^()]*\)/g, '')];
   return [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
 }
 
-describe('the root README.md', () => {
+describe('docs/guide/runners.md', () => {
   it.each(['pytest', 'ctest', 'jest'])(
     'names every option of the %s runner in its runners table, as the runner package documents them',
     (runner) => {

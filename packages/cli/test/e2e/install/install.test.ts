@@ -210,11 +210,13 @@ describe('the C++ set from the tarballs', () => {
   }, 900_000);
 });
 
-describe("the C++ set from the tarballs, after the README's install settings", () => {
+describe("the C++ set from the tarballs, after the guide's install settings", () => {
   it('installs with no warning at all and one tree-sitter, into which the C++ grammar loads', async () => {
-    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const readme = readFileSync(join(REPO, 'docs/guide/getting-started.md'), 'utf8');
     const settings = /<!-- install-settings -->\n\n```sh\n(.+)\n```/.exec(readme)?.[1];
-    expect(settings, 'README.md: the command under <!-- install-settings -->').toMatch(/^npm pkg set /);
+    expect(settings, 'docs/guide/getting-started.md: the command under <!-- install-settings -->').toMatch(
+      /^npm pkg set /,
+    );
     const cpp = join(temp, 'cpp');
     await mkdir(cpp);
     await writeFile(join(cpp, 'package.json'), '{ "name": "calc", "private": true }\n');
