@@ -1,7 +1,7 @@
 import type { Diagnostic, RunContext, RunResultInput, TestResult } from '@suture/core';
 import type { ParseCache } from '@suture/core/analysis';
 import { buildEnv } from './env.js';
-import { CargoFold, testId, type Section } from './libtest.js';
+import { CargoFold, doctestPlace, testId, type Locate, type Section } from './libtest.js';
 import { testLocator } from './locate.js';
 import { readMetadata, type CargoMetadata } from './metadata.js';
 import type { ResolvedCargoOptions } from './options.js';
@@ -51,6 +51,7 @@ interface Loop {
   meta: CargoMetadata;
   outputs: string[];
   commands: string[];
+  locate: Locate;
 }
 
 /** The binaries a full run's pass did not reach, after one was stopped: one more pass each kind. */
@@ -85,7 +86,13 @@ async function afterStall(
   const why = `reported no result for ${options.testTimeoutMs} ms (the runner option "testTimeoutMs"); suture stopped it and ran the other tests without it`;
   if (stall.test) {
     const name = stall.test;
-    const t: TestResult = fold.tests.get(name) ?? { id: name, status: 'timeout' };
+    const libtestName = stall.section.kind === 'doc' ? undefined : name.slice(name.indexOf('.rs::') + 5);
+    const place = libtestName ? loop.locate(stall.section, libtestName) : doctestPlace(name);
+    const t: TestResult = fold.tests.get(name) ?? {
+      id: name,
+      status: 'timeout',
+      ...(place ? { file: place.file, line: place.line } : {}),
+    };
     Object.assign(t, { status: 'timeout', message: `did not finish: ${why}` });
     fold.tests.set(name, t);
     stall.section.reported.add(name);
@@ -162,7 +169,7 @@ export async function runCargo(
     timeoutMs: ctx.timeoutMs,
     signal: ctx.signal,
   };
-  const loop: Loop = { fold, input, meta, outputs: [], commands: [] };
+  const loop: Loop = { fold, input, meta, outputs: [], commands: [], locate };
   const plans: PassPlan[] = ctx.selection
     ? selectionPlans(meta, ctx.selection, options)
     : [{ cargoArgs: options.args, testArgs: options.testArgs }];

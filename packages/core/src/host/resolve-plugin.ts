@@ -7,6 +7,7 @@ export const PLUGIN_ALIASES: Readonly<Record<string, string>> = {
   ctest: '@suture/runner-ctest',
   jest: '@suture/runner-jest',
   go: '@suture/runner-go',
+  cargo: '@suture/runner-cargo',
   hints: '@suture/fixer-hints',
   claude: '@suture/llm-claude-cli',
   openai: '@suture/llm-openai',
