@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path/posix';
 import type { CreateDependencies, RawProjectGraphDependency } from 'nx/src/devkit-exports.js';
+import { cargoDependencies } from './dependencies-cargo.js';
 import { normalize, projectOf } from './owners.js';
 
 /** A file that says what its project provides or uses, and the project it belongs to. */
@@ -42,6 +43,7 @@ export const createDependencies: CreateDependencies = (_options, context) => {
   const roots = new Map(Object.entries(context.projects).map(([name, p]) => [name, normalize(p.root)]));
   const python: Owned[] = [];
   const cmake: Owned[] = [];
+  const cargo: Owned[] = [];
   const providers = new Map<string, string>();
   const libraries = new Map<string, string>();
   for (const [project, files] of Object.entries(context.fileMap.projectFileMap)) {
@@ -51,6 +53,8 @@ export const createDependencies: CreateDependencies = (_options, context) => {
         python.push({ project, file });
         const mod = pythonModule(file, root);
         if (mod && !providers.has(mod)) providers.set(mod, project);
+      } else if (/(^|\/)Cargo\.toml$/.test(file)) {
+        cargo.push({ project, file });
       } else if (/(^|\/)CMakeLists\.txt$|\.cmake$/.test(file)) {
         cmake.push({ project, file });
         for (const m of read(context.workspaceRoot, file).matchAll(CMAKE_LIBRARY))
@@ -82,5 +86,6 @@ export const createDependencies: CreateDependencies = (_options, context) => {
     for (const m of text.matchAll(CMAKE_SUBDIR))
       edge(project, projectOf(normalize(join(dirname(file), m[1]!)), roots), file);
   }
+  cargoDependencies(context.workspaceRoot, cargo, roots, edge);
   return [...edges.values()];
 };
