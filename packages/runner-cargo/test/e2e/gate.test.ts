@@ -15,8 +15,11 @@ const FIX: Edit = {
 };
 
 let fixture: { copy: () => Promise<string> };
+let workspace: { copy: () => Promise<string> };
 beforeAll(async () => {
-  if (hasCargo()) fixture = await built('gate');
+  if (!hasCargo()) return;
+  fixture = await built('gate');
+  workspace = await built('ws');
 });
 afterAll(cleanup);
 
@@ -46,6 +49,26 @@ describe.runIf(hasCargo())('the gate on a real cargo project', () => {
     expect(rebuilt(String(runs[1]!.outputTail))).toContain('lib:gate');
     expect(await readFile(join(root, LIB), 'utf8')).toContain('    a - b');
     expect(gitStatus(root)).toBe(` M ${LIB}\n`);
+  });
+
+  it('heals a workspace member whose target/ is outside it, building in target-suture/ (real, writable, warm across runs)', async () => {
+    const repo = await workspace.copy();
+    const root = join(repo, 'member');
+    const fix: Edit = { file: 'src/lib.rs', search: 'util::double(x) + x', replace: 'util::double(x) * 2' };
+    const fixer = scriptedFixer([{ verdict: 'edits', rationale: 'quadruple', edits: [fix] }]);
+    const first = await gate({ root, mode: 'check', fixers: [fixer], heal: { maxAttempts: 1 } });
+    const failure = first.report.projects[0]!.failures[0]!;
+    expect(failure.failure.tests).toEqual(['src/lib.rs::tests::quadruples']);
+    expect(failure.outcome).toBe('healed');
+    expect(await readFile(join(root, 'target-suture/.gitignore'), 'utf8')).toMatch(/^# Created by suture/);
+    // the next gate rebuilds once what the patch compiled in the view (its outputs were set back),
+    // never the dependency the patch did not touch; the one after rebuilds nothing
+    const again = () => gate({ root, mode: 'check', fixers: [scriptedFixer([])], heal: { maxAttempts: 1 } });
+    const second = await again();
+    expect(rebuilt(String(second.runs[0]!.outputTail)).filter((t) => t.endsWith(':util'))).toEqual([]);
+    const third = await again();
+    expect(rebuilt(String(third.runs[0]!.outputTail))).toEqual([]);
+    expect(gitStatus(repo)).toBe('');
   });
 
   const attacks: Array<[string, Edit, RegExp]> = [
