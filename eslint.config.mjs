@@ -68,7 +68,7 @@ export default tseslint.config(
   {
     // no package but the CLI builds on @suture/core/internal: what plugins need is public API
     files: ['packages/*/src/**/*.ts'],
-    ignores: ['packages/cli/**', 'packages/core/**'],
+    ignores: ['packages/cli/**', 'packages/core/**', '**/*.test.ts', '**/*.test-support.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
