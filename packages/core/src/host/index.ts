@@ -18,12 +18,7 @@ export { proposeHeal, type AgentCallOptions } from './agent/propose-heal.js';
 export { applyProposedPatch } from './agent/apply-patch.js';
 export { runForAgent, reportForAgent } from './agent/agent-run.js';
 export { AgentInputError, RepositoryBusyError } from './agent/errors.js';
-export {
-  HealInputSchema,
-  HealAnswerSchema,
-  type HealInput,
-  type HealAnswer,
-} from '../api/contracts/heal.js';
+export { HealInputSchema, HealAnswerSchema, type HealInput, type HealAnswer } from '../api/contracts/heal.js';
 export {
   RunInputSchema,
   RunAnswerSchema,

@@ -1,12 +1,6 @@
 import { join } from 'node:path';
 import { ConfigSchema, type GateReport, type Logger, type PluginSpec } from '@suture/core';
-import {
-  createGateOptions,
-  loadConfig,
-  parseConfig,
-  runGate,
-  type LoadedConfig,
-} from '@suture/core/host';
+import { createGateOptions, loadConfig, parseConfig, runGate, type LoadedConfig } from '@suture/core/host';
 import { absoluteSpec, fixerEntry, judgeEntry, ownEntry } from './plugins.js';
 
 export interface GateRun {

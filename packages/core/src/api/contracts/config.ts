@@ -153,9 +153,7 @@ export const ConfigSchema = z
       ),
     sandboxEnv: z
       .array(
-        z
-          .string()
-          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name (letters, digits and _)'),
+        z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name (letters, digits and _)'),
       )
       .default([])
       .describe(
