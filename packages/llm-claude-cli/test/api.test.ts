@@ -347,11 +347,11 @@ describe('api mode: each bad input is a failed attempt with a reason', () => {
     expect(error.message).toBe('the model "claude-sonnet-4-6" refused to answer: I cannot help with that.');
   });
 
-  it('no answer within the timeout', async () => {
+  it('no answer within the timeout, which takes the fixer out of the run', async () => {
     mock.enqueue({ kind: 'hang' });
     const error = await failure(fixer({ timeoutMs: 1000 }).propose(sampleFixRequest(), ctx()));
     expect(error.message).toBe(
-      `no reply from ${mock.url}/v1/messages within 1 s: raise the fixer option "timeoutMs", lower "maxOutputTokens", or use a faster model`,
+      `no reply from ${mock.url}/v1/messages within 1 s: raise the fixer option "timeoutMs", lower "maxOutputTokens", or use a faster model; a call that runs out its time limit opens the breaker, so this fixer is skipped for the rest of the run (the fixer option "circuitBreaker")`,
     );
   });
 

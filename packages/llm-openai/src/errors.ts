@@ -36,3 +36,8 @@ export function describeFailure(error: unknown, c: CallContext): string {
   };
   return callFailureReason(sdkCallFailure(error, OpenAI), site, (f) => hint(f, c));
 }
+
+/** A call that ran out of `timeoutMs`, which bounds it with its retries (so none is counted). */
+export function describeTimeout(c: CallContext): string {
+  return describeFailure(new OpenAI.APIConnectionTimeoutError(), { ...c, retries: 0 });
+}

@@ -1,7 +1,7 @@
-import { missingAnswerReason, type LlmTransport } from '@suture/core/llm';
-import type OpenAI from 'openai';
+import { CallTimeoutError, callDeadline, missingAnswerReason, type LlmTransport } from '@suture/core/llm';
+import OpenAI from 'openai';
 import { createClient } from './client.js';
-import { describeFailure } from './errors.js';
+import { describeFailure, describeTimeout } from './errors.js';
 import { DEFAULT_KEY_ENV, type ResolvedOptions } from './options.js';
 import { readChatCompletion, readResponse, type ModelReply } from './reply.js';
 import { ANSWER_INSTRUCTIONS, chatRequest, responsesRequest } from './request.js';
@@ -24,18 +24,24 @@ export function openAITransport(o: ResolvedOptions): LlmTransport {
       }
       client ??= createClient({ ...o, apiKey: o.apiKey.value });
       const started = Date.now();
+      // timeoutMs bounds the whole call, the SDK's retries and their back-off included
+      const deadline = callDeadline(ctx.signal, o.timeoutMs);
+      const signal = deadline.signal;
       let reply: ModelReply;
       try {
         reply =
           o.api === 'chat'
             ? readChatCompletion(
-                await client.chat.completions.create(chatRequest(prompt, o), { signal: ctx.signal }),
+                await deadline.race(client.chat.completions.create(chatRequest(prompt, o), { signal })),
               )
             : readResponse(
-                await client.responses.create(responsesRequest(prompt, o), { signal: ctx.signal }),
+                await deadline.race(client.responses.create(responsesRequest(prompt, o), { signal })),
               );
       } catch (error) {
-        throw new Error(describeFailure(error, { ...o, path }), { cause: error });
+        if (deadline.expired() || error instanceof OpenAI.APIConnectionTimeoutError)
+          throw new CallTimeoutError(describeTimeout({ ...o, path }), { cause: error });
+        const cause = ctx.signal.aborted ? new OpenAI.APIUserAbortError() : error;
+        throw new Error(describeFailure(cause, { ...o, path }), { cause: error });
       }
       const model = reply.model ?? o.model;
       const usage = meter({

@@ -41,7 +41,7 @@ export type Reply =
   | { kind: 'text'; text: string; tokens?: Partial<Tokens> }
   | { kind: 'refusal'; refusal: string; tokens?: Partial<Tokens> }
   /** An HTTP error in OpenAI's error format. */
-  | { kind: 'error'; status: number; message: string; type?: string; code?: string }
+  | { kind: 'error'; status: number; message: string; type?: string; code?: string; retryAfterMs?: number }
   /** Never answers (a server that is too slow). */
   | { kind: 'hang' }
   /** Sends the headers and part of the body, then nothing. */
@@ -59,7 +59,7 @@ export const text = (t: string, tokens?: Partial<Tokens>): Reply => ({
 export const httpError = (
   status: number,
   message: string,
-  extra: { type?: string; code?: string } = {},
+  extra: { type?: string; code?: string; retryAfterMs?: number } = {},
 ): Reply => ({ kind: 'error', status, message, ...extra });
 export const hang = (): Reply => ({ kind: 'hang' });
 export const stall = (): Reply => ({ kind: 'stall' });
@@ -310,12 +310,12 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
           res.write('{"id":"chatcmpl-1","choices":[');
           return;
         case 'error':
-          // retry-after-ms keeps the SDK's retries of 429 and 5xx quick
+          // retry-after-ms keeps the SDK's retries of 429 and 5xx quick, unless the reply asks a wait
           return send(
             res,
             reply.status,
             errorBody(reply.status, reply.message, reply.type, reply.code ?? null),
-            { 'retry-after-ms': '1' },
+            { 'retry-after-ms': String(reply.retryAfterMs ?? 1) },
           );
         default:
           return send(res, 200, JSON.stringify(chat ? chatBody(reply, model) : responsesBody(reply, model)));

@@ -2,13 +2,15 @@ import type { Usage } from '../api/contracts/fix.js';
 import { errorMessage } from '../api/errors.js';
 import { FixerUnavailableError } from '../api/fixer-unavailable.js';
 import type { FixerContext } from '../api/plugin.js';
+import { isCallTimeout } from './call-deadline.js';
 import { CassetteMissError } from './cassette.js';
 
 /**
  * What stands between an LLM fixer and its next paid call: the run's budget, and a circuit
  * breaker that takes the fixer out of the run after `threshold` calls in a row got no reply
  * (connection refused, 5xx, 429 after the retries, a timeout, a rejected key): an endpoint that
- * is down is paid for with time on every failure group otherwise.
+ * is down is paid for with time on every failure group otherwise. A call that ran out its time
+ * limit opens it at once: a hung endpoint would cost every later call the whole limit again.
  */
 export class CallGuard {
   private failedInARow = 0;
@@ -47,8 +49,12 @@ export class CallGuard {
       return new FixerUnavailableError(`call stopped: ${reason}`, spent(pending), { cause: error });
     }
     this.failedInARow++;
-    if (this.threshold === 0 || this.failedInARow < this.threshold) return error;
-    this.open = `${errorMessage(error)}; ${this.failedInARow} calls in a row got no reply, so this fixer is skipped for the rest of the run (the fixer option "circuitBreaker")`;
+    if (this.threshold === 0) return error;
+    if (isCallTimeout(error))
+      this.open = `${errorMessage(error)}; a call that runs out its time limit opens the breaker, so this fixer is skipped for the rest of the run (the fixer option "circuitBreaker")`;
+    else if (this.failedInARow < this.threshold) return error;
+    else
+      this.open = `${errorMessage(error)}; ${this.failedInARow} calls in a row got no reply, so this fixer is skipped for the rest of the run (the fixer option "circuitBreaker")`;
     return new FixerUnavailableError(this.open, spent(pending), { cause: error });
   }
 }

@@ -23,7 +23,9 @@ export const LlmOptionsSchema = z.object({
     .int()
     .positive()
     .default(180_000)
-    .describe('Wall-clock limit of one call to the model, reply included'),
+    .describe(
+      'Wall-clock limit of one call to the model, reply and retries included (a call that runs it out opens the circuit breaker)',
+    ),
   retries: z
     .number()
     .int()

@@ -83,6 +83,7 @@ export {
 } from './call-failure.js';
 export { connectionCause, sdkCallFailure, type SdkErrorClasses } from './sdk-errors.js';
 export { bufferedFetch } from './buffered-fetch.js';
+export { CallTimeoutError, callDeadline, isCallTimeout, type CallDeadline } from './call-deadline.js';
 export { clip, missingAnswerReason, type MissingAnswer } from './missing-answer.js';
 export { REDACTED, createRedactor, redactDeep, type Redactor } from '../safety/redact.js';
 export { HOME_PRIVATE_PATHS, PRIVATE_PATHS } from '../safety/repo-secrets.js';

@@ -52,6 +52,8 @@ export type TransportReply<S> = {
        * the circuit breaker as a thrown call does; any other failure is a reply that closes the count.
        */
       noReply?: boolean;
+      /** With `noReply`: the call ran out its time limit, which opens the breaker at once. */
+      timedOut?: boolean;
     }
 );
 
@@ -184,8 +186,11 @@ export function llmFixer<S = never>(spec: LlmFixerSpec<S>): Fixer {
         conversations.set(key, { state: next, seen: request.history.length });
 
       const spent = total.calls > 0 ? total : undefined;
-      if ('failure' in reply && reply.noReply)
-        throw redactError(guard.failed(new FixerError(reply.failure, spent), ctx, total), redact);
+      if ('failure' in reply && reply.noReply) {
+        const error = new FixerError(reply.failure, spent);
+        if (reply.timedOut) Object.assign(error, { timedOut: true });
+        throw redactError(guard.failed(error, ctx, total), redact);
+      }
       guard.replied();
       if ('failure' in reply) throw new FixerError(redact(reply.failure), spent);
       const parsed = answerToProposal(reply.answer, total);

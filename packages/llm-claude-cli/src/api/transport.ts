@@ -2,7 +2,9 @@ import Anthropic from '@anthropic-ai/sdk';
 import {
   ANSWER_TOOL_DESCRIPTION,
   ANSWER_TOOL_NAME,
+  CallTimeoutError,
   bufferedFetch,
+  callDeadline,
   callFailureReason,
   clip,
   keyFix,
@@ -118,23 +120,34 @@ export function apiTransport(options: ResolvedOptions): LlmTransport<ApiConversa
         : { role: 'user', content: [{ type: 'text', text: prompt.user }] };
       const messages = [...(continues?.messages ?? []), turn];
       const started = Date.now();
+      // timeoutMs bounds the whole call, the SDK's retries and their back-off included
+      const deadline = callDeadline(ctx.signal, options.timeoutMs);
       let message: Anthropic.Message;
       try {
-        message = await client.messages.create(
-          {
-            model,
-            max_tokens: options.maxOutputTokens,
-            // The system prompt and the tool are the same for every failure of the run (cached
-            // once they pass Anthropic's minimum length), and a conversation only grows.
-            system: [{ type: 'text', text: prompt.system, cache_control: { type: 'ephemeral' } }],
-            messages: withCacheMark(messages, request.attempt >= request.maxAttempts),
-            tools: [tool],
-            tool_choice: { type: 'tool', name: ANSWER_TOOL_NAME },
-          },
-          { signal: ctx.signal },
+        message = await deadline.race(
+          client.messages.create(
+            {
+              model,
+              max_tokens: options.maxOutputTokens,
+              // The system prompt and the tool are the same for every failure of the run (cached
+              // once they pass Anthropic's minimum length), and a conversation only grows.
+              system: [{ type: 'text', text: prompt.system, cache_control: { type: 'ephemeral' } }],
+              messages: withCacheMark(messages, request.attempt >= request.maxAttempts),
+              tools: [tool],
+              tool_choice: { type: 'tool', name: ANSWER_TOOL_NAME },
+            },
+            { signal: deadline.signal },
+          ),
         );
       } catch (error) {
-        throw new Error(callFailureReason(sdkCallFailure(error, Anthropic), site), { cause: error });
+        const failure = deadline.expired()
+          ? { kind: 'timeout' as const, detail: '' }
+          : ctx.signal.aborted
+            ? { kind: 'cancelled' as const, detail: '' }
+            : sdkCallFailure(error, Anthropic);
+        if (failure.kind !== 'timeout') throw new Error(callFailureReason(failure, site), { cause: error });
+        // the limit is the call's, retries included: how many fitted in it says nothing
+        throw new CallTimeoutError(callFailureReason(failure, { ...site, retries: 0 }), { cause: error });
       }
       const u = message.usage;
       const usage = meter({

@@ -19,7 +19,8 @@ export type CallOutcome =
   | { kind: 'result'; result: CliResult; exitCode: number | null; usage: Usage }
   /** `--resume` named a session claude no longer has (deleted, or another config dir). */
   | { kind: 'no-session'; usage: Usage }
-  | { kind: 'failed'; reason: string; usage: Usage };
+  /** `timedOut`: every try ran out of `timeoutMs`. */
+  | { kind: 'failed'; reason: string; usage: Usage; timedOut?: boolean };
 
 /** Whole-file answers can be long, and claude prints the answer twice (`result` and `structured_output`). */
 const OUTPUT_BYTES = 16 * 1024 * 1024;
@@ -93,5 +94,6 @@ export async function callClaude(
     kind: 'failed',
     reason: callFailureReason({ kind: 'timeout', detail: '' }, site, () => fix),
     usage,
+    timedOut: true,
   };
 }

@@ -47,7 +47,8 @@ export function cliTransport(options: ResolvedOptions): LlmTransport<string> {
       if (outcome.kind !== 'result') {
         const failure = outcome.kind === 'failed' ? outcome.reason : 'claude lost its session twice';
         // a timeout, a claude that would not start or printed no result: no reply from the model
-        return { usage: outcome.usage, failure, noReply: true, ...ended };
+        const timedOut = outcome.kind === 'failed' && outcome.timedOut === true;
+        return { usage: outcome.usage, failure, noReply: true, ...(timedOut ? { timedOut } : {}), ...ended };
       }
       const { result, usage } = outcome;
       // A call that reached the model left a session worth resuming, even a failed one.
