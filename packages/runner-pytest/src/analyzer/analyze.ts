@@ -8,13 +8,13 @@ import { withSuspects } from './suspects.js';
 
 const FOREIGN = /(^|\/)(site-packages|dist-packages|\.venv|venv|lib\/python3[\d.]*|_pytest|pluggy)\//;
 
-function projectPath(root: string, file: string): string | undefined {
-  /** Code with no file of its own: `<frozen os>`, `<string>`, `<frozen importlib._bootstrap>`, `<stdin>`. */
-  const NO_FILE = /^<[^>]*>$/;
+/** Code with no file of its own: `<frozen os>`, `<string>`, `<frozen importlib._bootstrap>`, `<stdin>`. */
+const NO_FILE = /^<[^>]*>$/;
 
-  const rel = isAbsolute(file) ? relative(root, file) : file;
+function projectPath(root: string, file: string): string | undefined {
   // a frozen or built-in module, or code compiled from a string, is never a project file
   if (NO_FILE.test(file.trim())) return undefined;
+  const rel = isAbsolute(file) ? relative(root, file) : file;
   if (rel.startsWith('..') || isAbsolute(rel) || FOREIGN.test(rel) || FOREIGN.test(file)) return undefined;
   return rel.split('\\').join('/');
 }
