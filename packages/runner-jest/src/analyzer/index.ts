@@ -16,7 +16,7 @@ export function javascriptAnalyzer(): Analyzer {
   const parsers = new ScriptCache(1);
   const summaries = new SummaryCache<JsModule>({
     name: 'javascript',
-    version: 3,
+    version: 4,
     summarize: (source, file) => summarizeScript(parsers.forFile(file).parseText(source).tree),
   });
   const passing = new PassingTests();

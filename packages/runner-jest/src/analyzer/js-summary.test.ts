@@ -6,6 +6,32 @@ const summarize = (file: string, source: string) =>
   summarizeScript(new ScriptCache(1).forFile(file).parseText(source).tree);
 
 describe('summarizeScript', () => {
+  it('reads CommonJS modules that export what other modules export: spreads, Object.assign, a whole require', () => {
+    const spread = summarize(
+      'src/index.js',
+      [
+        "const more = require('./more-ops');",
+        'const local = { x: 1 };',
+        "module.exports = { ...require('./ops'), ...more, ...local, version: '1' };",
+      ].join('\n'),
+    );
+    // a spread of a plain local object exports nothing another module defines
+    expect(spread.stars).toEqual(['./ops', './more-ops']);
+    const assigned = summarize(
+      'src/legacy.js',
+      [
+        "const extra = require('./extra');",
+        'function neg(x) { return -x; }',
+        "module.exports = Object.assign({}, require('./ops'), extra, { neg });",
+      ].join('\n'),
+    );
+    expect(assigned.stars).toEqual(['./ops', './extra']);
+    expect(Object.fromEntries(assigned.exports)).toEqual({ neg: { local: 'neg' } });
+    expect(summarize('src/all.js', "module.exports = require('./index');").stars).toEqual(['./index']);
+    // a call that is not require() is no re-export
+    expect(summarize('src/made.js', "module.exports = make('./ops');").stars).toEqual([]);
+  });
+
   it('reads ES exports: declarations, default, renamed, re-exported and star re-exports', () => {
     const m = summarize(
       'src/index.ts',

@@ -77,6 +77,13 @@ function stringValue(node: SyntaxNode | null | undefined): string | undefined {
   return node.text.slice(1, -1);
 }
 
+/** The module of `require('./m')`, the call itself. */
+function requiredSource(node: SyntaxNode): string | undefined {
+  if (node.type !== 'call_expression' || node.childForFieldName('function')?.text !== 'require')
+    return undefined;
+  return stringValue(node.childForFieldName('arguments')?.namedChildren[0]);
+}
+
 interface Span {
   uses: Map<string, JsUse>;
   start: number;
@@ -94,6 +101,8 @@ function commonJsTarget(left: SyntaxNode | null): string | undefined {
 class Reader {
   readonly module: JsModule = { defs: [], tests: [], hooks: [], imports: [], exports: [], stars: [] };
   private readonly spans: Span[] = [];
+  /** Names spread into `module.exports` (`{ ...ops }`), read as stars once the imports are known. */
+  private readonly spreadNames: string[] = [];
 
   def(name: string, node: SyntaxNode, outer: SyntaxNode = node): void {
     const def: JsDef = {
@@ -174,29 +183,58 @@ class Reader {
       return;
     }
     if (right.type === 'identifier') this.module.exports.push(['default', { local: right.text }]);
+    else if (this.wholeModule(right)) return;
     else if (FUNCTION_VALUES.has(right.type) || right.type === 'class') {
       const name = right.childForFieldName('name')?.text ?? 'default';
       if (right.type === 'class') this.classBody(name, right, stmt);
       else this.def(name, right, stmt);
       this.module.exports.push(['default', { local: name }]);
-    } else if (right.type === 'object') {
-      for (const p of right.namedChildren) {
-        if (p.type === 'shorthand_property_identifier') this.module.exports.push([p.text, { local: p.text }]);
-        else if (p.type === 'pair') {
-          const key = p.childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '');
-          const value = p.childForFieldName('value');
-          if (!key || !value) continue;
-          if (value.type === 'identifier') this.module.exports.push([key, { local: value.text }]);
-          else if (FUNCTION_VALUES.has(value.type)) {
-            this.def(key, value, p);
-            this.module.exports.push([key, { local: key }]);
-          }
-        } else if (p.type === 'method_definition') {
-          const key = p.childForFieldName('name')?.text;
-          if (key) {
-            this.def(key, p);
-            this.module.exports.push([key, { local: key }]);
-          }
+    } else if (right.type === 'object') this.exportedObject(right);
+  }
+
+  /**
+   * `module.exports = require('./ops')` and `Object.assign({}, require('./a'), b, { c })`: every
+   * name another module exports is exported here too, as a star. False for any other value.
+   */
+  private wholeModule(value: SyntaxNode): boolean {
+    const required = requiredSource(value);
+    if (required) {
+      this.module.stars.push(required);
+      return true;
+    }
+    if (value.type !== 'call_expression' || value.childForFieldName('function')?.text !== 'Object.assign')
+      return false;
+    for (const arg of value.childForFieldName('arguments')?.namedChildren ?? []) {
+      if (arg.type === 'object') this.exportedObject(arg);
+      else if (arg.type === 'identifier') this.spreadNames.push(arg.text);
+      else this.wholeModule(arg);
+    }
+    return true;
+  }
+
+  /** `{ a, b: impl, c() {}, ...require('./ops'), ...more }` assigned to `module.exports`. */
+  private exportedObject(right: SyntaxNode): void {
+    for (const p of right.namedChildren) {
+      if (p.type === 'spread_element') {
+        const arg = p.namedChildren[0];
+        if (arg?.type === 'identifier') this.spreadNames.push(arg.text);
+        else if (arg) this.wholeModule(arg);
+      } else if (p.type === 'shorthand_property_identifier')
+        this.module.exports.push([p.text, { local: p.text }]);
+      else if (p.type === 'pair') {
+        const key = p.childForFieldName('key')?.text.replace(/^['"]|['"]$/g, '');
+        const value = p.childForFieldName('value');
+        if (!key || !value) continue;
+        if (value.type === 'identifier') this.module.exports.push([key, { local: value.text }]);
+        else if (FUNCTION_VALUES.has(value.type)) {
+          this.def(key, value, p);
+          this.module.exports.push([key, { local: key }]);
+        }
+      } else if (p.type === 'method_definition') {
+        const key = p.childForFieldName('name')?.text;
+        if (key) {
+          this.def(key, p);
+          this.module.exports.push([key, { local: key }]);
         }
       }
     }
@@ -237,6 +275,15 @@ class Reader {
       const alias = spec.childForFieldName('alias')?.text ?? name;
       if (!name || !alias) continue;
       this.module.exports.push([alias, source ? { source, name } : { local: name }]);
+    }
+  }
+
+  /** Spread names that are a whole required or imported module (`const more = require('./more')`). */
+  spreads(): void {
+    for (const name of this.spreadNames) {
+      const binding = this.module.imports.find(([local]) => local === name)?.[1];
+      if (binding?.name === '*' && !this.module.stars.includes(binding.source))
+        this.module.stars.push(binding.source);
     }
   }
 
@@ -371,6 +418,7 @@ export function summarizeScript(tree: SyntaxTree): JsModule {
     else reader.declaration(stmt, stmt);
   }
   reader.imports(tree);
+  reader.spreads();
   reader.tests(tree);
   reader.uses(tree);
   return reader.module;

@@ -1,0 +1,1 @@
+export { total as sum, default as average } from './stats';

@@ -1,0 +1,5 @@
+function sub(a, b) {
+  return a - b;
+}
+
+module.exports = { sub };

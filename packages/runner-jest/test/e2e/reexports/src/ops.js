@@ -1,0 +1,9 @@
+function add(a, b) {
+  return a + b;
+}
+
+function mul(a, b) {
+  return a * b;
+}
+
+module.exports = { add, mul };
