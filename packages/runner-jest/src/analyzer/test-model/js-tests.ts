@@ -45,7 +45,7 @@ function tableOf(call: Node): Node | undefined {
     n = n.type === 'call_expression' ? callee(n) : n.childForFieldName('object')
   ) {
     const f = n.type === 'call_expression' ? callee(n) : null;
-    if (f?.type === 'member_expression' && f.childForFieldName('property')!.text === 'each')
+    if (f?.type === 'member_expression' && /^(?:each|for)$/.test(f.childForFieldName('property')!.text))
       return args(n)[0];
     if (n.type !== 'call_expression' && n.type !== 'member_expression') return undefined;
   }
@@ -105,7 +105,7 @@ export function testsOf(root: Node): Entry[] {
       name: [...suites.map((s) => s.title), title.text.slice(1, -1)].join(' > '),
       skipped:
         base.startsWith('x') ||
-        mods.some((m) => /^(?:skip|todo|failing|skipIf|runIf)$/.test(m)) ||
+        mods.some((m) => /^(?:skip|todo|failing|fails|skipIf|runIf)$/.test(m)) ||
         suites.some((s) => s.skipped) ||
         skipping.some((b) => c.startIndex >= b.startIndex && c.endIndex <= b.endIndex),
       only: base === 'fit' || mods.includes('only') || suites.some((s) => s.only),
