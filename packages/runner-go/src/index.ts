@@ -2,6 +2,7 @@ import { API_VERSION, type Runner } from '@suture/core';
 import { goAnalyzer } from './analyzer/index.js';
 import { detectGo } from './detect.js';
 import { doctorGo } from './doctor.js';
+import { userGoEnv } from './go-env.js';
 import { DurationMemory } from './limits.js';
 import { GoOptionsSchema, type GoOptions } from './options.js';
 import { runGo } from './run.js';
@@ -23,5 +24,11 @@ export default function go(options: GoOptions = {}): Runner {
     detect: detectGo,
     analyzer: () => goAnalyzer(),
     doctor: (root) => doctorGo(resolved, root),
+    // the caches `go test` is given in its environment, so that the sandbox does not hide them
+    sandboxPaths: async () => {
+      if (!resolved.shareBuildCache) return [];
+      const env = await userGoEnv(resolved.go);
+      return [env?.GOCACHE, env?.GOMODCACHE].filter((p): p is string => !!p && p !== 'off');
+    },
   };
 }

@@ -135,6 +135,15 @@ export interface Runner extends PluginBase {
   analyzer?(): Analyzer;
   /** Toolchain checks for `suture doctor`. */
   doctor?(root: string): Promise<DoctorCheck[]>;
+  /**
+   * Absolute paths the runner's processes read that may lie in the user's home: a toolchain's
+   * caches (Go's build and module caches), which the runner also names in its processes'
+   * environment. The sandbox gives the runs a private, empty HOME and hides the rest of the real
+   * one; paths named here stay visible, read-only, as the config's `sandboxHome` entries do.
+   * Called once per project before its first run, outside the sandbox. A runner whose toolchain
+   * cannot use a read-only cache must not name it. Optional; a throw shares nothing.
+   */
+  sandboxPaths?(root: string): Promise<string[]>;
 }
 
 // ---------------------------------------------------------------------------------------------

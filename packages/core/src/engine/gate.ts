@@ -24,6 +24,7 @@ import { Emitter } from './events.js';
 import { landHeals, patchOfHeals } from './landing.js';
 import { containProject } from './containment.js';
 import { gateProject } from './project-gate.js';
+import { runnerPaths } from './runner-paths.js';
 import { RefusalMemory } from './refusals.js';
 import { RunSpend } from './spend.js';
 import { emptyTotals, sumTotals } from '../report/totals.js';
@@ -187,25 +188,29 @@ async function gateLocked(
       containProject(project, emitter, logger, async () => {
         let opened: Promise<Workspace> | undefined;
         const open = (): Promise<Workspace> =>
-          (opened ??= openWorkspace(project.root, {
-            workspace: options.workspace ?? 'in-place',
-            sandbox: options.sandbox ?? 'off',
-            sandboxEnv: options.sandboxEnv ?? [],
-            sharedHome: options.sandboxHome ?? [],
-            // The tested code's HOME: private, empty, gone with the run's scratch.
-            home: join(runDir, 'work', project.name, 'home'),
-            secretNames: (options.secrets?.names ?? []).map((n) => new RegExp(n, 'i')),
-            // The runners write their reports here and suture reads them back.
-            writable: [join(runDir, 'work', project.name)],
-            repoRoot: options.root,
-            journal: journal!,
-            undoneDir: join(runDir, 'undone', project.name),
-            ...(options.env ? { env: options.env } : {}),
-          }).then((ws) => {
-            isolation ??= ws.isolation;
-            isolated ||= ws.mode !== 'in-place';
-            return ws;
-          }));
+          (opened ??= runnerPaths(project, logger)
+            .then((paths) =>
+              openWorkspace(project.root, {
+                workspace: options.workspace ?? 'in-place',
+                sandbox: options.sandbox ?? 'off',
+                sandboxEnv: options.sandboxEnv ?? [],
+                sharedHome: [...(options.sandboxHome ?? []), ...paths],
+                // The tested code's HOME: private, empty, gone with the run's scratch.
+                home: join(runDir, 'work', project.name, 'home'),
+                secretNames: (options.secrets?.names ?? []).map((n) => new RegExp(n, 'i')),
+                // The runners write their reports here and suture reads them back.
+                writable: [join(runDir, 'work', project.name)],
+                repoRoot: options.root,
+                journal: journal!,
+                undoneDir: join(runDir, 'undone', project.name),
+                ...(options.env ? { env: options.env } : {}),
+              }),
+            )
+            .then((ws) => {
+              isolation ??= ws.isolation;
+              isolated ||= ws.mode !== 'in-place';
+              return ws;
+            }));
         try {
           return await gateProject(project, {
             repoRoot: options.root,

@@ -34,6 +34,7 @@ export const RUNNER_HOOKS: HookTable<Runner> = {
   // the analyzer a runner brings is a plugin of its own, wrapped under the runner's config entry
   analyzer: { kind: 'custom', wrap: (analyzer, w) => () => wrapAnalyzer(analyzer(), w.origin, w.logger) },
   doctor: { kind: 'call' },
+  sandboxPaths: { kind: 'call' },
 };
 
 export const FIXER_HOOKS: HookTable<Fixer> = {
