@@ -12,7 +12,7 @@ afterAll(cleanup);
 const userCache = (): string => execFileSync('go', ['env', 'GOCACHE'], { encoding: 'utf8' }).trim();
 
 describe("Go's build cache in the sandbox", () => {
-  it('names the user\'s GOCACHE and GOMODCACHE as paths the sandbox keeps visible', async () => {
+  it("names the user's GOCACHE and GOMODCACHE as paths the sandbox keeps visible", async () => {
     const paths = await go().sandboxPaths!('/');
     expect(paths).toContain(userCache());
     expect(paths).toContain(execFileSync('go', ['env', 'GOMODCACHE'], { encoding: 'utf8' }).trim());
@@ -30,8 +30,17 @@ describe("Go's build cache in the sandbox", () => {
         'return a - b',
         `_ = os.WriteFile(filepath.Join(os.Getenv("GOCACHE"), "${poison}"), []byte("x"), 0o644)\n\treturn a + b`,
       );
-    const fixer = scriptedFixer(Array(2).fill({ verdict: 'edits', rationale: 'fix', edits: [{ file: 'calc.go', content: patched }] }));
-    const report = await gate({ repo, root, mode: 'check', fixers: [fixer], heal: { maxAttempts: 1, flakyReruns: 0 }, sandbox: 'auto' });
+    const fixer = scriptedFixer(
+      Array(2).fill({ verdict: 'edits', rationale: 'fix', edits: [{ file: 'calc.go', content: patched }] }),
+    );
+    const report = await gate({
+      repo,
+      root,
+      mode: 'check',
+      fixers: [fixer],
+      heal: { maxAttempts: 1, flakyReruns: 0 },
+      sandbox: 'auto',
+    });
     const failure = report.projects[0]!.failures.find((f) => f.failure.tests.includes('.::TestAdd'))!;
     const isolation = JSON.stringify(report.isolation ?? {});
     // on a machine without namespaces the sandbox is the environment alone: nothing to check there
