@@ -53,11 +53,11 @@ async function executedSets(
       const symbol = await symbols.get(at);
       if (symbol) keys.add(nodeKey({ file, symbol }));
     }
-    return keys;
     // the class an inherited method ran on: its own file holds its attributes and overrides
     for (const [file, cls] of run.receivers ?? [])
       if ((await project.index(file))?.defs.get(cls)?.kind === 'class')
         keys.add(nodeKey({ file, symbol: cls }));
+    return keys;
   };
   for (const t of trace.values()) {
     const failedOutside = !t.passed && t.subtests.every((s) => s.passed);
