@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Edit } from '@suture/core';
 import { scriptedFixer } from '@suture/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasCargo } from '../toolchain.js';
+import '../toolchain.js';
 import { built, cleanup, gate, gitStatus } from './gate-support.js';
 
 const LIB = 'src/lib.rs';
@@ -17,7 +17,6 @@ const FIX: Edit = {
 let fixture: { copy: () => Promise<string> };
 let workspace: { copy: () => Promise<string> };
 beforeAll(async () => {
-  if (!hasCargo()) return;
   fixture = await built('gate');
   workspace = await built('ws');
 });
@@ -31,7 +30,7 @@ function rebuilt(output: string): string[] {
     .map((a) => `${a.target.kind[0]}:${a.target.name}`);
 }
 
-describe.runIf(hasCargo())('the gate on a real cargo project', () => {
+describe('the gate on a real cargo project', () => {
   it('heals a bug in the code under test: the validation re-runs only the failed test, the initial run rebuilds nothing of a warm build', async () => {
     const root = await fixture.copy();
     const fixer = scriptedFixer([{ verdict: 'edits', rationale: 'sub subtracts', edits: [FIX] }]);

@@ -6,14 +6,13 @@ import { RunResultSchema, type RunResult, type TestResult } from '@suture/core';
 import { silentLogger } from '@suture/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import cargo from '../../src/index.js';
-import { hasCargo } from '../toolchain.js';
+import '../toolchain.js';
 
 let root: string;
 let result: RunResult;
 const streamed: TestResult[] = [];
 
 beforeAll(async () => {
-  if (!hasCargo()) return;
   root = await mkdtemp(join(tmpdir(), 'suture-cargo-hang-'));
   await cp(fileURLToPath(new URL('./hang', import.meta.url)), root, { recursive: true });
   const raw = await cargo({ testTimeoutMs: 3000 }).run({
@@ -30,7 +29,7 @@ afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-describe.runIf(hasCargo())('a test that never ends, with testTimeoutMs 3000', () => {
+describe('a test that never ends, with testTimeoutMs 3000', () => {
   it('is stopped and reported as a timeout by name, with the option to raise; the run is failed, not timed out', () => {
     expect(result.status).toBe('failed');
     const hung = result.tests.find((t) => t.id === 'src/lib.rs::tests::waits_forever');
