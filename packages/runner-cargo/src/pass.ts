@@ -63,7 +63,10 @@ export async function runPass(input: PassInput, plan: PassPlan, fold: CargoFold)
     local.abort();
   }, TICK_MS);
   try {
-    const proc = await runProcess(input.cargo, passArgs(plan), {
+    // cargo names each test binary on stderr and libtest prints its results on stdout: read apart,
+    // two pipes can deliver a binary's results before the line that opens its section, so both
+    // go through one pipe, in the order they were written
+    const proc = await runProcess('sh', ['-c', 'exec "$0" "$@" 2>&1', input.cargo, ...passArgs(plan)], {
       cwd: input.root,
       env: input.env,
       timeoutMs: input.timeoutMs,
@@ -72,7 +75,9 @@ export async function runPass(input: PassInput, plan: PassPlan, fold: CargoFold)
     });
     fold.end();
     if (stall) fold.interrupt();
-    return { proc, ...(stall ? { stall } : {}) };
+    // the report names the cargo command, not the shell that joins its output
+    const command = proc.command.slice(proc.command.indexOf(' ', proc.command.indexOf("2>&1'")) + 1);
+    return { proc: { ...proc, command }, ...(stall ? { stall } : {}) };
   } finally {
     clearInterval(timer);
   }

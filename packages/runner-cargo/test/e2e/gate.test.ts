@@ -43,6 +43,7 @@ describe('the gate on a real cargo project', () => {
     const validation = failure.attempts[0]!.validation!;
     expect(validation.passed).toBe(true);
     expect(validation.command).toMatch(/-- --exact tests::subtracts$/);
+    expect(validation.command).toMatch(/^cargo test /);
     expect(rebuilt(String(runs[0]!.outputTail))).toEqual([]);
     // the patch rebuilt the library and what links it, in the view
     expect(rebuilt(String(runs[1]!.outputTail))).toContain('lib:gate');
