@@ -27,7 +27,9 @@ describe('suture CLI', () => {
     expect(help.stdout).toMatch(/recover/);
     const runHelp = await suture(['run', '--help'], REPO);
     expect(runHelp.stdout).toMatch(/--max-attempts <n>/);
-    expect(runHelp.stdout).toMatch(/--no-heal +Report failures without asking any fixer\s*\n/);
+    expect(runHelp.stdout).toMatch(
+      /--no-heal +Report failures without asking any fixer; failed tests are not re-run unless --retries is given\s*\n/,
+    );
     expect(runHelp.stdout).not.toContain('(default: true)');
     const version = await suture(['--version'], REPO);
     expect(version.stdout).toMatch(/suture\/0\.1\.0/);
