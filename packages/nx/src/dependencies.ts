@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path/posix';
 import type { CreateDependencies, RawProjectGraphDependency } from 'nx/src/devkit-exports.js';
 import { cargoDependencies } from './dependencies-cargo.js';
+import { goDependencies } from './dependencies-go.js';
 import { normalize, projectOf } from './owners.js';
 
 /** A file that says what its project provides or uses, and the project it belongs to. */
@@ -36,7 +37,8 @@ function read(workspaceRoot: string, file: string): string {
 
 /**
  * Edges Nx's own graph misses: a Python project importing a module another project provides, a
- * CMake project linking a library another defines or adding its folder. JavaScript workspace
+ * CMake project linking a library another defines or adding its folder, a Rust crate's path
+ * dependencies and workspace members, a Go module's local replacements and go.work modules. JavaScript workspace
  * dependencies are Nx's own (package.json and imports), so they are not repeated here.
  */
 export const createDependencies: CreateDependencies = (_options, context) => {
@@ -44,6 +46,7 @@ export const createDependencies: CreateDependencies = (_options, context) => {
   const python: Owned[] = [];
   const cmake: Owned[] = [];
   const cargo: Owned[] = [];
+  const go: Array<{ project: string | undefined; file: string }> = [];
   const providers = new Map<string, string>();
   const libraries = new Map<string, string>();
   for (const [project, files] of Object.entries(context.fileMap.projectFileMap)) {
@@ -55,6 +58,8 @@ export const createDependencies: CreateDependencies = (_options, context) => {
         if (mod && !providers.has(mod)) providers.set(mod, project);
       } else if (/(^|\/)Cargo\.toml$/.test(file)) {
         cargo.push({ project, file });
+      } else if (/(^|\/)go\.(mod|work)$/.test(file)) {
+        go.push({ project, file });
       } else if (/(^|\/)CMakeLists\.txt$|\.cmake$/.test(file)) {
         cmake.push({ project, file });
         for (const m of read(context.workspaceRoot, file).matchAll(CMAKE_LIBRARY))
@@ -62,6 +67,8 @@ export const createDependencies: CreateDependencies = (_options, context) => {
       }
     }
   }
+  for (const { file } of context.fileMap.nonProjectFiles ?? [])
+    if (/(^|\/)go\.work$/.test(file)) go.push({ project: undefined, file });
   const edges = new Map<string, RawProjectGraphDependency>();
   const edge = (source: string, target: string | undefined, sourceFile: string): void => {
     if (!target || target === source || edges.has(`${source}>${target}`)) return;
@@ -87,5 +94,6 @@ export const createDependencies: CreateDependencies = (_options, context) => {
       edge(project, projectOf(normalize(join(dirname(file), m[1]!)), roots), file);
   }
   cargoDependencies(context.workspaceRoot, cargo, roots, edge);
+  goDependencies(context.workspaceRoot, go, roots, edge);
   return [...edges.values()];
 };
