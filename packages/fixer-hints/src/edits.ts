@@ -59,9 +59,16 @@ export function diffEdit(file: string, before: string, after: string): Edit | un
     const start = Math.max(0, head - ctx);
     const endA = Math.min(a.length, a.length - tail + ctx);
     const endB = b.length - (a.length - endA);
-    const search = a.slice(start, endA).join('\n');
+    let search = a.slice(start, endA).join('\n');
+    let replace = b.slice(start, endB).join('\n');
+    // lines deleted outright: their line break goes with them, or a blank line would stay
+    if (endB === start && endA > start) {
+      if (endA < a.length) search += '\n';
+      else if (start > 0) search = `\n${search}`;
+      replace = '';
+    }
     if (search.length > 0 && before.indexOf(search) === before.lastIndexOf(search)) {
-      return { file, search, replace: b.slice(start, endB).join('\n') };
+      return { file, search, replace };
     }
   }
   return { file, content: after };

@@ -1,6 +1,7 @@
 import { API_VERSION, runProcess, type DoctorCheck, type Fixer, type FixProposalInput } from '@suture/core';
 import { cppFixIts } from './cpp/rules.js';
 import { fixItProposal } from './fixits.js';
+import { goProposal } from './go/rules.js';
 import { HintsOptionsSchema, type HintsOptions } from './options.js';
 import { projectPython } from './python/interpreter.js';
 import { pythonProposal } from './python/rules.js';
@@ -26,6 +27,8 @@ export default function hints(options: HintsOptions = {}): Fixer {
       // rustc marks which of its suggestions are safe: only those, never the generic fix-it path
       const rust = language === 'rust' ? await rustProposal(request) : undefined;
       if (rust) return rust;
+      const go = language === 'go' ? await goProposal(request) : undefined;
+      if (go) return go;
       const computed = language === 'cpp' || language === 'c' ? await cppFixIts(request) : undefined;
       const proposal =
         (await fixItProposal(request, computed)) ??

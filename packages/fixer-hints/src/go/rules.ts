@@ -1,0 +1,115 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Diagnostic, Edit, FixProposalInput, FixRequest } from '@suture/core';
+import { diffEdit } from '../edits.js';
+import { stdPackages } from './std-packages.js';
+
+const NEEDS_LLM = 'needs an LLM fixer (configure @suture/llm-claude-cli or @suture/llm-openai)';
+const UNUSED_IMPORT = /^"([^"]+)" imported (?:as \S+ )?and not used$/;
+const UNDEFINED = /^undefined: (\w+)$/;
+
+/** A file's text with an import of `path` removed (a whole `import (...)` left empty goes too). */
+export function removeImport(text: string, path: string): string | undefined {
+  const quoted = path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const single = new RegExp(`^import\\s+(?:[\\w.]+\\s+)?"${quoted}"[ \\t]*(?://.*)?\\n`, 'm');
+  if (single.test(text)) return text.replace(single, '');
+  const inBlock = new RegExp(`^[ \\t]+(?:[\\w.]+\\s+)?"${quoted}"[ \\t]*(?://.*)?\\n`, 'm');
+  if (!inBlock.test(text)) return undefined;
+  return text.replace(inBlock, '').replace(/^import \(\s*\)\n/m, '');
+}
+
+/** A file's text with `import "path"` added where gofmt keeps it (sorted into the first import block). */
+export function addImport(text: string, path: string): string | undefined {
+  const block = /^import \(\n((?:[ \t]+.*\n|\n)*?)\)/m.exec(text);
+  if (block) {
+    const lines = block[1]!.split('\n').slice(0, -1);
+    // the first group (before a blank line): the standard library's, by gofmt's convention
+    const end = lines.findIndex((l) => l.trim() === '');
+    const group = end < 0 ? lines.length : end;
+    let at = 0;
+    while (at < group && (/"([^"]+)"/.exec(lines[at]!)?.[1] ?? '') < path) at++;
+    lines.splice(at, 0, `\t"${path}"`);
+    const start = block.index + 'import (\n'.length;
+    return text.slice(0, start) + lines.map((l) => `${l}\n`).join('') + text.slice(start + block[1]!.length);
+  }
+  const single = /^import\s+(?:[\w.]+\s+)?"[^"]+".*\n/m.exec(text);
+  if (single) {
+    const at = single.index + single[0].length;
+    return `${text.slice(0, at)}import "${path}"\n${text.slice(at)}`;
+  }
+  const pkg = /^package \w+.*\n/m.exec(text);
+  if (!pkg) return undefined;
+  const at = pkg.index + pkg[0].length;
+  return `${text.slice(0, at)}\nimport "${path}"\n${text.slice(at)}`;
+}
+
+type Change = { file: string; apply: (text: string) => string | undefined; what: string };
+
+/** The change one Go error calls for, or why there is none. */
+function changeFor(d: Diagnostic): Change | string {
+  const where = `${d.file}:${d.line ?? ''}: ${d.message}`;
+  const unused = UNUSED_IMPORT.exec(d.message);
+  if (unused && d.file)
+    return {
+      file: d.file,
+      apply: (t) => removeImport(t, unused[1]!),
+      what: `removed the unused import "${unused[1]}"`,
+    };
+  const name = UNDEFINED.exec(d.message)?.[1];
+  if (name && d.file) {
+    const candidates = stdPackages(name);
+    if (candidates.length === 1)
+      return {
+        file: d.file,
+        apply: (t) => addImport(t, candidates[0]!),
+        what: `imported "${candidates[0]}" for ${name}`,
+      };
+    if (candidates.length > 1)
+      return `${where}: more than one standard package is named ${name} (${candidates.join(', ')})`;
+  }
+  return `${where}: no computed fix`;
+}
+
+/**
+ * Fixes for a Go build failure that the compiler names but does not print: an unused import
+ * removed, a missing standard-library import added (when exactly one package has the name). Every
+ * error of the failure must have one, since a build is green only when all are fixed; otherwise the
+ * failure is the next fixer's, with the reason. Undefined when the failure holds no Go error.
+ */
+export async function goProposal(request: FixRequest): Promise<FixProposalInput | undefined> {
+  const errors = request.failure.diagnostics.filter(
+    (d) => (d.source === 'go-build' || d.source === 'go-vet') && d.severity === 'error',
+  );
+  if (errors.length === 0) return undefined;
+  const changes = errors.map(changeFor);
+  const refused = changes.filter((c): c is string => typeof c === 'string');
+  if (refused.length > 0)
+    return {
+      verdict: 'unfixable',
+      diagnosis: `${refused[0]}${refused.length > 1 ? ` (and ${refused.length - 1} more)` : ''}; ${NEEDS_LLM}`,
+      usage: { calls: 0, costUsd: 0 },
+    };
+  const texts = new Map<string, { before: string; after: string }>();
+  for (const change of changes as Change[]) {
+    const current =
+      texts.get(change.file) ??
+      (await readFile(join(request.project.root, change.file), 'utf8').then(
+        (t) => ({ before: t, after: t }),
+        () => undefined,
+      ));
+    const after = current && change.apply(current.after);
+    if (!current || after === undefined) return undefined;
+    texts.set(change.file, { before: current.before, after });
+  }
+  const edits = [...texts]
+    .map(([file, t]) => diffEdit(file, t.before, t.after))
+    .filter((e): e is Edit => !!e);
+  if (edits.length === 0) return undefined;
+  const done = [...new Set((changes as Change[]).map((c) => c.what))];
+  return {
+    verdict: 'edits',
+    edits,
+    rationale: `${done.slice(0, 3).join('; ')}${done.length > 3 ? ` (and ${done.length - 3} more)` : ''}`,
+    usage: { calls: 0, costUsd: 0 },
+  };
+}

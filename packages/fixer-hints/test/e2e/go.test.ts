@@ -1,0 +1,94 @@
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HealConfigSchema, type GateReport } from '@suture/core';
+import { runGate } from '@suture/core/internal';
+import { silentLogger } from '@suture/core/testing';
+import go from '@suture/runner-go';
+import { afterAll, describe, expect, it } from 'vitest';
+import hints from '../../src/index.js';
+
+const temps: string[] = [];
+afterAll(async () => {
+  await Promise.all(temps.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+/** The gate with the hints fixer alone over a copy of a std-only module, with the module proxy off. */
+async function heal(name: string): Promise<{ root: string; report: GateReport }> {
+  const root = await mkdtemp(join(tmpdir(), `suture-hints-go-${name}-`));
+  temps.push(root);
+  await cp(fileURLToPath(new URL(`../fixtures/go/${name}`, import.meta.url)), root, { recursive: true });
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+  execFileSync('sh', ['-c', 'printf ".suture/\\n" > .gitignore'], { cwd: root });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'fixture');
+  const runner = go({ env: { GOPROXY: 'off', GOFLAGS: '-mod=mod' } });
+  const report = await runGate({
+    root,
+    outputDir: join(root, '.suture/runs'),
+    mode: 'fix',
+    projects: [
+      {
+        name,
+        root,
+        runner,
+        analyzer: runner.analyzer!(),
+        timeoutMs: 180_000,
+        heal: HealConfigSchema.parse({ flakyReruns: 0, maxAttempts: 1 }),
+      },
+    ],
+    fixers: [hints()],
+    reporters: [],
+    concurrency: 1,
+    logger: silentLogger,
+  });
+  return { root, report };
+}
+
+/** The files gofmt would rewrite in a folder (none when all are formatted as gofmt writes them). */
+const unformatted = (root: string): string =>
+  execFileSync('gofmt', ['-l', root], { encoding: 'utf8' }).trim();
+
+describe('Go build errors healed through the gate, with the real go toolchain', () => {
+  it('removes an import the compiler reports unused, and the file stays as gofmt writes it', async () => {
+    const { root, report } = await heal('unused');
+    const failure = report.projects[0]!.failures[0]!;
+    expect(failure.failure).toMatchObject({ kind: 'build' });
+    expect(failure.outcome).toBe('healed');
+    expect(failure.attempts[0]!.rationale).toMatch(/removed the unused import "os"/);
+    const text = await readFile(join(root, 'words.go'), 'utf8');
+    expect(text).not.toContain('"os"');
+    expect(text).toContain('"strings"');
+    expect(unformatted(root)).toBe('');
+    expect(report.exitCode).toBe(0);
+  });
+
+  it('imports the one standard package a missing name stands for (`strings`), sorted into the imports', async () => {
+    const { root, report } = await heal('missing');
+    const failure = report.projects[0]!.failures[0]!;
+    expect(failure.outcome).toBe('healed');
+    expect(failure.attempts[0]!.rationale).toMatch(/imported "strings" for strings/);
+    expect(await readFile(join(root, 'words.go'), 'utf8')).toMatch(/import "fmt"\nimport "strings"\n/);
+    expect(unformatted(root)).toBe('');
+    expect(report.exitCode).toBe(0);
+  });
+
+  it('never picks between math/rand and crypto/rand: the failure goes to the next fixer with both named', async () => {
+    const { root, report } = await heal('rand');
+    const failure = report.projects[0]!.failures[0]!;
+    expect(failure.failure.kind).toBe('build');
+    expect(failure.outcome).toBe('unfixable');
+    expect(failure.reason).toMatch(
+      /dice\.go:5: undefined: rand.*crypto\/rand, math\/rand.*needs an LLM fixer/,
+    );
+    expect(await readFile(join(root, 'dice.go'), 'utf8')).not.toContain('import');
+    expect(report.exitCode).toBe(1);
+  });
+});
