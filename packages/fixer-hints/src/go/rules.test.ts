@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { addImport, removeImport } from './rules.js';
+import { addImport, removeDeclaration, removeImport } from './rules.js';
 import { stdPackages } from './std-packages.js';
 
 /** The file as gofmt writes it. */
@@ -51,5 +51,28 @@ describe('Go import edits', () => {
     expect(stdPackages('rand')).toEqual(['crypto/rand', 'math/rand', 'math/rand/v2']);
     expect(stdPackages('template')).toEqual(['html/template', 'text/template']);
     expect(stdPackages('widget')).toEqual([]);
+  });
+});
+
+describe('removing an unused Go variable', () => {
+  const body = (decl: string): string => `package p\n\nfunc F(n int) int {\n\t${decl}\n\treturn n\n}\n`;
+
+  it('removes a lone declaration of a literal or a plain name', () => {
+    for (const decl of ['x := 42', 'x := "a // b"', 'x := n', "x := 'c' // note"])
+      expect(removeDeclaration(body(decl), 4, 'x')).toBe('package p\n\nfunc F(n int) int {\n\treturn n\n}\n');
+  });
+
+  it('keeps a declaration whose value could run something or panic, and a line that is not it', () => {
+    for (const decl of [
+      'x := next()',
+      'x := <-ch',
+      'x := a[n]',
+      'x := p.field',
+      'x, y := 1, 2',
+      'x := []int{',
+    ])
+      expect(removeDeclaration(body(decl), 4, 'x')).toBeUndefined();
+    expect(removeDeclaration(body('y := 1'), 4, 'x')).toBeUndefined();
+    expect(removeDeclaration(body('x := 1'), 5, 'x')).toBeUndefined();
   });
 });

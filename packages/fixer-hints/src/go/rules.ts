@@ -7,6 +7,23 @@ import { stdPackages } from './std-packages.js';
 const NEEDS_LLM = 'needs an LLM fixer (configure @suture/llm-claude-cli or @suture/llm-openai)';
 const UNUSED_IMPORT = /^"([^"]+)" imported (?:as \S+ )?and not used$/;
 const UNDEFINED = /^undefined: (\w+)$/;
+const UNUSED_VARIABLE = /^declared and not used: (\w+)$/;
+
+/**
+ * A file's text without the declaration of an unused variable on `line`: only a lone `x := value`
+ * whose value is a literal or a plain name, so removing it changes nothing that runs.
+ */
+export function removeDeclaration(text: string, line: number, name: string): string | undefined {
+  const lines = text.split('\n');
+  const rest = new RegExp(`^\\s*${name}\\s*:=\\s*(.*?)\\s*$`).exec(lines[line - 1] ?? '')?.[1];
+  // a literal or a plain name: an index, a field through a pointer or a conversion may panic
+  const plain = /^(?:[A-Za-z_]\w*|-?\d[\w.]*|"(?:[^"\\]|\\.)*"|`[^`]*`|'(?:[^'\\]|\\.)+')$/;
+  // the value as written, or without a line comment after it
+  if (rest === undefined || ![rest, rest.replace(/\s*\/\/.*$/, '')].some((v) => plain.test(v)))
+    return undefined;
+  lines.splice(line - 1, 1);
+  return lines.join('\n');
+}
 
 /** A file's text with an import of `path` removed (a whole `import (...)` left empty goes too). */
 export function removeImport(text: string, path: string): string | undefined {
@@ -43,7 +60,13 @@ export function addImport(text: string, path: string): string | undefined {
   return `${text.slice(0, at)}\nimport "${path}"\n${text.slice(at)}`;
 }
 
-type Change = { file: string; apply: (text: string) => string | undefined; what: string };
+type Change = {
+  file: string;
+  apply: (text: string) => string | undefined;
+  what: string;
+  /** Why there is no fix after all, when `apply` finds the text is not as the error implies. */
+  refusal?: string;
+};
 
 /** The change one Go error calls for, or why there is none. */
 function changeFor(d: Diagnostic): Change | string {
@@ -55,6 +78,16 @@ function changeFor(d: Diagnostic): Change | string {
       apply: (t) => removeImport(t, unused[1]!),
       what: `removed the unused import "${unused[1]}"`,
     };
+  const unusedVariable = UNUSED_VARIABLE.exec(d.message)?.[1];
+  if (unusedVariable && d.file && d.line) {
+    const line = d.line;
+    return {
+      file: d.file,
+      apply: (t) => removeDeclaration(t, line, unusedVariable),
+      what: `removed the unused variable ${unusedVariable}`,
+      refusal: `${where}: its declaration is not a lone \`${unusedVariable} := value\` of a literal or a plain name, so removing it could change what runs`,
+    };
+  }
   const name = UNDEFINED.exec(d.message)?.[1];
   if (name && d.file) {
     const candidates = stdPackages(name);
@@ -72,7 +105,7 @@ function changeFor(d: Diagnostic): Change | string {
 
 /**
  * Fixes for a Go build failure that the compiler names but does not print: an unused import
- * removed, a missing standard-library import added (when exactly one package has the name). Every
+ * removed, an unused variable whose declaration runs nothing removed, a missing standard-library import added (when exactly one package has the name). Every
  * error of the failure must have one, since a build is green only when all are fixed; otherwise the
  * failure is the next fixer's, with the reason. Undefined when the failure holds no Go error.
  */
@@ -98,6 +131,12 @@ export async function goProposal(request: FixRequest): Promise<FixProposalInput 
         () => undefined,
       ));
     const after = current && change.apply(current.after);
+    if (after === undefined && current && change.refusal)
+      return {
+        verdict: 'unfixable',
+        diagnosis: `${change.refusal}; ${NEEDS_LLM}`,
+        usage: { calls: 0, costUsd: 0 },
+      };
     if (!current || after === undefined) return undefined;
     texts.set(change.file, { before: current.before, after });
   }

@@ -91,4 +91,24 @@ describe('Go build errors healed through the gate, with the real go toolchain', 
     expect(await readFile(join(root, 'dice.go'), 'utf8')).not.toContain('import');
     expect(report.exitCode).toBe(1);
   });
+
+  it('removes an unused variable declared as a literal, and nothing else of the function', async () => {
+    const { root, report } = await heal('unusedvar');
+    const failure = report.projects[0]!.failures[0]!;
+    expect(failure.outcome).toBe('healed');
+    expect(failure.attempts[0]!.rationale).toMatch(/removed the unused variable count/);
+    const text = await readFile(join(root, 'sum.go'), 'utf8');
+    expect(text).not.toContain('count');
+    expect(text).toContain('\ttotal := 0\n\tfor _, x := range xs {');
+    expect(report.exitCode).toBe(0);
+  });
+
+  it('never removes an unused variable whose value is a call (it may panic or change state): the next fixer gets it', async () => {
+    const { root, report } = await heal('callvar');
+    const failure = report.projects[0]!.failures[0]!;
+    expect(failure.outcome).toBe('unfixable');
+    expect(failure.reason).toMatch(/sum\.go:6: declared and not used: first: its declaration is not a lone/);
+    expect(await readFile(join(root, 'sum.go'), 'utf8')).toContain('\tfirst := head(xs)\n');
+    expect(report.exitCode).toBe(1);
+  });
 });
