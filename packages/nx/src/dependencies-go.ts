@@ -1,17 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path/posix';
-import { normalize, projectOf } from './owners.js';
-
-/** Adds an edge from the project of `sourceFile` to `target`'s. */
-type Edge = (source: string, target: string | undefined, sourceFile: string) => void;
-
-function read(workspaceRoot: string, file: string): string {
-  try {
-    return readFileSync(join(workspaceRoot, file), 'utf8');
-  } catch {
-    return '';
-  }
-}
+import { normalize, projectOf, readText as read, type Edge } from './owners.js';
 
 /** A go.mod or go.work without its `//` comments. */
 const uncomment = (text: string): string => text.replace(/\/\/.*$/gm, '');

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path/posix';
 import type { CreateDependencies, RawProjectGraphDependency } from 'nx/src/devkit-exports.js';
 import { cargoDependencies } from './dependencies-cargo.js';
 import { goDependencies } from './dependencies-go.js';
-import { normalize, projectOf } from './owners.js';
+import { normalize, projectOf, readText as read } from './owners.js';
 
 /** A file that says what its project provides or uses, and the project it belongs to. */
 interface Owned {
@@ -25,14 +24,6 @@ function pythonModule(file: string, root: string): string | undefined {
   if (pkg) return pkg;
   const mod = /^(?:src\/)?([A-Za-z_]\w*)\.py$/.exec(rel)?.[1];
   return mod && !/^(test_|conftest$|setup$)/.test(mod) ? mod : undefined;
-}
-
-function read(workspaceRoot: string, file: string): string {
-  try {
-    return readFileSync(join(workspaceRoot, file), 'utf8');
-  } catch {
-    return '';
-  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path/posix';
 
 /** A workspace-relative posix path without `./` or a trailing slash; the workspace root is `.`. */
@@ -35,3 +35,15 @@ export function projectOf(path: string, roots: ReadonlyMap<string, string>): str
   }
   return best?.name;
 }
+
+/** A workspace file's text, or '' when it cannot be read (a file Nx listed that is gone). */
+export function readText(workspaceRoot: string, file: string): string {
+  try {
+    return readFileSync(join(workspaceRoot, file), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Adds a dependency edge from `source` to `target`'s project, found in `sourceFile`. */
+export type Edge = (source: string, target: string | undefined, sourceFile: string) => void;
