@@ -47,7 +47,14 @@ def main():
     limits = config.get("limits", {})
     plugins = [
         SuturePlugin(log, config["root"], config.get("cacheDir"), config.get("deselect", [])),
-        Timeouts(log, config["root"], limits.get("defaultS"), limits.get("perTest", {})),
+        Timeouts(
+            log,
+            config["root"],
+            limits.get("defaultS"),
+            limits.get("perTest", {}),
+            limits.get("rerunS"),
+            config.get("hung", []),
+        ),
     ]
     return pytest.main(internal + own, plugins=plugins)
 

@@ -6,6 +6,11 @@ that (a loop in C code, a handler that swallows the exception) is stopped by a w
 little later: it writes the test's stack to the event file and ends the process, and the runner
 starts a new one for the tests that are left. Either way the stack of the test's thread at the
 limit, as faulthandler prints it, says where the test was stuck.
+
+Once a test reaches its limit, the other cases of its test function and the other tests of its
+file get the re-run limit at most: a file whose cases all hang costs one limit and then a short
+one per case, not one limit per case. The tests that reached their limit in earlier processes of
+the same run come in the config, so a restart keeps this.
 """
 import os
 import signal
@@ -49,8 +54,18 @@ def _declared(item):
     return max(seconds) if seconds else None
 
 
+def function_of(nodeid):
+    """The test function of a nodeid: without its `[params]` part (names before it have no `[`)."""
+    path, sep, rest = nodeid.partition("::")
+    return path + sep + rest.split("[", 1)[0]
+
+
+def file_of(nodeid):
+    return nodeid.partition("::")[0]
+
+
 class Timeouts:
-    def __init__(self, log, root, default_s, per_test):
+    def __init__(self, log, root, default_s, per_test, rerun_s=None, hung=()):
         self._log = log
         self._root = os.path.realpath(root)
         self._plugin_dir = os.path.dirname(os.path.realpath(__file__))
@@ -58,12 +73,18 @@ class Timeouts:
         self._per_test = per_test
         self._main = threading.main_thread().ident
         self._cond = threading.Condition()
-        self._watch = None  # (nodeid, limit, source, monotonic deadline)
-        self._test = None  # (item, limit, source, monotonic deadline) while a test runs with alarms
+        self._watch = None  # (nodeid, (seconds, source, sibling), monotonic deadline)
+        self._test = None  # (item, (seconds, source, sibling), monotonic deadline) while a test runs with alarms
         self._stack = None  # the stack captured by the alarm, for the report
         self._watchdog = None
         self._sleeping_until = float("inf")  # the deadline the watchdog sleeps until
         self._seen = None  # the last watch the watchdog read
+        self._rerun_s = rerun_s
+        # the first test of each test function and of each file that reached its limit
+        self._hung_functions = {}
+        self._hung_files = {}
+        for nodeid in hung:
+            self._remember(nodeid)
 
     @pytest.hookimpl(trylast=True)
     def pytest_configure(self, config):
@@ -75,27 +96,45 @@ class Timeouts:
             self._log.emit({"event": "xdist", "workers": str(workers)})
 
     def limit(self, item):
-        """(seconds, source) for this test, or (None, None) when it has no limit."""
+        """(seconds, source, sibling) for this test, or (None, None, None) when it has no limit.
+        sibling: (scope, nodeid) of the test whose hang gave this one the re-run limit."""
         declared = _declared(item)
         ours = self._per_test.get(item.nodeid, self._default_s)
         if declared is not None and (ours is None or declared > ours):
-            return declared, "declared"
+            return declared, "declared", None
         if ours is None:
-            return None, None
-        return ours, "derived" if item.nodeid in self._per_test else "default"
+            return None, None, None
+        sibling = None if declared is not None else self._sibling(item.nodeid)
+        if sibling is not None and self._rerun_s < ours:
+            return self._rerun_s, "sibling", sibling
+        return ours, "derived" if item.nodeid in self._per_test else "default", None
+
+    def _sibling(self, nodeid):
+        if self._rerun_s is None:
+            return None
+        first = self._hung_functions.get(function_of(nodeid))
+        if first is not None:
+            return ("function", first)
+        first = self._hung_files.get(file_of(nodeid))
+        return None if first is None else ("file", first)
+
+    def _remember(self, nodeid):
+        self._hung_functions.setdefault(function_of(nodeid), nodeid)
+        self._hung_files.setdefault(file_of(nodeid), nodeid)
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
-        seconds, source = self.limit(item)
+        seconds, source, sibling = self.limit(item)
         if seconds is None:
             yield
             return
         alarm = self._can_alarm(item)
         deadline = time.monotonic() + seconds
-        self._test = (item, seconds, source, deadline) if alarm else None
+        limit = (seconds, source, sibling)
+        self._test = (item, limit, deadline) if alarm else None
         # with an alarm, the watchdog leaves time for the exception and the teardown it starts
         grace = min(30.0, max(5.0, seconds / 4)) if alarm else 0.0
-        self._arm((item.nodeid, seconds, source, deadline + grace))
+        self._arm((item.nodeid, limit, deadline + grace))
         try:
             yield
         finally:
@@ -122,8 +161,8 @@ class Timeouts:
         if self._test is None or self._stack is not None:
             yield
             return
-        item, seconds, source, deadline = self._test
-        previous = signal.signal(signal.SIGALRM, self._alarm(item, seconds, source))
+        item, limit, deadline = self._test
+        previous = signal.signal(signal.SIGALRM, self._alarm(item, limit))
         signal.setitimer(signal.ITIMER_REAL, max(deadline - time.monotonic(), 0.001))
         try:
             yield
@@ -145,11 +184,12 @@ class Timeouts:
             return False  # pytest-timeout owns SIGALRM; the watchdog still stops a hang
         return signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, signal.SIG_IGN, None)
 
-    def _alarm(self, item, seconds, source):
+    def _alarm(self, item, limit):
         def on_alarm(signum, frame):
             __tracebackhide__ = True
-            self._stack = self._describe(frame, seconds, source, hard=False)
-            raise TestTimeout("%s ran past its limit of %g s" % (item.nodeid, seconds))
+            self._stack = self._describe(frame, limit, hard=False)
+            self._remember(item.nodeid)
+            raise TestTimeout("%s ran past its limit of %g s" % (item.nodeid, limit[0]))
 
         return on_alarm
 
@@ -166,7 +206,7 @@ class Timeouts:
             if self._watchdog is None:
                 self._watchdog = threading.Thread(target=self._run, name="suture-timeout", daemon=True)
                 self._watchdog.start()
-            elif watch[3] >= self._sleeping_until:
+            elif watch[2] >= self._sleeping_until:
                 return
             else:
                 self._cond.notify()
@@ -177,24 +217,24 @@ class Timeouts:
         with self._cond:
             while True:
                 watch = self._watch
-                left = None if watch is None else watch[3] - time.monotonic()
+                left = None if watch is None else watch[2] - time.monotonic()
                 if left is not None and left <= 0:
                     self._stop(watch)
-                self._sleeping_until = float("inf") if watch is None else watch[3]
+                self._sleeping_until = float("inf") if watch is None else watch[2]
                 self._seen = watch
                 self._cond.notify_all()
                 self._cond.wait(left)
 
     def _stop(self, watch):
-        nodeid, seconds, source, _ = watch
+        nodeid, limit, _ = watch
         frame = sys._current_frames().get(self._main)
-        stack = self._describe(frame, seconds, source, hard=True)
+        stack = self._describe(frame, limit, hard=True)
         self._log.emit({"event": "stopped", "nodeid": nodeid, "timeout": stack})
         self._log.close()
         sys.stderr.flush()
         os._exit(EXIT_STOPPED)
 
-    def _describe(self, frame, seconds, source, hard):
+    def _describe(self, frame, limit, hard):
         """The test thread's stack from the outermost project frame in (pytest's own frames
         around it say nothing), and its innermost frame in project code."""
         entries = traceback.extract_stack(frame) if frame is not None else []
@@ -208,7 +248,8 @@ class Timeouts:
             where = {"file": self._shown(last.filename), "line": last.lineno, "function": last.name}
         lines = ["Stack of the test's thread at the limit (most recent call first):"]
         lines += ['  File "%s", line %s in %s' % (f, e.lineno, e.name) for f, e in reversed(list(zip(shown, entries)))]
-        return {
+        seconds, source, sibling = limit
+        info = {
             "limitS": seconds,
             "source": source,
             "hard": hard,
@@ -218,6 +259,9 @@ class Timeouts:
                 [{"file": f, "line": e.lineno, "function": e.name} for f, e in zip(shown, entries)]
             ),
         }
+        if sibling is not None:
+            info["sibling"] = {"scope": sibling[0], "nodeid": sibling[1]}
+        return info
 
     def _shown(self, filename):
         path = os.path.realpath(filename)

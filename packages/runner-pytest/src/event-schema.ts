@@ -21,7 +21,12 @@ const ExceptionSchema = z
 /** Where a test was when it reached its limit (suture_pytest_timeout.py). */
 const TimeoutSchema = z.object({
   limitS: z.number(),
-  source: z.enum(['default', 'derived', 'declared']),
+  source: z.enum(['default', 'derived', 'declared', 'sibling']),
+  /**
+   * For `sibling`: the first test of the same test function (a parametrized case) or of the same
+   * file that reached its limit in this run, which gave this one the re-run limit.
+   */
+  sibling: z.object({ scope: z.enum(['function', 'file']), nodeid: z.string() }).optional(),
   /** The test did not stop at the limit: the watchdog ended its pytest process. */
   hard: z.boolean(),
   where: z.object({ file: z.string(), line: z.number(), function: z.string() }).nullable(),

@@ -168,7 +168,12 @@ export class EventFold {
     t.trace = [info.stack, longrepr].filter(Boolean).join('\n\n');
     t.details = {
       exception: { type: 'Timeout', message: t.message, frames: info.frames },
-      timeout: { limitMs: info.limitS * 1000, source: info.source, stoppedProcess: info.hard },
+      timeout: {
+        limitMs: info.limitS * 1000,
+        source: info.source,
+        stoppedProcess: info.hard,
+        ...(info.sibling ? { after: info.sibling.nodeid } : {}),
+      },
     };
     return t;
   }

@@ -21,6 +21,7 @@ describe('testLimits', () => {
       perTest: {},
       measuredMs: {},
       cut: [],
+      rerunS: 10,
     });
   });
 
@@ -39,6 +40,7 @@ describe('testLimits', () => {
       perTest: {},
       measuredMs: {},
       cut: [],
+      rerunS: null,
     });
   });
 
@@ -57,5 +59,12 @@ describe('testLimits', () => {
     const low = PytestOptionsSchema.parse({ testTimeoutMs: 8000 });
     cutMemory.record([], [], ['t.py::other']);
     expect(testLimits(low, ['t.py::other'], cutMemory)).toMatchObject({ defaultS: 8, perTest: {}, cut: [] });
+  });
+
+  it('gives the siblings of a test that reached its limit rerunTimeoutMs, unless that is no less than the limit', () => {
+    const quick = PytestOptionsSchema.parse({ testTimeoutMs: 3000, rerunTimeoutMs: 500 });
+    expect(testLimits(quick, undefined, memory).rerunS).toBe(0.5);
+    const even = PytestOptionsSchema.parse({ testTimeoutMs: 3000, rerunTimeoutMs: 3000 });
+    expect(testLimits(even, undefined, memory).rerunS).toBeNull();
   });
 });

@@ -45,22 +45,30 @@ export interface TestLimits {
   measuredMs: Record<string, number>;
   /** Selected tests that ran past their limit before and were never measured: `perTest` holds `rerunTimeoutMs` for them. */
   cut: string[];
+  /**
+   * Seconds at most for a test once another case of its test function, or another test of its
+   * file, reached its limit in this run; null when `rerunTimeoutMs` is no less than the limit.
+   */
+  rerunS: number | null;
 }
 
 /**
  * Per-test limits of a run: the configured one, or for a re-run one from each test's measured
  * time. A test that ran past its limit before and was never measured gets `rerunTimeoutMs`: the
  * re-run tells a hang that comes and goes from one that stays, and one that stays costs seconds,
- * not the whole limit again.
+ * not the whole limit again. Within a run, once a test reaches its limit, the other cases of its
+ * test function and the other tests of its file get `rerunS` at most (the plugin applies it, as
+ * only it sees which test reaches its limit when): one hang in a file often means all hang.
  */
 export function testLimits(
   options: ResolvedPytestOptions,
   selection: readonly string[] | undefined,
   memory: DurationMemory,
 ): TestLimits {
-  const limits: TestLimits = { defaultS: null, perTest: {}, measuredMs: {}, cut: [] };
+  const limits: TestLimits = { defaultS: null, perTest: {}, measuredMs: {}, cut: [], rerunS: null };
   if (options.testTimeoutMs === 0) return limits;
   limits.defaultS = options.testTimeoutMs / 1000;
+  if (options.rerunTimeoutMs < options.testTimeoutMs) limits.rerunS = options.rerunTimeoutMs / 1000;
   for (const id of selection ?? []) {
     if (memory.wasCut(id)) {
       if (options.rerunTimeoutMs >= options.testTimeoutMs) continue;
@@ -95,6 +103,13 @@ export function describeTimeout(
     const limit = seconds(info.limitS);
     if (info.source === 'declared') {
       return `ran past ${limit}, the limit the project declares for it (@pytest.mark.timeout or pytest-timeout's "timeout" setting)${where}. If it needs longer, raise that value.${stopped}`;
+    }
+    if (info.source === 'sibling' && info.sibling) {
+      const first =
+        info.sibling.scope === 'function'
+          ? `another case of the same test, ${info.sibling.nodeid}, ran past its limit first`
+          : `another test of the same file, ${info.sibling.nodeid}, ran past its limit first`;
+      return `ran past ${limit}, the limit a test gets once ${first} in this run (the runner option "rerunTimeoutMs")${where}. If it needs longer, raise the runner option "rerunTimeoutMs" (${options.rerunTimeoutMs} now; at "testTimeoutMs" = ${options.testTimeoutMs} or above, every test gets the whole limit).${stopped}`;
     }
     if (info.source === 'derived' && limits.cut.includes(nodeid)) {
       return `ran past ${limit}, the limit of this re-run of a test that ran past its limit before (the runner option "rerunTimeoutMs")${where}. If it needs longer, raise the runner option "rerunTimeoutMs".${stopped}`;

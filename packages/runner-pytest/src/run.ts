@@ -84,6 +84,7 @@ export async function runPytest(
         env,
         limits,
         deselect: [...fold.tests.keys()],
+        hung: [...fold.tests.values()].filter((t) => t.status === 'timeout').map((t) => t.id),
         timeoutMs: Math.max(1, ctx.timeoutMs - (Date.now() - started)),
         signal: ctx.signal,
       },

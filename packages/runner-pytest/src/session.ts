@@ -19,6 +19,8 @@ export interface Session {
   limits: TestLimits;
   /** Tests an earlier process of the run finished: left out of this one. */
   deselect: string[];
+  /** Tests that reached their limit in an earlier process of the run, first first: their siblings get `limits.rerunS`. */
+  hung: string[];
   timeoutMs: number;
   signal: AbortSignal;
 }
@@ -53,7 +55,12 @@ export async function runSession(
       // pytest's cache (the `cache` fixture, --lf) writes here instead of into the project
       cacheDir: join(session.workDir, 'pytest-cache'),
       deselect: session.deselect,
-      limits: { defaultS: session.limits.defaultS, perTest: session.limits.perTest },
+      hung: session.hung,
+      limits: {
+        defaultS: session.limits.defaultS,
+        perTest: session.limits.perTest,
+        rerunS: session.limits.rerunS,
+      },
     }),
   );
   const follower = followLines(events, (line) => {
