@@ -321,9 +321,9 @@ describe('cli mode: each bad input is a failed attempt with a reason', () => {
 
   it('a call that hangs, started again once, then given up', async () => {
     mock.enqueue({ kind: 'hang' }, { kind: 'hang' });
-    const error = await failure(fixer({ timeoutMs: 15_000, timeoutRetries: 1 }).propose(request(), ctx()));
+    const error = await failure(fixer({ timeoutMs: 8_000, timeoutRetries: 1 }).propose(request(), ctx()));
     expect(error.message).toBe(
-      'no reply from claude within 15 s after 1 retry: check the network (and ANTHROPIC_BASE_URL), or raise the fixer option "timeoutMs"; a call that runs out its time limit opens the breaker, so this fixer is skipped for the rest of the run (the fixer option "circuitBreaker")',
+      'no reply from claude within 8 s after 1 retry: check the network (and ANTHROPIC_BASE_URL), or raise the fixer option "timeoutMs"; a call that runs out its time limit opens the breaker, so this fixer is skipped for the rest of the run (the fixer option "circuitBreaker")',
     );
     expect((error as FixerError).usage).toMatchObject({ calls: 2 });
     expect(mock.fixCalls()).toHaveLength(2);
