@@ -11,7 +11,7 @@ import { reportEnv } from './gtest-report.js';
 import { GtestStream, type CaseEnd } from './gtest-stream.js';
 import { killTestProcess, testProcessRunning } from './kill-test.js';
 import { killLeftoverHelpers } from './leftover-helpers.js';
-import { runLimitHint, timeoutMessage, type TestLimit } from './limits.js';
+import { familyOf, runLimitHint, timeoutMessage, type Family, type TestLimit } from './limits.js';
 import type { ResolvedCtestOptions } from './options.js';
 import { binaryCommand, type Registered, type Registry } from './registry.js';
 import { endedEarly, unfinished } from './unfinished.js';
@@ -32,7 +32,10 @@ export interface PassInput {
   deadline: number;
   registry: Promise<Registry>;
   listings: ListingCache;
-  limitFor(id: string): TestLimit;
+  /** The limit of `id`, of `family`, that started at `since`. */
+  limitFor(id: string, family: Family | undefined, since: number): TestLimit;
+  /** Called when the runner stops a test at its limit. */
+  onHang(id: string, family: Family | undefined, at: number): void;
   /** Called with each result as it is known, in the order of `tests`. */
   emit(test: TestResult): void;
 }
@@ -229,7 +232,7 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
         }
         continue;
       }
-      void stopEntry(e, unit, registryReady, ctx, options.ctest);
+      void stopEntry(e, unit, registryReady, input);
     }
   }, 250);
   watchdog.unref();
@@ -281,18 +284,26 @@ export async function runPass(input: PassInput): Promise<PassOutcome> {
   };
 }
 
+interface Unit {
+  id: string;
+  family: Family | undefined;
+  since: number;
+  limit: TestLimit;
+}
+
 /** What is being timed in an entry: the case a whole binary is in, the gap between cases, or the entry. */
-function unitOf(
-  e: EntryRun,
-  reg: Registered | undefined,
-  input: PassInput,
-): { since: number; limit: TestLimit } {
+function unitOf(e: EntryRun, reg: Registered | undefined, input: PassInput): Unit {
+  const binary = reg?.command[0];
+  const unit = (id: string, since: number, gtestName?: string): Unit => {
+    const family = binary === undefined ? undefined : familyOf(binary, gtestName);
+    return { id, family, since, limit: input.limitFor(id, family, since) };
+  };
   if (e.gtest.seen && !reg?.gtestName) {
     if (e.gtest.current)
-      return { since: e.gtest.current.since, limit: input.limitFor(caseId(e.name, e.gtest.current.name)) };
-    return { since: e.gtest.idleSince, limit: input.limitFor(e.name) };
+      return unit(caseId(e.name, e.gtest.current.name), e.gtest.current.since, e.gtest.current.name);
+    return unit(e.name, e.gtest.idleSince);
   }
-  return { since: e.startedAt, limit: input.limitFor(e.name) };
+  return unit(e.name, e.startedAt, reg?.gtestName);
 }
 
 /** How long an entry runs before the runner looks whether its test ended and a helper holds CTest. */
@@ -329,11 +340,12 @@ async function stopHelpers(e: EntryRun, ctx: RunContext, ctest: string): Promise
 
 async function stopEntry(
   e: EntryRun,
-  unit: { limit: TestLimit },
+  unit: Unit,
   registry: Promise<Registry>,
-  ctx: RunContext,
-  ctest: string,
+  input: PassInput,
 ): Promise<void> {
+  const { ctx } = input;
+  const { ctest } = input.options;
   e.stopping = true;
   e.attempts++;
   const reg = (await registry).get(e.name);
@@ -342,6 +354,7 @@ async function stopEntry(
   const command = reg?.command;
   const killed = command ? await killTestProcess(command, process.pid, { backtrace: true }) : undefined;
   if (killed) {
+    input.onHang(unit.id, unit.family, Date.now());
     e.killed = {
       limit: unit.limit,
       ...(running ? { running } : {}),

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { testLimit, timeoutMessage, remember, type DurationMemory } from './limits.js';
+import {
+  familyOf,
+  HangMemory,
+  remember,
+  siblingLimit,
+  testLimit,
+  timeoutMessage,
+  type DurationMemory,
+} from './limits.js';
 import { CtestOptionsSchema } from './options.js';
 
 const options = CtestOptionsSchema.parse({});
@@ -80,6 +88,65 @@ describe('timeoutMessage', () => {
     );
     expect(timeoutMessage(options, { ms: 2000, source: 'declared' })).toMatch(
       /^ran past 2 s, the TIMEOUT property/,
+    );
+  });
+});
+
+describe('the limit of the siblings of a test that hung', () => {
+  const option = { ms: 30_000, source: 'option' } as const;
+
+  it('groups the values of a TEST_P as one test, and every test of a binary', () => {
+    expect(familyOf('/b/cases', 'Nine/Hangs.Forever/3')).toEqual(
+      familyOf('/b/cases', 'Nine/Hangs.Forever/0'),
+    );
+    expect(familyOf('/b/cases', 'Suite.Name')).not.toEqual(familyOf('/b/cases', 'Suite.Other'));
+    expect(familyOf('/b/cases', 'Nine/Hangs.Forever/3')).not.toEqual(
+      familyOf('/b/other', 'Nine/Hangs.Forever/3'),
+    );
+  });
+
+  it('gives rerunTimeoutMs to a test of the family that starts after one hung, and not to one that ran beside it', () => {
+    const hangs = new HangMemory();
+    hangs.record('Nine/Hangs.Forever/0', familyOf('/b/cases', 'Nine/Hangs.Forever/0'), 1000);
+    const value = familyOf('/b/cases', 'Nine/Hangs.Forever/1');
+    expect(siblingLimit(options, option, hangs.before(value, 1500))).toEqual({
+      ms: 10_000,
+      source: 'sibling',
+      after: { id: 'Nine/Hangs.Forever/0', scope: 'test' },
+    });
+    // started before the first one hung: it keeps its limit
+    expect(siblingLimit(options, option, hangs.before(value, 500))).toEqual(option);
+    expect(hangs.before(familyOf('/b/cases', 'Other.Test'), 1500)).toEqual({
+      id: 'Nine/Hangs.Forever/0',
+      scope: 'binary',
+    });
+    expect(hangs.before(familyOf('/b/other', 'Other.Test'), 1500)).toBeUndefined();
+    // a declared limit, one already short, and rerunTimeoutMs at the limit are left as they are
+    const after = hangs.before(value, 1500);
+    expect(siblingLimit(options, { ms: 2000, source: 'declared' }, after)).toEqual({
+      ms: 2000,
+      source: 'declared',
+    });
+    expect(siblingLimit(options, { ms: 10_000, source: 'cut' }, after)).toEqual({
+      ms: 10_000,
+      source: 'cut',
+    });
+    const even = CtestOptionsSchema.parse({ testTimeoutMs: 10_000, rerunTimeoutMs: 10_000 });
+    expect(siblingLimit(even, { ms: 10_000, source: 'option' }, after)).toEqual({
+      ms: 10_000,
+      source: 'option',
+    });
+  });
+
+  it('names the test that hung first and the option to raise', () => {
+    expect(
+      timeoutMessage(
+        options,
+        { ms: 10_000, source: 'sibling', after: { id: 'mixed::P/S.C/0', scope: 'binary' } },
+        'T.X',
+      ),
+    ).toBe(
+      'ran past 10 s in the GoogleTest case T.X, the limit a test gets once another test of the same binary, mixed::P/S.C/0, ran past its limit first in this run (the runner option "rerunTimeoutMs"); suture stopped it. If it needs longer, raise the runner option "rerunTimeoutMs" (10000 now; at "testTimeoutMs" = 30000 or above, every test gets the whole limit)',
     );
   });
 });

@@ -32,14 +32,19 @@ export const CtestOptionsSchema = z
     /**
      * Limit of one test in ms: a CTest entry, or one GoogleTest case inside a whole test binary
      * registered as one entry (the case that started and never ended is the one reported). 0
-     * turns it off. A `TIMEOUT` property the project sets on an entry wins.
+     * turns it off. A `TIMEOUT` property the project sets on an entry wins. Once a test reaches
+     * it, the tests of the same binary that start later in the run (the other values of a
+     * `TEST_P` first among them) get `rerunTimeoutMs` at most.
      */
     testTimeoutMs: z.number().int().nonnegative().default(DEFAULT_TEST_TIMEOUT_MS),
     /**
      * The least limit a test gets in a re-run of selected tests (flaky triage, a fix's
      * validation), in ms. Such a re-run gives each test 5x its measured duration, at least this,
      * at most `testTimeoutMs`, so a fix that makes a test hang costs seconds, not minutes. A test
-     * that ran past its limit before and was never measured gets this limit in a re-run.
+     * that ran past its limit before and was never measured gets this limit in a re-run. It is
+     * also the limit, for the rest of a run, of the tests of a binary that start after one of its
+     * tests reached its limit (a `TEST_P` whose 9 values hang costs one whole limit and then this
+     * per value); at `testTimeoutMs` or above, every test keeps the whole limit.
      */
     rerunTimeoutMs: z.number().int().positive().default(10_000),
   })

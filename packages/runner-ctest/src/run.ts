@@ -5,7 +5,14 @@ import { configureAndBuild } from './build.js';
 import { runPass, type PassInput, type PassOutcome } from './ctest-pass.js';
 import { crossCheckGtest } from './gtest-crosscheck.js';
 import { ListingCache } from './gtest-listing.js';
-import { remember, runLimitHint, testLimit, type DurationMemory } from './limits.js';
+import {
+  HangMemory,
+  remember,
+  runLimitHint,
+  siblingLimit,
+  testLimit,
+  type DurationMemory,
+} from './limits.js';
 import { noTestsHint } from './no-tests.js';
 import type { ResolvedCtestOptions } from './options.js';
 import { readRegistry, type Registry } from './registry.js';
@@ -94,6 +101,7 @@ export async function runCtest(
   // started once the first pass has started CTest, which is the run's critical path
   const registry = nextTurn().then(() => readRegistry(options.ctest, buildDir, ctx));
   const listings = new ListingCache(buildDir, ctx);
+  const hangs = new HangMemory();
   const base: Base = {
     options,
     ctx,
@@ -101,7 +109,11 @@ export async function runCtest(
     deadline: started + ctx.timeoutMs,
     registry,
     listings,
-    limitFor: (id) => testLimit(options, id, selected, memory),
+    limitFor: (id, family, since) =>
+      siblingLimit(options, testLimit(options, id, selected, memory), family && hangs.before(family, since)),
+    onHang: (id, family, at) => {
+      if (family) hangs.record(id, family, at);
+    },
     emit: (t) => ctx.onTestResult?.(t),
   };
   const passes: PassOutcome[] = [];
