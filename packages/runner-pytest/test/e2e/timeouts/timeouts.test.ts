@@ -11,7 +11,8 @@ const project = (root: string) => ({ name: 't', root, scopeDepth: 2, logger: sil
 
 afterAll(cleanUp);
 
-describe('per-test time limits', () => {
+// The cases spend most of their time waiting out time limits, so they run concurrently.
+describe.concurrent('per-test time limits', () => {
   it('reports a test stuck with the default settings as a timeout where it was, and runs the others', async () => {
     const root = await copyOf(here, 'stuck');
     const result = await runIn(pytest(), root, { timeoutMs: 600_000 });
