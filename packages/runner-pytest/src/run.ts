@@ -42,6 +42,12 @@ function shadowWarnings(fold: EventFold): Diagnostic[] {
   }));
 }
 
+/** A test stopped at the shorter limit of a sibling of a test that reached its limit first. */
+function stoppedAsSibling(test: TestResult): boolean {
+  const timeout = test.details?.timeout as { source?: string } | undefined;
+  return timeout?.source === 'sibling';
+}
+
 /** Why a test that hangs in a pytest-xdist worker runs until the run's limit, and what to do. */
 function xdistMessage(workers: string, runLimitMs: number): string {
   return `pytest-xdist runs these tests in worker processes (-n ${workers}), which suture's per-test limit does not reach: a test that hangs there runs until the run's limit ("timeoutMs", ${runLimitMs} ms now). Give the project a limit of its own in the workers (pytest-timeout's --timeout), or run suture's runs without workers (the runner option "args": ["-n", "0"])`;
@@ -113,11 +119,13 @@ export async function runPytest(
   }
   const ran = [...fold.tests.values()];
   // a test cut off by the wall-clock limit has no duration to go by, nor one its own limit stopped;
-  // nor one that failed: the time it took to fail says nothing of the time a pass takes once fixed
+  // nor one that failed: the time it took to fail says nothing of the time a pass takes once fixed.
+  // One stopped at a sibling's shorter limit is not marked as cut: a re-run gives it its whole
+  // limit again, so a slow test beside one that hangs is not held to the short limit for good.
   memory.record(
     ran.filter((t) => t.id !== fold.running && t.status === 'passed').map((t) => [t.id, t.durationMs ?? 0]),
     fold.setupMs.values(),
-    ran.filter((t) => t.status === 'timeout').map((t) => t.id),
+    ran.filter((t) => t.status === 'timeout' && !stoppedAsSibling(t)).map((t) => t.id),
   );
   const proc = processes[processes.length - 1]!;
   // pytest's list of what it collected, checked against what it reported: a session that ended

@@ -33,6 +33,23 @@ describe('the limit of the siblings of a test that reached its limit', () => {
     expect(result.tests.filter((t) => /per-test limit of 3 s/.test(t.message ?? ''))).toHaveLength(1);
   });
 
+  it('gives a re-run of a test stopped at a sibling’s limit its whole limit again, unless a sibling hangs in the re-run too', async () => {
+    const root = await copyOf(here, 'cases');
+    // one runner instance, as in a gate: the re-runs read what the earlier runs saw
+    const runner = pytest({ testTimeoutMs: 3000, rerunTimeoutMs: 500 });
+    const [first, second] = ['tests/test_cases.py::test_hangs[0]', 'tests/test_cases.py::test_hangs[1]'];
+    const run = await runIn(runner, root, { selection: [first!, second!] });
+    expect(timeout(run, second!)).toMatchObject({ limitMs: 500, source: 'sibling' });
+    // alone, it is not held to the short limit: a slow test beside one that hangs may pass once fixed
+    const alone = await runIn(runner, root, { selection: [second!] });
+    expect(timeout(alone, second!)).toMatchObject({ limitMs: 3000, source: 'default' });
+    // beside the case that hung, which its re-run holds to rerunTimeoutMs, a case gets the short limit
+    const third = 'tests/test_cases.py::test_hangs[2]';
+    const both = await runIn(runner, root, { selection: [first!, third] });
+    expect(timeout(both, first!)).toMatchObject({ limitMs: 500, source: 'derived' });
+    expect(timeout(both, third)).toMatchObject({ limitMs: 500, source: 'sibling', after: first });
+  });
+
   it('passes a healthy sibling, keeps a declared limit and the limit of other files, and remembers a hang across a restarted process', async () => {
     const root = await copyOf(here, 'siblings');
     const result = await runIn(pytest({ testTimeoutMs: 1000, rerunTimeoutMs: 300 }), root);
