@@ -35,7 +35,7 @@ export interface PassInput {
   /** The limit of `id`, of `family`, that started at `since`. */
   limitFor(id: string, family: Family | undefined, since: number): TestLimit;
   /** Called when the runner stops a test at its limit. */
-  onHang(id: string, family: Family | undefined, at: number): void;
+  onHang(id: string, family: Family | undefined, limit: TestLimit, at: number): void;
   /** Called with each result as it is known, in the order of `tests`. */
   emit(test: TestResult): void;
 }
@@ -354,7 +354,7 @@ async function stopEntry(
   const command = reg?.command;
   const killed = command ? await killTestProcess(command, process.pid, { backtrace: true }) : undefined;
   if (killed) {
-    input.onHang(unit.id, unit.family, Date.now());
+    input.onHang(unit.id, unit.family, unit.limit, Date.now());
     e.killed = {
       limit: unit.limit,
       ...(running ? { running } : {}),

@@ -102,6 +102,8 @@ export async function runCtest(
   const registry = nextTurn().then(() => readRegistry(options.ctest, buildDir, ctx));
   const listings = new ListingCache(buildDir, ctx);
   const hangs = new HangMemory();
+  // stopped at a sibling's shorter limit: not marked as cut, so a re-run gives them their whole limit
+  const stoppedShort = new Set<string>();
   const base: Base = {
     options,
     ctx,
@@ -111,8 +113,9 @@ export async function runCtest(
     listings,
     limitFor: (id, family, since) =>
       siblingLimit(options, testLimit(options, id, selected, memory), family && hangs.before(family, since)),
-    onHang: (id, family, at) => {
+    onHang: (id, family, limit, at) => {
       if (family) hangs.record(id, family, at);
+      if (limit.source === 'sibling') stoppedShort.add(id);
     },
     emit: (t) => ctx.onTestResult?.(t),
   };
@@ -188,7 +191,10 @@ export async function runCtest(
       const own = entryFromCases(id, tests) ?? caseOfCrashedEntry(id, tests);
       if (own) tests.push(own);
     }
-  remember(memory, tests);
+  remember(
+    memory,
+    tests.filter((t) => t.status !== 'timeout' || !stoppedShort.has(t.id)),
+  );
   const timedOut = passes.some((p) => p.timedOut);
   const output = passes.map((p) => p.output).join('\n');
   const last = passes[passes.length - 1];

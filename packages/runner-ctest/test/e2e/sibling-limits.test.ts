@@ -1,4 +1,4 @@
-import type { RunResult } from '@suture/core';
+import type { RunResult, Runner } from '@suture/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ctest from '../../src/index.js';
 import { cleanup, copy, run } from './support.js';
@@ -15,10 +15,13 @@ const CASES = Array.from({ length: 9 }, (_, n) => `Nine/Hangs.Forever/${n}`);
 // Nine values of a TEST_P that all hang (one CTest entry each), a whole binary whose TEST_P has
 // a value that passes and another test that hangs, and a hang in another binary.
 describe('the limit of the siblings of a GoogleTest case that reached its limit', () => {
+  let root: string;
+  let runner: Runner;
   let result: RunResult;
   beforeAll(async () => {
-    const root = await copy('param-hang');
-    result = await run(root, { runner: ctest({ testJobs: 1, testTimeoutMs: 3000, rerunTimeoutMs: 500 }) });
+    root = await copy('param-hang');
+    runner = ctest({ testJobs: 1, testTimeoutMs: 3000, rerunTimeoutMs: 500 });
+    result = await run(root, { runner });
   }, 600_000);
 
   it('gives the other values of a TEST_P that hung rerunTimeoutMs, not the whole limit each', () => {
@@ -57,4 +60,10 @@ describe('the limit of the siblings of a GoogleTest case that reached its limit'
     expect(message(result, 'other')).toMatch(/^ran past the per-test limit of 3 s/);
     expect(message(result, 'declared')).toMatch(/^ran past 2 s, the TIMEOUT property the project sets/);
   });
+
+  it('gives a re-run of a value stopped at a sibling’s limit its whole limit again', async () => {
+    const again = await run(root, { runner, selection: [CASES[1]!] });
+    expect(statuses(again)).toEqual({ [CASES[1]!]: 'timeout' });
+    expect(message(again, CASES[1]!)).toMatch(/^ran past the per-test limit of 3 s; /);
+  }, 120_000);
 });
