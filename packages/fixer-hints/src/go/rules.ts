@@ -2,7 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Diagnostic, Edit, FixProposalInput, FixRequest } from '@suture/core';
 import { diffEdit } from '../edits.js';
+import { closestInOrder } from '../distance.js';
 import { stdPackages } from './std-packages.js';
+import { renameAt, visibleGoNames } from './visible-names.js';
 
 const NEEDS_LLM = 'needs an LLM fixer (configure @suture/llm-claude-cli or @suture/llm-openai)';
 const UNUSED_IMPORT = /^"([^"]+)" imported (?:as \S+ )?and not used$/;
@@ -66,10 +68,12 @@ type Change = {
   what: string;
   /** Why there is no fix after all, when `apply` finds the text is not as the error implies. */
   refusal?: string;
+  /** Where in the file the change is made, for a change that rewrites one place of one line. */
+  at?: { line: number; column: number };
 };
 
 /** The change one Go error calls for, or why there is none. */
-function changeFor(d: Diagnostic): Change | string {
+async function changeFor(d: Diagnostic, root: string): Promise<Change | string> {
   const where = `${d.file}:${d.line ?? ''}: ${d.message}`;
   const unused = UNUSED_IMPORT.exec(d.message);
   if (unused && d.file)
@@ -86,6 +90,7 @@ function changeFor(d: Diagnostic): Change | string {
       apply: (t) => removeDeclaration(t, line, unusedVariable),
       what: `removed the unused variable ${unusedVariable}`,
       refusal: `${where}: its declaration is not a lone \`${unusedVariable} := value\` of a literal or a plain name, so removing it could change what runs`,
+      at: { line, column: 0 },
     };
   }
   const name = UNDEFINED.exec(d.message)?.[1];
@@ -99,13 +104,54 @@ function changeFor(d: Diagnostic): Change | string {
       };
     if (candidates.length > 1)
       return `${where}: more than one standard package is named ${name} (${candidates.join(', ')})`;
+    if (d.line && d.column) return renameChange(d, name, root, where);
   }
   return `${where}: no computed fix`;
 }
 
+/** `undefined: x` for a misspelling: the one closest name visible there, or why there is none. */
+async function renameChange(
+  d: Diagnostic,
+  name: string,
+  root: string,
+  where: string,
+): Promise<Change | string> {
+  const line = d.line!;
+  const column = d.column!;
+  const groups = await visibleGoNames(root, d.file!, line, column);
+  const pick = closestInOrder(name, groups ?? []);
+  if (!pick.ok)
+    return pick.candidates.length > 1
+      ? `${where}: ${pick.candidates.join(', ')} are equally close to ${name}`
+      : `${where}: no visible name is close to ${name}`;
+  return {
+    file: d.file!,
+    apply: (t) => renameAt(t, line, column, name, pick.best),
+    what: `${name} → ${pick.best}, the closest name visible there`,
+    refusal: `${where}: the line does not hold ${name} where the compiler says`,
+    at: { line, column },
+  };
+}
+
+/**
+ * The order to make the changes in, so that none moves the place of another: changes at one place
+ * from the end of the file up, then the imports (at the top, where a line added or removed would
+ * move every place below).
+ */
+function inOrder(changes: Change[]): Change[] {
+  const placed = changes.filter((c) => c.at);
+  placed.sort(
+    (a, b) => a.file.localeCompare(b.file) || b.at!.line - a.at!.line || b.at!.column - a.at!.column,
+  );
+  return [...placed, ...changes.filter((c) => !c.at)];
+}
+
 /**
  * Fixes for a Go build failure that the compiler names but does not print: an unused import
- * removed, an unused variable whose declaration runs nothing removed, a missing standard-library import added (when exactly one package has the name). Every
+ * removed, an unused variable whose declaration runs nothing removed, a missing standard-library
+ * import added (when exactly one package has the name), a misspelled name replaced by the one
+ * closest name visible where it is used (locals, then the package's names and imports, then Go's
+ * predeclared ones; a tie is no fix). Every
  * error of the failure must have one, since a build is green only when all are fixed; otherwise the
  * failure is the next fixer's, with the reason. Undefined when the failure holds no Go error.
  */
@@ -114,7 +160,7 @@ export async function goProposal(request: FixRequest): Promise<FixProposalInput 
     (d) => (d.source === 'go-build' || d.source === 'go-vet') && d.severity === 'error',
   );
   if (errors.length === 0) return undefined;
-  const changes = errors.map(changeFor);
+  const changes = await Promise.all(errors.map((d) => changeFor(d, request.project.root)));
   const refused = changes.filter((c): c is string => typeof c === 'string');
   if (refused.length > 0)
     return {
@@ -123,7 +169,7 @@ export async function goProposal(request: FixRequest): Promise<FixProposalInput 
       usage: { calls: 0, costUsd: 0 },
     };
   const texts = new Map<string, { before: string; after: string }>();
-  for (const change of changes as Change[]) {
+  for (const change of inOrder(changes as Change[])) {
     const current =
       texts.get(change.file) ??
       (await readFile(join(request.project.root, change.file), 'utf8').then(

@@ -111,4 +111,34 @@ describe('Go build errors healed through the gate, with the real go toolchain', 
     expect(await readFile(join(root, 'sum.go'), 'utf8')).toContain('\tfirst := head(xs)\n');
     expect(report.exitCode).toBe(1);
   });
+  it('replaces misspelled names by the one closest name visible there: a local, a parameter, a function of another file', async () => {
+    const { root, report } = await heal('typo');
+    const failure = report.projects[0]!.failures[0]!;
+    expect(failure.outcome).toBe('healed');
+    expect(failure.attempts[0]!.rationale).toMatch(/discont → discount.*summ → sum.*Totl → Total/);
+    expect(await readFile(join(root, 'cart.go'), 'utf8')).toContain(
+      '\t\tsum += price - discount\n\t}\n\treturn sum\n',
+    );
+    expect(await readFile(join(root, 'report.go'), 'utf8')).toContain('Total(prices, 0)');
+    expect(unformatted(root)).toBe('');
+    expect(report.exitCode).toBe(0);
+  });
+
+  it('never takes a name from a block that has ended: a local of an if body is not visible after it', async () => {
+    const { root, report } = await heal('blockscope');
+    const failure = report.projects[0]!.failures[0]!;
+    expect(failure.outcome).toBe('unfixable');
+    expect(failure.reason).toMatch(/clamp\.go:9: undefined: cappd: no visible name is close to cappd/);
+    expect(await readFile(join(root, 'clamp.go'), 'utf8')).toContain('\treturn cappd\n');
+    expect(report.exitCode).toBe(1);
+  });
+
+  it('never guesses between two equally close names: both are named for the next fixer', async () => {
+    const { root, report } = await heal('tie');
+    const failure = report.projects[0]!.failures[0]!;
+    expect(failure.outcome).toBe('unfixable');
+    expect(failure.reason).toMatch(/disk\.go:9: undefined: Lount: Count, Mount are equally close to Lount/);
+    expect(await readFile(join(root, 'disk.go'), 'utf8')).toContain('return Lount()');
+    expect(report.exitCode).toBe(1);
+  });
 });
