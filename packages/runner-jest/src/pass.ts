@@ -1,6 +1,6 @@
-import { writeFile } from 'node:fs/promises';
-import { runProcess, type ProcessResult } from '@suture/core';
-import { tailEvents, type JestEvent } from './events.js';
+import type { ProcessResult } from '@suture/core';
+import { JestEventSchema, type JestEvent } from './events.js';
+import { watchPass } from './js-runner/pass.js';
 import type { JestPlan } from './plan.js';
 import { ENTRY } from './resolve-jest.js';
 import type { AssertionResult, SuiteResult } from './results.js';
@@ -8,11 +8,9 @@ import { Watchdog, type Overdue, type RunningTest, type WatchdogLimits } from '.
 
 /**
  * How long Jest may stay up after its run returned (global teardown included) before it is
- * stopped: what keeps it is an open handle (a server, a timer) that a plain `jest` would wait on
- * forever, after its own warning at one second.
+ * stopped; Jest's own warning of an open handle comes at one second.
  */
-export const LINGER_MS = 10_000;
-const CHECK_MS = 250;
+export { LINGER_MS } from './js-runner/pass.js';
 
 export interface PassInput {
   plan: JestPlan;
@@ -55,65 +53,46 @@ export const suiteKey = (file: string, project: string | undefined): string => `
 
 /** One Jest process: started through reporter/jest-entry.cjs, followed through its events. */
 export async function runPass(input: PassInput): Promise<PassResult> {
-  await writeFile(input.planFile, JSON.stringify(input.plan));
-  const stop = new AbortController();
-  const forward = (): void => stop.abort();
-  if (input.signal.aborted) forward();
-  input.signal.addEventListener('abort', forward, { once: true });
-
   const watchdog = new Watchdog(input.limits);
   const suites = new Map<string, SuiteResult>();
   const ended = new Map<string, AssertionResult[]>();
-  let overdue: Overdue[] = [];
-  let endedAt: number | undefined;
-  let exitCode: number | undefined;
-  let lingered = false;
-  let completed = false;
-  const tail = tailEvents(input.plan.events, (e) => {
-    watchdog.observe(e);
-    if (e.event === 'test-end') {
-      const key = suiteKey(e.file, e.project);
-      const list = ended.get(key);
-      if (list) list.push(e.result);
-      else ended.set(key, [e.result]);
-    }
-    if (e.event === 'file-end') {
-      suites.set(suiteKey(e.file, e.project), e.suite);
-      ended.delete(suiteKey(e.file, e.project));
-    }
-    if (e.event === 'run-end') completed = true;
-    if (e.event === 'cli-end') {
-      endedAt = Date.now();
-      exitCode = e.exitCode;
-    }
-    input.onEvent(e);
-  });
-  const check = setInterval(() => {
-    if (stop.signal.aborted) return;
-    const now = Date.now();
-    overdue = watchdog.overdue(now);
-    if (endedAt !== undefined && now - endedAt > LINGER_MS) lingered = true;
-    if (overdue.length > 0 || lingered) stop.abort();
-  }, CHECK_MS);
-
-  const proc = await runProcess(process.execPath, [...input.nodeFlags, ENTRY], {
+  const pass = await watchPass({
+    plan: input.plan,
+    planFile: input.planFile,
+    events: input.plan.events,
+    schema: JestEventSchema,
+    command: process.execPath,
+    args: [...input.nodeFlags, ENTRY],
     cwd: input.cwd,
     env: { ...input.env, SUTURE_JEST_PLAN: input.planFile },
     timeoutMs: input.timeoutMs,
-    signal: stop.signal,
+    signal: input.signal,
+    overdue: (now) => watchdog.overdue(now),
+    limitsAfterEnd: true,
+    onEvent: (e) => {
+      watchdog.observe(e);
+      if (e.event === 'test-end') {
+        const key = suiteKey(e.file, e.project);
+        const list = ended.get(key);
+        if (list) list.push(e.result);
+        else ended.set(key, [e.result]);
+      }
+      if (e.event === 'file-end') {
+        suites.set(suiteKey(e.file, e.project), e.suite);
+        ended.delete(suiteKey(e.file, e.project));
+      }
+      input.onEvent(e);
+    },
   });
-  clearInterval(check);
-  input.signal.removeEventListener('abort', forward);
-  await tail.stop();
   return {
-    proc,
+    proc: pass.proc,
     suites,
     ended,
-    overdue: input.signal.aborted ? [] : overdue,
+    overdue: pass.overdue,
     running: watchdog.running(),
     openFiles: watchdog.openFiles(),
-    completed,
-    lingered: lingered && !input.signal.aborted,
-    exitCode: lingered ? (exitCode ?? null) : proc.exitCode,
+    completed: pass.completed,
+    lingered: pass.lingered,
+    exitCode: pass.lingered ? (pass.cliExitCode ?? null) : pass.proc.exitCode,
   };
 }

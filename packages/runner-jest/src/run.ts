@@ -5,10 +5,19 @@ import type { Diagnostic, RunContext, RunResultInput, TestResult } from '@suture
 import { endedEarly, outOfMemory } from './ended-early.js';
 import { nodeFlags, usesNativeEsm } from './esm.js';
 import { parseId, testId } from './ids.js';
+import {
+  MAX_STOPPED,
+  OUTPUT_TAIL_CHARS,
+  lingerNote,
+  startRun,
+  tail,
+  wantedBy,
+  type DurationMemory,
+} from './js-runner/run.js';
 import { fileGapLimit, stoppedMessage, testLimit } from './limits.js';
 import { liveResults } from './live.js';
 import type { ResolvedJestOptions } from './options.js';
-import { runPass, suiteKey, LINGER_MS, type PassResult } from './pass.js';
+import { runPass, suiteKey, type PassResult } from './pass.js';
 import { planPass } from './plan.js';
 import { REPORTER, resolveJest } from './resolve-jest.js';
 import { foldResults, testResultOf, type AssertionResult, type SuiteResult } from './results.js';
@@ -16,19 +25,7 @@ import { displayCommand } from './command.js';
 import { FileFactsCache, locateTests } from './test-locations.js';
 import type { Overdue, WatchdogLimits } from './watchdog.js';
 
-/** After this many tests stopped at their limit in one run, the rest of the suite is not run again. */
-const MAX_STOPPED = 5;
-const OUTPUT_TAIL_CHARS = 256 * 1024;
-
-function tail(text: string, lines: number): string {
-  return stripVTControlCharacters(text).trimEnd().split('\n').slice(-lines).join('\n');
-}
-
-/**
- * Durations (ms) of the tests a runner has seen, by id: the limits of a later re-run come from
- * them. `null` for a test a limit stopped before any run measured it.
- */
-export type DurationMemory = Map<string, number | null>;
+export type { DurationMemory };
 
 /** A test or a test file stopped at its limit, as it goes into the result. */
 function stoppedResult(
@@ -77,17 +74,7 @@ export async function runJest(
   ctx: RunContext,
   memory: DurationMemory = new Map(),
 ): Promise<RunResultInput> {
-  const started = Date.now();
-  const base = { selected: ctx.selection !== undefined };
-  const fail = (error: string, command = 'jest'): RunResultInput => ({
-    ...base,
-    status: 'error',
-    tests: [],
-    exitCode: null,
-    command,
-    durationMs: Date.now() - started,
-    error,
-  });
+  const { started, base, fail } = startRun(ctx, 'jest');
   const configured = options.jestBin && resolve(ctx.root, options.jestBin);
   if (
     configured &&
@@ -125,11 +112,7 @@ export async function runJest(
     fileGap: (file, jestTimeout) =>
       fileGapLimit({ option: options.testTimeoutMs, jestTimeout, declared: facts.now(file)?.timeout }),
   };
-  const wanted = (t: TestResult): boolean =>
-    !ctx.selection ||
-    ctx.selection.includes(t.id) ||
-    ctx.selection.includes(parseId(t.id).file) ||
-    t.status !== 'skipped';
+  const wanted = wantedBy(ctx.selection, (id) => parseId(id).file);
   const live = liveResults(ctx.root, facts, wanted, ctx.onTestResult);
 
   // Each pass runs what is left: a test that hangs stops its pass, and the next runs the test
@@ -191,7 +174,6 @@ export async function runJest(
   if (!last)
     return fail(`the run's time limit of ${ctx.timeoutMs} ms had passed before Jest started`, command);
 
-  // each pass's output is a bounded tail already; together they are bounded the same way
   const output = outputs.join('\n').slice(-OUTPUT_TAIL_CHARS);
   const json = { testResults: [...suites.values()] };
   const lineOf = await locateTests(json.testResults);
@@ -230,9 +212,7 @@ export async function runJest(
     ...base,
     command,
     durationMs: Date.now() - started,
-    outputTail: last.lingered
-      ? `${output}\n[suture] Jest was stopped ${LINGER_MS / 1000} s after its run ended: something kept Node running (a server, a timer, a connection); Jest's --detectOpenHandles finds it`
-      : output,
+    outputTail: last.lingered ? lingerNote(output, 'Jest', "Jest's --detectOpenHandles finds it") : output,
     exitCode: last.exitCode,
   };
   if (last.proc.timedOut || ctx.signal.aborted || cut) {

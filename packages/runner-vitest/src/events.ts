@@ -1,5 +1,3 @@
-import { open } from 'node:fs/promises';
-import { StringDecoder } from 'node:string_decoder';
 import { z } from '@suture/core';
 
 const at = z.number();
@@ -76,57 +74,3 @@ export const VitestEventSchema = z.discriminatedUnion('event', [
   z.object({ event: z.literal('cli-end'), at, exitCode: z.number() }),
 ]);
 export type VitestEvent = z.infer<typeof VitestEventSchema>;
-
-export interface EventTail {
-  stop(): Promise<void>;
-}
-
-/**
- * Follows the event file while Vitest runs. Polling, not fs.watch: the file is appended by other
- * processes on any filesystem the work folder is on, and a tenth of a second is well inside every
- * limit it serves.
- */
-export function tailEvents(path: string, onEvent: (event: VitestEvent) => void, intervalMs = 100): EventTail {
-  let offset = 0;
-  let partial = '';
-  const decoder = new StringDecoder('utf8');
-  let reading: Promise<void> = Promise.resolve();
-  const read = async (): Promise<void> => {
-    const handle = await open(path, 'r').catch(() => undefined);
-    if (!handle) return;
-    try {
-      for (;;) {
-        const buffer = Buffer.alloc(64 * 1024);
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
-        if (bytesRead === 0) break;
-        offset += bytesRead;
-        partial += decoder.write(buffer.subarray(0, bytesRead));
-      }
-    } catch {
-      // read again at the next tick
-    } finally {
-      await handle.close();
-    }
-    const lines = partial.split('\n');
-    partial = lines.pop() ?? '';
-    for (const text of lines) {
-      if (!text.trim()) continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        continue;
-      }
-      const parsed = VitestEventSchema.safeParse(value);
-      if (parsed.success) onEvent(parsed.data);
-    }
-  };
-  const drain = (): Promise<void> => (reading = reading.then(read));
-  const timer = setInterval(() => void drain(), intervalMs);
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await drain();
-    },
-  };
-}

@@ -2,12 +2,21 @@ import { writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { Diagnostic, RunContext, RunResultInput, TestResult } from '@suture/core';
+import {
+  MAX_STOPPED,
+  OUTPUT_TAIL_CHARS,
+  lingerNote,
+  startRun,
+  tail,
+  wantedBy,
+  type DurationMemory,
+} from '@suture/runner-jest/js-runner';
 import { displayCommand } from './command.js';
 import type { VitestEvent } from './events.js';
 import { parseId, testId } from './ids.js';
 import { fileGapLimit, testLimit } from './limits.js';
 import type { ResolvedVitestOptions } from './options.js';
-import { LINGER_MS, runPass, type PassResult } from './pass.js';
+import { runPass, type PassResult } from './pass.js';
 import { planPass } from './plan.js';
 import { foldEvents, testResultOf, unhandledDiagnostics } from './results.js';
 import { setupFileSource } from './setup-file.js';
@@ -15,15 +24,7 @@ import { startChecks } from './start-checks.js';
 import { lineFromEvents, stoppedResult } from './stopped.js';
 import type { Overdue, WatchdogLimits } from './watchdog.js';
 
-/** After this many tests stopped at their limit in one run, the rest of the suite is not run again. */
-const MAX_STOPPED = 5;
-const OUTPUT_TAIL_CHARS = 256 * 1024;
-
-const tail = (text: string, lines: number): string =>
-  stripVTControlCharacters(text).trimEnd().split('\n').slice(-lines).join('\n');
-
-/** Durations (ms) of the tests a runner has seen, by id; `null` for one a limit stopped before any run measured it. */
-export type DurationMemory = Map<string, number | null>;
+export type { DurationMemory };
 
 /** What the passes of one run left: every event in order, what the limits stopped, and the last pass. */
 interface Passes {
@@ -99,17 +100,7 @@ export async function runVitest(
   ctx: RunContext,
   memory: DurationMemory = new Map(),
 ): Promise<RunResultInput> {
-  const started = Date.now();
-  const base = { selected: ctx.selection !== undefined };
-  const fail = (error: string, command = 'vitest run'): RunResultInput => ({
-    ...base,
-    status: 'error',
-    tests: [],
-    exitCode: null,
-    command,
-    durationMs: Date.now() - started,
-    error,
-  });
+  const { started, base, fail } = startRun(ctx, 'vitest run');
   const env = { ...process.env, ...options.env };
   const start = await startChecks(ctx.root, options.vitestDir, env);
   if ('error' in start) return fail(start.error);
@@ -129,11 +120,7 @@ export async function runVitest(
     },
     fileGap: () => fileGapLimit(options.testTimeoutMs),
   });
-  const wanted = (t: TestResult): boolean =>
-    !ctx.selection ||
-    ctx.selection.includes(t.id) ||
-    ctx.selection.includes(parseId(t.id).file) ||
-    t.status !== 'skipped';
+  const wanted = wantedBy(ctx.selection, (id) => parseId(id).file);
   const delivered = new Set<string>();
   const deliver = (t: TestResult): void => {
     if (!ctx.onTestResult || delivered.has(t.id) || !wanted(t)) return;
@@ -218,7 +205,7 @@ function finish(ctx: RunContext, f: Finish): RunResultInput {
     command: f.command,
     durationMs: Date.now() - f.started,
     outputTail: last.lingered
-      ? `${output}\n[suture] Vitest was stopped ${LINGER_MS / 1000} s after its run ended: something kept Node running (a server, a timer, a connection); Vitest's --teardownTimeout and hanging-process reporter find it`
+      ? lingerNote(output, 'Vitest', "Vitest's --teardownTimeout and hanging-process reporter find it")
       : output,
     exitCode: last.exitCode,
   };

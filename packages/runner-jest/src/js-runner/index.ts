@@ -1,0 +1,23 @@
+export { tailEvents, type EventSchema, type EventTail } from './tail-events.js';
+export {
+  BLOCKING_DEFAULT_MS,
+  FILE_GAP_MIN_MS,
+  RERUN_FACTOR,
+  fileGapLimit,
+  stoppedMessage,
+  testLimit,
+  type Limit,
+  type LimitInputs,
+  type TimeoutTool,
+} from './limits.js';
+export { LINGER_MS, watchPass, type WatchedPass, type WatchedPassInput } from './pass.js';
+export {
+  MAX_STOPPED,
+  OUTPUT_TAIL_CHARS,
+  lingerNote,
+  startRun,
+  tail,
+  wantedBy,
+  type DurationMemory,
+  type RunStart,
+} from './run.js';
