@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import type { Edit, FixProposalInput, FixRequest } from '@suture/core';
 import { diffEdit } from '../edits.js';
+import { moduleStyle, type ModuleStyle } from './module-resolution.js';
 import { bindingStatement, isBuiltinModuleName, memberUses, projectModuleNamed } from './node-builtins.js';
 import { closestInOrder } from '../distance.js';
 import { undefinedName } from './undefined-name.js';
@@ -40,7 +41,7 @@ interface ScriptService {
   setText(file: string, text: string): void;
 }
 
-function languageService(root: string, files: string[], esm: boolean): ScriptService {
+function languageService(root: string, files: string[], style: ModuleStyle): ScriptService {
   const texts = new Map<string, { text: string; version: number }>();
   const host: ts.LanguageServiceHost = {
     getScriptFileNames: () => files,
@@ -55,9 +56,11 @@ function languageService(root: string, files: string[], esm: boolean): ScriptSer
       checkJs: true,
       noEmit: true,
       target: ts.ScriptTarget.ES2022,
-      ...(esm
-        ? { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }
-        : { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 }),
+      ...(style === 'bundler'
+        ? { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler }
+        : style === 'node'
+          ? { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }
+          : { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 }),
       types: ['node'],
       typeRoots: nodeTypeRoots(),
       skipLibCheck: true,
@@ -192,7 +195,7 @@ export async function scriptProposal(request: FixRequest): Promise<FixProposalIn
     .filter((f) => f !== file && /\.[cm]?[jt]sx?$/.test(f));
   const source = readFileSync(file, 'utf8');
   const esm = isEsm(file, source);
-  const script = languageService(root, [file, ...others], esm);
+  const script = languageService(root, [file, ...others], moduleStyle(root, file, esm));
   const { service } = script;
   const diagnostics = service
     .getSemanticDiagnostics(file)
