@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { DoctorCheck } from '@suture/core';
 import { nodeOnPath, nodeVersion } from './node-binary.js';
 import { resolveVitest, satisfies } from './resolve-vitest.js';
@@ -19,12 +20,19 @@ export async function doctorVitest(
         status: version ? 'ok' : 'error',
         message: `Node.js ${version ?? '(cannot run)'} at ${node}`,
       },
-      {
-        name: 'vitest',
-        status: 'error',
-        message: `Vitest is not installed for ${root}`,
-        fix: 'npm install -D vitest',
-      },
+      vitestDir
+        ? {
+            name: 'vitest',
+            status: 'error',
+            message: `the runner option "vitestDir" names ${resolve(root, vitestDir)}, which is not the vitest package`,
+            fix: 'point "vitestDir" at the project\'s node_modules/vitest, or remove it to use the Vitest the project resolves',
+          }
+        : {
+            name: 'vitest',
+            status: 'error',
+            message: `Vitest is not installed for ${root}`,
+            fix: 'npm install -D vitest',
+          },
     ];
   const nodeOk = !version || !vitest.engines || satisfies(version, vitest.engines);
   const major = Number(vitest.version.split('.')[0]);
