@@ -43,11 +43,17 @@ async function overlay(options: Parameters<typeof openWorkspace>[1] = {}): Promi
 const sh = (ws: Workspace, script: string, env: NodeJS.ProcessEnv = process.env) =>
   ws.run(() => runProcess('sh', ['-c', script], { cwd: ws.root, env, timeoutMs: 60_000 }));
 
-/** The pids of the machine's live `sleep 300` processes. */
+/**
+ * How long the helpers these tests start sleep: a number no other test on the machine uses, so
+ * that `sleeps` sees only this file's helpers while other suites run beside it.
+ */
+const SLEEP = `300.${process.pid}`;
+
+/** The pids of the machine's live helpers of this file (`sleep ${SLEEP}`). */
 async function sleeps(): Promise<string[]> {
   const pids = (await readdir('/proc')).filter((n) => /^\d+$/.test(n));
   const commands = await Promise.all(pids.map((n) => readFile(`/proc/${n}/cmdline`, 'utf8').catch(() => '')));
-  return pids.filter((_, i) => commands[i]!.startsWith('sleep\u0000300'));
+  return pids.filter((_, i) => commands[i] === `sleep\u0000${SLEEP}\u0000`);
 }
 
 describe('the overlay workspace', () => {
@@ -187,8 +193,8 @@ describe('the sandbox around the runs', () => {
     const before = new Set(await sleeps());
     const r = await sh(
       ws,
-      `setsid sh -c 'echo $$ >> ${pids}; exec sleep 300' & ` +
-        `(sh -c 'trap "" TERM HUP; echo $$ >> ${pids}; exec sleep 300' &) ; sleep 0.5; echo started`,
+      `setsid sh -c 'echo $$ >> ${pids}; exec sleep ${SLEEP}' & ` +
+        `(sh -c 'trap "" TERM HUP; echo $$ >> ${pids}; exec sleep ${SLEEP}' &) ; sleep 0.5; echo started`,
     );
     expect(r.output).toContain('started');
     const lines = (await readFile(pids, 'utf8')).trim().split('\n');
@@ -208,7 +214,7 @@ describe('the sandbox around the runs', () => {
     const { first, second } = await ws.run(async () => ({
       first: await runProcess(
         'sh',
-        ['-c', `setsid sh -c 'echo $$ > ${helper}; exec sleep 300' >/dev/null 2>&1 & sleep 0.2`],
+        ['-c', `setsid sh -c 'echo $$ > ${helper}; exec sleep ${SLEEP}' >/dev/null 2>&1 & sleep 0.2`],
         opts,
       ),
       // the helper the first command left is in the namespace the second one sees
@@ -224,7 +230,7 @@ describe('the sandbox around the runs', () => {
       (await sh(ws, `${script}readlink /proc/self/ns/pid`)).output;
     const clean = await ns();
     expect(await ns()).toBe(clean);
-    const left = await ns(`setsid sleep 300 >/dev/null 2>&1 & `);
+    const left = await ns(`setsid sleep ${SLEEP} >/dev/null 2>&1 & `);
     expect(left).toBe(clean);
     expect(await ns()).not.toBe(left);
     expect((await sleeps()).filter((pid) => !before.has(pid))).toEqual([]);
@@ -239,7 +245,7 @@ describe('the sandbox around the runs', () => {
     const { held, next } = await ws.run(async () => ({
       held: await runProcess(
         'sh',
-        ['-c', `setsid sh -c 'echo $$ > ${helper}; exec sleep 300' & sleep 0.2; echo done`],
+        ['-c', `setsid sh -c 'echo $$ > ${helper}; exec sleep ${SLEEP}' & sleep 0.2; echo done`],
         opts,
       ),
       next: await runProcess(
