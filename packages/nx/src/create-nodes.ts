@@ -29,9 +29,20 @@ function fixerFiles(fixers: ReadonlyArray<unknown>): string[] {
   return files;
 }
 
+/**
+ * The test tool a runner spec names, for the target's technologies: `vitest` for
+ * `@suture/runner-vitest`, `jest` for the alias `jest`; none for a runner in a local file or another package.
+ */
+export function runnerTool(spec: unknown): string | undefined {
+  const name = Array.isArray(spec) ? spec[0] : spec;
+  if (typeof name !== 'string' || /^[./]/.test(name)) return undefined;
+  return /^@suture\/runner-([\w-]+)$/.exec(name)?.[1] ?? (/^[a-z]+$/.test(name) ? name : undefined);
+}
+
 function sutureTarget(
   names: string[],
   roots: string[],
+  tools: string[],
   configFile: string,
   cassettes: string[],
   options: ResolvedSutureNxOptions,
@@ -61,7 +72,7 @@ function sutureTarget(
     ],
     outputs: [inWorkspace(out)],
     metadata: {
-      technologies: ['suture'],
+      technologies: ['suture', ...tools],
       description: `suture gate of ${names.join(', ')} (${normalize(configFile)})`,
     },
   };
@@ -74,15 +85,17 @@ async function nodesFor(
 ): Promise<CreateNodesResult> {
   const loaded = await loadConfig({ cwd: workspaceRoot, file: join(workspaceRoot, configFile) });
   const configDir = normalize(dirname(configFile));
-  const groups = new Map<string, { names: string[]; roots: string[]; own: boolean }>();
+  const groups = new Map<string, { names: string[]; roots: string[]; tools: string[]; own: boolean }>();
   for (const p of loaded.config.projects) {
     const root = normalize(join(configDir, p.root));
     const owner = owningRoot(workspaceRoot, root);
     const key = owner ?? root;
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { names: [], roots: [], own: owner === undefined }));
+    if (!group) groups.set(key, (group = { names: [], roots: [], tools: [], own: owner === undefined }));
     group.names.push(p.name);
     group.roots.push(normalize(p.root));
+    const tool = runnerTool(p.runner);
+    if (tool && !group.tools.includes(tool)) group.tools.push(tool);
   }
   const cassettes = fixerFiles(loaded.config.fixers);
   const projects: NonNullable<CreateNodesResult['projects']> = {};
@@ -91,7 +104,14 @@ async function nodesFor(
       // a suture project inside no Nx project becomes one, named as in the suture config
       ...(group.own ? { name: group.names.join('+') } : {}),
       targets: {
-        [options.targetName]: sutureTarget(group.names, group.roots, configFile, cassettes, options),
+        [options.targetName]: sutureTarget(
+          group.names,
+          group.roots,
+          group.tools,
+          configFile,
+          cassettes,
+          options,
+        ),
       },
     };
   }
