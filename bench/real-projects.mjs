@@ -12,28 +12,28 @@
 // The projects are read from local git mirrors (SUTURE_BENCH_MIRRORS, default /work/.mirror, laid
 // out as <owner>+<repo>/repo) or cloned from GitHub when no mirror exists, and materialised at the
 // pinned commit in a temporary folder outside this repository. Nothing of theirs is committed here.
-import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  benchArgs,
+  finalRound,
+  fmt,
+  IN_PLACE,
+  linkSuture,
+  materialise,
+  median,
+  reportCounts,
+  run,
+  SUTURE,
+  sutureGate,
+  targetedRerun,
+  timedMs,
+} from './lib/real-project.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const SUTURE = resolve(HERE, '../packages/cli/dist/bin.js');
-const MIRRORS = process.env.SUTURE_BENCH_MIRRORS ?? '/work/.mirror';
-const args = process.argv.slice(2);
-const repeatsAt = args.indexOf('--repeats');
-const REPEATS = repeatsAt >= 0 ? Number(args.splice(repeatsAt, 2)[1]) : 3;
-const only = args;
+const { repeats: REPEATS, only } = benchArgs();
 
 const PY_ENV = { PYTHONDONTWRITEBYTECODE: '1' };
 
@@ -112,28 +112,6 @@ const PROJECTS = [
     },
   },
 ];
-
-function run(cmd, argv, cwd, env = {}, allowFail = false) {
-  const r = spawnSync(cmd, argv, {
-    cwd,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    maxBuffer: 512 * 1024 * 1024,
-  });
-  if (r.status !== 0 && !allowFail)
-    throw new Error(
-      `${cmd} ${argv.join(' ')} exited ${r.status} in ${cwd}\n${(r.stderr || r.stdout).slice(-2000)}`,
-    );
-  return r;
-}
-
-function timedMs(fn) {
-  const t = performance.now();
-  fn();
-  return performance.now() - t;
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function cmakeNative(configureArgs = []) {
   return {
@@ -237,110 +215,6 @@ function jestSummaryCounts(output) {
   return { tests: n('total'), passed: n('passed'), failed: n('failed'), skipped: n('skipped') + n('todo') };
 }
 
-function materialise(project) {
-  const mirror = join(MIRRORS, project.repo.replace('/', '+'), 'repo');
-  const dir = mkdtempSync(join(tmpdir(), `suture-real-${project.name}-`));
-  try {
-    fill(project, mirror, dir);
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
-  return dir;
-}
-
-/** Puts the project at its pinned commit into `dir`, with suture's two configs beside it. */
-function fill(project, mirror, dir) {
-  if (existsSync(mirror)) {
-    const tar = execFileSync('git', ['--git-dir', mirror, 'archive', '--format=tar', project.commit], {
-      maxBuffer: 1024 * 1024 * 1024,
-    });
-    execFileSync('tar', ['-x', '-C', dir], { input: tar });
-  } else {
-    run('git', ['clone', '--quiet', `https://github.com/${project.repo}.git`, dir], tmpdir());
-    run('git', ['checkout', '--quiet', project.commit], dir);
-    rmSync(join(dir, '.git'), { recursive: true, force: true });
-  }
-  run('git', ['init', '-q'], dir);
-  writeFileSync(join(dir, '.git', 'info', 'exclude'), 'build-native/\nnode_modules/\n.pytest_cache/\n');
-  run('git', ['add', '-A'], dir);
-  run('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'pinned'], dir);
-  const [runner, options] = project.runner;
-  const config = {
-    projects: [{ name: project.name, root: '.', runner: [runner, options] }],
-    reporters: ['json'],
-    // a cold build of a large project on a loaded machine may take longer than the default
-    timeoutMs: 3_600_000,
-  };
-  writeFileSync(join(dir, 'suture.config.json'), JSON.stringify(config, null, 2));
-  // the same gate run in the tree itself, without the sandbox: what the isolation costs
-  writeFileSync(
-    join(dir, IN_PLACE),
-    JSON.stringify({ ...config, workspace: 'in-place', sandbox: 'off' }, null, 2),
-  );
-}
-
-const IN_PLACE = 'suture.in-place.json';
-
-function sutureGate(dir, config) {
-  const argv = [
-    SUTURE,
-    'run',
-    '--no-heal',
-    '--json',
-    '--reporter',
-    'json',
-    ...(config ? ['--config', config] : []),
-  ];
-  const r = run('node', argv, dir, {}, true);
-  if (r.status !== 0 && r.status !== 1)
-    throw new Error(`suture exited ${r.status}:\n${r.stderr.slice(-3000)}`);
-  try {
-    return JSON.parse(r.stdout);
-  } catch {
-    // exit 1 is also how Node ends on a module it cannot load (a dist folder being rebuilt)
-    throw new Error(`suture exited ${r.status} without a JSON report:\n${r.stderr.slice(-3000)}`);
-  }
-}
-
-function finalRound(report) {
-  const rounds = report.projects[0].rounds;
-  return [...rounds].reverse().find((r) => r.kind === 'initial' || r.kind === 'regression') ?? rounds[0];
-}
-
-async function targetedRerun(project, dir, id) {
-  const [runner, options] = project.runner;
-  const mod = await import(`../packages/runner-${runner}/dist/index.js`);
-  const { silentLogger } = await import('../packages/core/dist/testing/index.js');
-  const plugin = mod.default(options, { configDir: dir });
-  const once = async (selection) => {
-    const workDir = mkdtempSync(join(tmpdir(), 'suture-real-work-'));
-    const t = performance.now();
-    const r = await plugin.run({
-      root: dir,
-      workDir,
-      timeoutMs: 1_800_000,
-      signal: new AbortController().signal,
-      logger: silentLogger,
-      ...(selection ? { selection } : {}),
-    });
-    const ms = performance.now() - t;
-    rmSync(workDir, { recursive: true, force: true });
-    return { ms, tests: r.tests?.length ?? 0 };
-  };
-  const full = [];
-  const one = [];
-  for (let i = 0; i < REPEATS; i++) {
-    full.push((await once()).ms);
-    one.push((await once([id])).ms);
-  }
-  return { full: median(full), one: median(one) };
-}
-
-function fmt(c) {
-  return c ? `${c.tests} (${c.passed}/${c.failed}/${c.skipped})` : 'n/a';
-}
-
 // figures from a machine other work shares are only comparable at a similar load
 const loadBefore = loadavg()
   .map((l) => l.toFixed(1))
@@ -353,9 +227,7 @@ for (const project of PROJECTS) {
   try {
     dir = materialise(project);
     project.setup?.(dir);
-    // suture resolves its plugins from the config file's folder, as it would in the user's repository
-    mkdirSync(join(dir, 'node_modules'), { recursive: true });
-    symlinkSync(resolve(HERE, '../node_modules/@suture'), join(dir, 'node_modules', '@suture'));
+    linkSuture(dir);
     const env = project.native.env ?? {};
     for (const [cmd, ...argv] of project.native.first ?? []) run(cmd, argv, dir, env);
     for (const [cmd, ...argv] of project.native.warm) run(cmd, argv, dir, env, true); // cold build, caches
@@ -383,15 +255,14 @@ for (const project of PROJECTS) {
     }
     // counted on a warm gate: a cold one may have been cut by the run's limit while it built
     const round = finalRound(report);
-    const t = report.totals;
-    const suture = { tests: t.tests, passed: t.passed, failed: t.failed, skipped: t.skipped };
+    const suture = reportCounts(report);
     const equal = JSON.stringify(native) === JSON.stringify(suture);
     if (!equal)
       // a test of the project's own that fails now and then natively too shows up here by name
       for (const test of round.tests.filter((x) => x.status !== 'passed' && x.status !== 'skipped'))
         console.error(`   under suture, ${test.status}: ${test.id}: ${(test.message ?? '').split('\n')[0]}`);
     const id = round.tests.find((x) => x.status === 'passed')?.id;
-    const rerun = id ? await targetedRerun(project, dir, id) : undefined;
+    const rerun = id ? await targetedRerun(project, dir, [id], REPEATS) : undefined;
     rows.push({
       project: project.name,
       native: fmt(native),
