@@ -8,6 +8,7 @@ import { parseId, testId } from './ids.js';
 import {
   MAX_STOPPED,
   OUTPUT_TAIL_CHARS,
+  cutShortResult,
   lingerNote,
   startRun,
   tail,
@@ -216,34 +217,24 @@ export async function runJest(
     exitCode: last.exitCode,
   };
   if (last.proc.timedOut || ctx.signal.aborted || cut) {
-    const why = ctx.signal.aborted
-      ? 'the run was aborted'
-      : last.proc.timedOut || cut === 'time'
-        ? `killed at the wall-clock limit of ${ctx.timeoutMs} ms (the project's "timeoutMs")`
-        : `${stopped.length} tests were stopped at their limits; the rest of the suite was not run again`;
-    // the oldest test still running is the one most likely to hold the run up
-    const running = last.proc.timedOut || ctx.signal.aborted ? last.running[0] : undefined;
-    if (running) {
-      const file = relative(ctx.root, running.file);
-      const id = testId(file, running.fullName, running.project);
-      if (!kept.some((t) => t.id === id))
-        kept.push({
-          id,
-          name: running.fullName,
-          file,
-          status: 'timeout',
-          message: `${why} while this test was running`,
-        });
-    }
-    return {
-      ...common,
-      status: 'timeout',
-      tests: kept,
+    const running = last.running[0];
+    return cutShortResult(
+      common,
+      kept,
       diagnostics,
-      error: running
-        ? `${why} while running ${testId(relative(ctx.root, running.file), running.fullName, running.project)}`
-        : why,
-    };
+      {
+        aborted: ctx.signal.aborted,
+        timedOut: last.proc.timedOut,
+        cut,
+        stopped: stopped.length,
+        timeoutMs: ctx.timeoutMs,
+      },
+      running && {
+        id: testId(relative(ctx.root, running.file), running.fullName, running.project),
+        name: running.fullName,
+        file: relative(ctx.root, running.file),
+      },
+    );
   }
   // a file that started and never ended is a failure of that file, even the first one
   const openEnded = !last.completed && last.openFiles.length > 0;

@@ -5,6 +5,7 @@ import type { Diagnostic, RunContext, RunResultInput, TestResult } from '@suture
 import {
   MAX_STOPPED,
   OUTPUT_TAIL_CHARS,
+  cutShortResult,
   lingerNote,
   startRun,
   tail,
@@ -210,35 +211,26 @@ function finish(ctx: RunContext, f: Finish): RunResultInput {
     exitCode: last.exitCode,
   };
   if (last.proc.timedOut || ctx.signal.aborted || passes.cut) {
-    const why = ctx.signal.aborted
-      ? 'the run was aborted'
-      : last.proc.timedOut || passes.cut === 'time'
-        ? `killed at the wall-clock limit of ${ctx.timeoutMs} ms (the project's "timeoutMs")`
-        : `${passes.stopped.length} tests were stopped at their limits; the rest of the suite was not run again`;
-    const running = last.proc.timedOut || ctx.signal.aborted ? last.running[0] : undefined;
-    if (running) {
-      const file = relative(ctx.root, running.file);
-      const id = testId(file, running.names, running.project);
-      const line = lineFromEvents(last.events, running.file, running.project, running.names);
-      if (!kept.some((t) => t.id === id))
-        kept.push({
-          id,
-          name: running.names.join(' > '),
-          file,
-          ...(line ? { line } : {}),
-          status: 'timeout',
-          message: `${why} while this test was running`,
-        });
-    }
-    return {
-      ...common,
-      status: 'timeout',
-      tests: kept,
+    const running = last.running[0];
+    const file = running && relative(ctx.root, running.file);
+    return cutShortResult(
+      common,
+      kept,
       diagnostics,
-      error: running
-        ? `${why} while running ${testId(relative(ctx.root, running.file), running.names, running.project)}`
-        : why,
-    };
+      {
+        aborted: ctx.signal.aborted,
+        timedOut: last.proc.timedOut,
+        cut: passes.cut,
+        stopped: passes.stopped.length,
+        timeoutMs: ctx.timeoutMs,
+      },
+      running && {
+        id: testId(file!, running.names, running.project),
+        name: running.names.join(' > '),
+        file: file!,
+        line: lineFromEvents(last.events, running.file, running.project, running.names),
+      },
+    );
   }
   const started = passes.events.some((e) => e.event === 'run-start');
   if (!started && kept.length === 0) {

@@ -14,10 +14,13 @@ export { LINGER_MS, watchPass, type WatchedPass, type WatchedPassInput } from '.
 export {
   MAX_STOPPED,
   OUTPUT_TAIL_CHARS,
+  cutShortResult,
   lingerNote,
   startRun,
   tail,
   wantedBy,
+  type CutShort,
   type DurationMemory,
   type RunStart,
 } from './run.js';
+export { escapeRegex, parseId, testId } from './ids.js';

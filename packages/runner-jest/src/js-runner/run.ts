@@ -60,3 +60,47 @@ export function wantedBy(
 export function lingerNote(output: string, tool: string, finder: string): string {
   return `${output}\n[suture] ${tool} was stopped ${LINGER_MS / 1000} s after its run ended: something kept Node running (a server, a timer, a connection); ${finder}`;
 }
+
+/** What cut a run short: the caller's abort, the wall-clock limit, or too many tests stopped at their limits. */
+export interface CutShort {
+  aborted: boolean;
+  timedOut: boolean;
+  cut?: 'time' | 'count' | undefined;
+  stopped: number;
+  timeoutMs: number;
+}
+
+/**
+ * The `timeout` result of a run cut short, with the test that was running when it was (the
+ * oldest still running: the one most likely to hold the run up) kept as a timeout of its own.
+ */
+export function cutShortResult(
+  common: Omit<RunResultInput, 'status' | 'tests' | 'diagnostics' | 'error'>,
+  tests: TestResult[],
+  diagnostics: NonNullable<RunResultInput['diagnostics']>,
+  why: CutShort,
+  running?: { id: string; name: string; file: string; line?: number | undefined },
+): RunResultInput {
+  const reason = why.aborted
+    ? 'the run was aborted'
+    : why.timedOut || why.cut === 'time'
+      ? `killed at the wall-clock limit of ${why.timeoutMs} ms (the project's "timeoutMs")`
+      : `${why.stopped} tests were stopped at their limits; the rest of the suite was not run again`;
+  const at = why.timedOut || why.aborted ? running : undefined;
+  if (at && !tests.some((t) => t.id === at.id))
+    tests.push({
+      id: at.id,
+      name: at.name,
+      file: at.file,
+      ...(at.line ? { line: at.line } : {}),
+      status: 'timeout',
+      message: `${reason} while this test was running`,
+    });
+  return {
+    ...common,
+    status: 'timeout',
+    tests,
+    diagnostics,
+    error: at ? `${reason} while running ${at.id}` : reason,
+  };
+}
