@@ -132,6 +132,7 @@ export {
   ProjectReportSchema,
   ProjectStatusSchema,
   RoundKindSchema,
+  RoundPurposeSchema,
   RoundSchema,
   TotalsSchema,
   ValidationSchema,

@@ -30,6 +30,8 @@ export interface RunOptions {
    * that streams none, not at all): what follows a failed run can start while the run goes on.
    */
   onFailing?: () => void;
+  /** Recorded on the round: why a retry ran (see `RoundPurposeSchema`). */
+  purpose?: Round['purpose'];
 }
 
 export interface RoundRunner {
@@ -193,6 +195,7 @@ export function createRoundRunner(
       if (wasCancelled(signal)) result = cancelledRun(result);
       const round: Round = {
         kind,
+        ...(options.purpose ? { purpose: options.purpose } : {}),
         status: result.status,
         command: result.command,
         durationMs: result.durationMs,

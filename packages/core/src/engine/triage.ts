@@ -14,7 +14,9 @@ export async function triageFlaky(
     return flaky;
   const passedOnce = new Set<string>();
   for (let i = 0; i < project.heal.flakyReruns; i++) {
-    const result = await rounds.run('retry', [...new Set(candidates.flatMap((f) => f.tests))]);
+    const result = await rounds.run('retry', [...new Set(candidates.flatMap((f) => f.tests))], {
+      purpose: 'flaky-triage',
+    });
     for (const t of result.tests) if (t.status === 'passed') passedOnce.add(t.id);
   }
   for (const f of candidates) if (f.tests.every((t) => passedOnce.has(t))) flaky.add(f.id);

@@ -51,10 +51,59 @@ function outcome(test: TestResult): XmlNode {
   }
 }
 
+const failing = (t: TestResult): boolean =>
+  t.status === 'failed' || t.status === 'timeout' || t.status === 'error' || t.status === 'crashed';
+
+/** A failed attempt as Maven Surefire writes it: `<{kind}Failure>` or `<{kind}Error>` with its trace. */
+function attempt(t: TestResult): { element: 'Failure' | 'Error'; node: XmlNode } {
+  const element = t.status === 'error' || t.status === 'crashed' ? 'Error' : 'Failure';
+  const trace = clean(t.trace ?? t.message ?? '');
+  return {
+    element,
+    node: {
+      '@_message': clean((t.message ?? t.status).slice(0, 1000)),
+      '@_type': t.status === 'failed' ? 'failure' : t.status,
+      ...(trace ? { stackTrace: trace } : {}),
+    },
+  };
+}
+
+/**
+ * The attempts of a test on the gated code besides its result, as Maven Surefire writes them
+ * (read by Jenkins and GitLab): a flaky test passes with a `<flakyFailure>` (or `<flakyError>`)
+ * for each attempt that failed; a test that failed again when re-run keeps its failure and gets a
+ * `<rerunFailure>` for each re-run that failed.
+ */
+function attempts(test: TestResult, history: TestHistory | undefined): XmlNode {
+  if (!history) return {};
+  const failed = history.flaky ? history.attempts.filter(failing) : history.reruns.filter(failing);
+  if (failed.length === 0) return {};
+  const prefix = history.flaky ? 'flaky' : 'rerun';
+  if (!history.flaky && !failing(test)) return {};
+  const out: Record<string, XmlNode[]> = {};
+  for (const a of failed) {
+    const { element, node } = attempt(a);
+    (out[`${prefix}${element}`] ??= []).push(node);
+  }
+  return out;
+}
+
+/**
+ * The runs of one test on the gated code: `attempts` every result it had there in order (the
+ * first run's and the flaky triage's re-runs), `reruns` the re-runs alone; `flaky` when suture
+ * judged it flaky (it passed when re-run).
+ */
+export interface TestHistory {
+  attempts: TestResult[];
+  reruns: TestResult[];
+  flaky: boolean;
+}
+
 /**
  * One `<testcase>`: name, classname and time as attributes, its outcome and what suture adds in
  * `system-out` (the file and line, the fix), since the Jenkins xunit schema (`junit-10.xsd`)
- * allows no `file`, `line` or `properties` in a test case.
+ * allows no `file`, `line` or `properties` in a test case. A flaky test is written as passed,
+ * with its failed attempts; a failing one with its failed re-runs.
  */
 export function testcase(
   repoRoot: string,
@@ -62,15 +111,20 @@ export function testcase(
   test: TestResult,
   note: TestNote | undefined,
   patch: string,
+  history?: TestHistory,
 ): XmlNode {
+  const passedOnRerun =
+    history?.flaky && failing(test) ? history.reruns.find((t) => t.status === 'passed') : undefined;
+  const shown = passedOnRerun ?? test;
   const node: XmlNode = {
     '@_name': clean(test.name ?? test.id),
     '@_classname': classnameOf(repoRoot, project, test),
-    '@_time': ((test.durationMs ?? 0) / 1000).toFixed(3),
-    ...outcome(test),
+    '@_time': ((shown.durationMs ?? 0) / 1000).toFixed(3),
+    ...outcome(shown),
+    ...attempts(shown, history),
   };
   const out: string[] = [];
-  if (test.file && test.status !== 'passed' && test.status !== 'skipped')
+  if (test.file && shown.status !== 'passed' && shown.status !== 'skipped')
     out.push(`at ${repoPath(repoRoot, project.root, test.file)}${test.line ? `:${test.line}` : ''}`);
   if (note) {
     out.push(

@@ -4,7 +4,7 @@ import { relative } from 'node:path';
 import type { GateReport, ProjectReport } from '../api/contracts/report.js';
 import { API_VERSION, type Reporter } from '../api/plugin.js';
 import { gatedRound, testNotes, type TestNote } from './gated-tests.js';
-import { clean, pluginErrorCase, testcase, type XmlNode } from './junit-case.js';
+import { clean, pluginErrorCase, testcase, type TestHistory, type XmlNode } from './junit-case.js';
 import { portableReport, rootSpellings } from './portable.js';
 import { outputPath, writeOutput } from './write-file.js';
 
@@ -68,11 +68,35 @@ function suiteProperties(
   return out.length ? [{ '@_name': 'suture.patch', '@_value': patch }, ...out] : [];
 }
 
+/** Each re-run test's results on the unchanged tree: the first run's, then the flaky triage's. */
+function testHistories(project: ProjectReport): Map<string, TestHistory> {
+  const reruns = project.rounds.filter((r) => r.purpose === 'flaky-triage');
+  const initial = project.rounds.find((r) => r.kind === 'initial');
+  if (reruns.length === 0 || !initial) return new Map();
+  const flaky = new Set(
+    project.failures.filter((f) => f.outcome === 'flaky').flatMap((f) => f.failure.tests),
+  );
+  const out = new Map<string, TestHistory>();
+  for (const round of reruns)
+    for (const t of round.tests) {
+      const h = out.get(t.id) ?? {
+        attempts: initial.tests.filter((i) => i.id === t.id),
+        reruns: [],
+        flaky: flaky.has(t.id),
+      };
+      h.attempts.push(t);
+      h.reruns.push(t);
+      out.set(t.id, h);
+    }
+  return out;
+}
+
 function suite(root: string, project: ProjectReport, mode: GateReport['mode'], patch: string): Suite {
   const round = gatedRound(project, mode);
   const notes = testNotes(project, mode);
   const tests = round?.tests ?? [];
-  const cases = tests.map((t) => testcase(root, project, t, notes.get(t.id), patch));
+  const histories = testHistories(project);
+  const cases = tests.map((t) => testcase(root, project, t, notes.get(t.id), patch, histories.get(t.id)));
   const properties = suiteProperties(
     cases,
     notes,

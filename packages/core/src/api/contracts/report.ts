@@ -117,9 +117,17 @@ export type FailureReport = z.infer<typeof FailureReportSchema>;
  */
 export const RoundKindSchema = z.enum(['initial', 'retry', 'regression', 'recheck']);
 
+/**
+ * Why a `retry` round ran, where its results are further attempts of the same tests on the same
+ * code: `flaky-triage` re-runs failing tests on the unchanged tree to tell flaky from broken
+ * (JUnit writes its results as `flakyFailure` and `rerunFailure`). A patch's validation has none.
+ */
+export const RoundPurposeSchema = z.enum(['flaky-triage']);
+
 /** One run of the suite (or a selection of it) and what it found. */
 export const RoundSchema = z.object({
   kind: RoundKindSchema,
+  purpose: RoundPurposeSchema.optional(),
   status: RunStatusSchema,
   command: z.string(),
   durationMs: z.number().nonnegative(),
