@@ -30,7 +30,7 @@ export async function doctorGo(options: ResolvedGoOptions, root: string): Promis
         ? {
             name: 'go build cache',
             status: 'ok',
-            message: `${env.GOCACHE} is shared read-only with the runs`,
+            message: `${env.GOCACHE} is shared with the runs under a private layer (read-only without the overlay)`,
           }
         : {
             name: 'go build cache',

@@ -26,10 +26,12 @@ export const GoOptionsSchema = z
      */
     rerunTimeoutMs: z.number().int().positive().default(10_000),
     /**
-     * Give the runs Go's build cache (`go env GOCACHE`, read outside the sandbox) read-only, so a
-     * validation in the sandbox reuses the compiled standard library and packages instead of
-     * rebuilding them in an empty private cache. Go writes nothing into a read-only cache and
-     * builds what it misses; test results are never taken from it (`-count=1`).
+     * Give the runs Go's build cache (`go env GOCACHE`, read outside the sandbox), so a validation
+     * in the sandbox reuses the compiled standard library and packages instead of rebuilding them
+     * in an empty private cache. Where the sandbox can mount an overlay, the runs see it under a
+     * private writable layer (Go must write what it builds: a read-only cache fails a build at
+     * random with "read-only file system"), and nothing they write reaches the user's cache; test
+     * results are never taken from it (`-count=1`).
      */
     shareBuildCache: z.boolean().default(true),
   })

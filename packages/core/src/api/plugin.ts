@@ -139,9 +139,12 @@ export interface Runner extends PluginBase {
    * Absolute paths the runner's processes read that may lie in the user's home: a toolchain's
    * caches (Go's build and module caches), which the runner also names in its processes'
    * environment. The sandbox gives the runs a private, empty HOME and hides the rest of the real
-   * one; paths named here stay visible, read-only, as the config's `sandboxHome` entries do.
-   * Called once per project before its first run, outside the sandbox. A runner whose toolchain
-   * cannot use a read-only cache must not name it. Optional; a throw shares nothing.
+   * one; paths named here stay visible. Where the sandbox can mount an overlay, each folder named
+   * is seen under a private writable layer that the runs of one gate share and that is thrown
+   * away with it: the toolchain reads the user's cache and writes its own entries, and the user's
+   * copy never changes. Elsewhere they are read-only, as the config's `sandboxHome` entries are.
+   * Called once per project before its first run, outside the sandbox. Optional; a throw shares
+   * nothing.
    */
   sandboxPaths?(root: string): Promise<string[]>;
 }

@@ -195,6 +195,7 @@ async function gateLocked(
                 sandbox: options.sandbox ?? 'off',
                 sandboxEnv: options.sandboxEnv ?? [],
                 sharedHome: [...(options.sandboxHome ?? []), ...paths],
+                cacheLayers: paths,
                 // The tested code's HOME: private, empty, gone with the run's scratch.
                 home: join(runDir, 'work', project.name, 'home'),
                 secretNames: (options.secrets?.names ?? []).map((n) => new RegExp(n, 'i')),

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import type { SandboxEnvOptions } from '../sandbox/env.js';
 import type { SetupOp } from '../sandbox/holder.js';
@@ -19,6 +19,8 @@ export interface ModeContext {
   notes: string[];
   /** The runs' private HOME and what covers the real one (where the allowlist applies). */
   home?: SandboxHome;
+  /** The private layers over the runner's caches (see `WorkspaceOptions.cacheLayers`). */
+  cacheOps?: SetupOp[];
 }
 
 /** Whether `path` is `root` or inside it. */
@@ -35,8 +37,46 @@ export function sandboxOps(ctx: ModeContext): { before: SetupOp[]; readOnly: Set
     before: ip ? [{ op: 'loopback', ip }] : [],
     readOnly: [{ op: 'read-only' }],
     // POSIX shared memory (Python's multiprocessing locks) needs a writable /dev/shm of its own.
-    after: [{ op: 'tmpfs', target: '/dev/shm', size: '256m' }, ...(ctx.home?.cover ?? [])],
+    after: [
+      { op: 'tmpfs', target: '/dev/shm', size: '256m' },
+      ...(ctx.home?.cover ?? []),
+      ...(ctx.cacheOps ?? []),
+    ],
   };
+}
+
+/**
+ * The mounts that put a private writable layer over each of the runner's caches that exists: the
+ * layer's folder bound writable, then an overlay of it on the real cache, at the cache's own path.
+ * None without the overlay (the caches then stay read-only).
+ */
+export async function cacheLayerOps(
+  ctx: Pick<ModeContext, 'sandboxOn' | 'support' | 'stateDir'>,
+  caches: readonly string[],
+): Promise<SetupOp[]> {
+  if (!ctx.sandboxOn || !ctx.support.overlay || !ctx.stateDir || caches.length === 0) return [];
+  const base = join(ctx.stateDir, 'cache-layers');
+  await rm(base, { recursive: true, force: true });
+  const ops: SetupOp[] = [];
+  let n = 0;
+  for (const cache of new Set(caches)) {
+    if (
+      !isAbsolute(cache) ||
+      !(await stat(cache).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    )
+      continue;
+    const layer = join(base, String(++n));
+    await mkdir(join(layer, 'upper'), { recursive: true });
+    await mkdir(join(layer, 'work'), { recursive: true });
+    ops.push(
+      { op: 'bind', src: layer, dst: layer },
+      { op: 'overlay', lower: cache, upper: join(layer, 'upper'), work: join(layer, 'work'), target: cache },
+    );
+  }
+  return ops;
 }
 
 /** What the runs' environment is made from: the config's names and the private HOME. */

@@ -4,7 +4,7 @@ import { isolationSupport, type IsolationSupport } from '../sandbox/support.js';
 import { openCopy } from './copy.js';
 import { guardRuns } from './guarded-runs.js';
 import { openInPlace } from './in-place.js';
-import { inForce, type ModeContext } from './mode-context.js';
+import { cacheLayerOps, inForce, type ModeContext } from './mode-context.js';
 import { mountsInside } from './mounts.js';
 import { sandboxHome } from './private-home.js';
 import { openOverlay, spawnOverlayHolder } from './overlay.js';
@@ -214,6 +214,7 @@ async function openMode(
       stateDir: ctx.stateDir,
       ...(options.env ? { env: options.env } : {}),
     });
+  ctx.cacheOps = await cacheLayerOps(ctx, options.cacheLayers ?? []);
   // the overlay's holder is already starting (`holder` is set exactly when the mode is overlay)
   if (holder) return openOverlay(root, ctx, holder);
   if (plan.mode === 'copy') return openCopy(root, ctx);

@@ -100,6 +100,13 @@ export interface WorkspaceOptions {
   home?: string;
   /** The config's `sandboxHome`: paths of the real home shared read-only beyond the toolchains'. */
   sharedHome?: readonly string[];
+  /**
+   * Caches the runner names (`sandboxPaths`): where the overlay is available the runs see each as
+   * the real folder under a private writable layer, which the runs of this workspace share and
+   * which goes with it, so a toolchain that must write its cache can while the user's copy never
+   * changes; elsewhere they are shared read-only like `sharedHome`.
+   */
+  cacheLayers?: readonly string[];
   /** The repository root: in-place writes go through `journal` under paths relative to it. */
   repoRoot?: string;
   journal?: TreeJournal;
