@@ -12,7 +12,7 @@ import type { PluginSpec, Runner } from '@suture/core';
 /** The keyword in a package.json that makes `suture init` ask the package to detect projects. */
 export const RUNNER_KEYWORD = 'suture-runner';
 
-const FIRST_PARTY = ['pytest', 'ctest', 'jest', 'go', 'cargo'] as const;
+const FIRST_PARTY = ['pytest', 'ctest', 'jest', 'vitest', 'go', 'cargo'] as const;
 
 /** A runner `suture init` asks about every folder. */
 export interface InitRunner {

@@ -6,6 +6,7 @@ export const PLUGIN_ALIASES: Readonly<Record<string, string>> = {
   pytest: '@suture/runner-pytest',
   ctest: '@suture/runner-ctest',
   jest: '@suture/runner-jest',
+  vitest: '@suture/runner-vitest',
   go: '@suture/runner-go',
   cargo: '@suture/runner-cargo',
   hints: '@suture/fixer-hints',
