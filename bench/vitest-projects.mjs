@@ -34,8 +34,14 @@ function vitestCounts(dir) {
   };
 }
 
-const install = (dir) =>
-  run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--engine-strict=false'], dir);
+const install =
+  (...extra) =>
+  (dir) =>
+    run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--engine-strict=false', ...extra],
+      dir,
+    );
 
 // by package name: the alias `vitest` (the runner's README) is not in core's alias table, so the
 // name resolves to the project's own `vitest` package, which suture then fails to load as a plugin
@@ -50,7 +56,7 @@ const PROJECTS = [
     repo: 'unjs/pathe',
     commit: '2a558aee716f6820a199cdf5b075ef4aafb69399',
     runner: [RUNNER, {}],
-    setup: install,
+    setup: install(),
     native: vitestNative,
   },
   {
@@ -59,7 +65,7 @@ const PROJECTS = [
     repo: 'unjs/ufo',
     commit: '11308c0bb5cb4a4bc3bfcbdc5c03177b097423e6',
     runner: [RUNNER, {}],
-    setup: install,
+    setup: install(),
     native: vitestNative,
   },
   {
@@ -68,7 +74,9 @@ const PROJECTS = [
     repo: 'unjs/defu',
     commit: '80c0146afb11ebd86183a579ec469f3abd976695',
     runner: [RUNNER, {}],
-    setup: install,
+    // unbuild 3.6 asks for TypeScript 5 as an optional peer and defu's own TypeScript is 6: pnpm,
+    // which the project uses, lets it pass; npm refuses the tree unless told to leave peers alone
+    setup: install('--legacy-peer-deps'),
     native: vitestNative,
   },
 ];

@@ -195,9 +195,9 @@ export async function benchProjects({ title, projects, repeats, only, exclude = 
   }
   for (const r of rows) if (r.rerun) console.log(`re-run of ${r.project}: ${r.rerun.id}`);
   for (const r of rows)
-    if (r.heal)
+    for (const x of r.heals ?? [])
       console.log(
-        `bug of ${r.project}: one line of ${r.heal.file}; the oracle was asked ${r.heal.asked} time(s)`,
+        `heal of ${r.project}${x.label ? ` with ${x.label}` : ''}: one line of ${x.file} changed; the oracle was asked ${x.asked} time(s)${x.emptyRound ? `; a ${x.emptyRound} round failed with no test result and no diagnostic` : ''}`,
       );
   return rows;
 }
