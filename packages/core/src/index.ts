@@ -154,10 +154,12 @@ export {
   ConfigSchema,
   HealConfigSchema,
   PluginSpecSchema,
+  QuarantineEntrySchema,
   ProjectConfigSchema,
   type Config,
   type ConfigInput,
   type HealConfig,
+  type QuarantineEntry,
   type PluginSpec,
   type ProjectConfig,
 } from './api/contracts/config.js';

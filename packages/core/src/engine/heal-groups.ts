@@ -5,6 +5,7 @@ import { healFailure, type HealContext } from './heal-loop.js';
 import { pluginErrorEntry } from './plugin-errors.js';
 import { privatePathsOf } from '../safety/repo-secrets.js';
 import { applyScopePolicy, withoutPrivateFiles } from './scope-policy.js';
+import { quarantineOf, quarantineWords } from './quarantine.js';
 import { passesNow } from './triage.js';
 import type { Conflict, Heal } from './writes.js';
 
@@ -49,6 +50,18 @@ export async function healGroups(ctx: HealContext, input: HealGroupsInput): Prom
       pass.reports.push(
         report({ ...failure, kind: 'flaky' }, 'flaky', 'passed when re-run; not sent to a fixer'),
       );
+      continue;
+    }
+    const quarantine = quarantineOf(failure, ctx.project.heal.quarantine);
+    if (quarantine.held) {
+      pass.reports.push({
+        ...report(
+          failure,
+          'quarantined',
+          `quarantined: ${quarantineWords(quarantine.matches)}; it does not block and no fixer was asked`,
+        ),
+        quarantine: quarantine.matches,
+      });
       continue;
     }
     if (!failure.repairable || UNREPAIRABLE_KINDS.includes(failure.kind)) {
@@ -108,6 +121,14 @@ export async function healGroups(ctx: HealContext, input: HealGroupsInput): Prom
     pass.conflicts.push(...healed.conflicts);
     pass.pluginErrors.push(...healed.pluginErrors);
     if (healed.heal) pass.heals.push(healed.heal);
+  }
+  for (const [i, r] of pass.reports.entries()) {
+    if (r.quarantine || r.outcome === 'healed' || r.outcome === 'flaky') continue;
+    const expired = quarantineOf(r.failure, ctx.project.heal.quarantine).matches;
+    if (expired.length === 0) continue;
+    const words = `the quarantine of ${quarantineWords(expired)} is over, so it blocks again: ask its owner to fix it or to extend the entry in heal.quarantine`;
+    ctx.logger.warn(`${ctx.project.name}: ${r.failure.title}: ${words}`);
+    pass.reports[i] = { ...r, quarantine: expired, reason: r.reason ? `${words}; ${r.reason}` : words };
   }
   return pass;
 }

@@ -11,6 +11,7 @@ export function emptyTotals(): Totals {
     stillFailing: 0,
     bugs: 0,
     flaky: 0,
+    quarantined: 0,
     llmCalls: 0,
     inputTokens: 0,
     outputTokens: 0,
@@ -33,6 +34,7 @@ export function projectTotals(finalRound: Round | undefined, failures: readonly 
     t.failures++;
     if (f.outcome === 'healed') t.healed++;
     else if (f.outcome === 'flaky') t.flaky++;
+    else if (f.outcome === 'quarantined') t.quarantined++;
     else t.stillFailing++;
     if (f.outcome === 'product-bug') t.bugs++;
     for (const a of f.attempts) {
@@ -58,8 +60,9 @@ export function sumTotals(projects: readonly ProjectReport[]): Totals {
 
 export function projectStatus(failures: readonly FailureReport[], error?: string): ProjectReport['status'] {
   if (error) return 'failed';
-  // a failure that passed when re-run was not healed: nothing was written for it
-  const real = failures.filter((f) => f.outcome !== 'flaky');
+  // a failure that passed when re-run was not healed: nothing was written for it; a quarantined
+  // one is known and owned
+  const real = failures.filter((f) => f.outcome !== 'flaky' && f.outcome !== 'quarantined');
   if (real.length === 0) return 'completed';
   const healed = real.filter((f) => f.outcome === 'healed').length;
   if (healed === real.length) return 'healed';

@@ -153,7 +153,7 @@ export function consoleReporter(
       stopTicker();
       const detail = p.error
         ? `: ${p.error.split('\n')[0]}`
-        : ` (${p.totals.healed} healed, ${p.totals.stillFailing} still failing, ${p.totals.bugs} bug(s), ${p.totals.flaky} flaky)`;
+        : ` (${p.totals.healed} healed, ${p.totals.stillFailing} still failing, ${p.totals.bugs} bug(s), ${p.totals.flaky} flaky${p.totals.quarantined > 0 ? `, ${p.totals.quarantined} quarantined` : ''})`;
       line(`■ ${c.bold(p.name)}: ${toneOf(p.status, c)(p.status)}${detail}`);
       for (const f of p.failures) {
         const where = f.failure.location ? ` [${repoLocation(repoRoot, p.root, f.failure.location)}]` : '';
@@ -177,7 +177,7 @@ export function consoleReporter(
           ? `${t.healed} still failing with a validated fix available (not applied: ${join(folder, 'fixes.patch')})`
           : `${t.healed} healed`;
       line(
-        `${(report.exitCode === 0 && !report.wouldBlock ? c.green : c.red)(verdict)}: ${t.tests} tests, ${t.failures} failure group(s), ${healed}, ${t.stillFailing} still failing, ${t.bugs} bug(s), ${t.flaky} flaky`,
+        `${(report.exitCode === 0 && !report.wouldBlock ? c.green : c.red)(verdict)}: ${t.tests} tests, ${t.failures} failure group(s), ${healed}, ${t.stillFailing} still failing, ${t.bugs} bug(s), ${t.flaky} flaky${t.quarantined > 0 ? `, ${t.quarantined} quarantined` : ''}`,
       );
       if (t.llmCalls > 0 || t.replayedAnswers > 0) line(`LLM: ${usageLine(t)}`);
       for (const x of report.conflicts) line(`conflict: ${x.file}: ${x.reason}`);

@@ -121,7 +121,7 @@ export function renderMarkdown(report: GateReport): string {
         `| ${cell(p.name)} | ${STATUS_ICON[p.status]} ${p.status} | ${p.totals.tests} | ${p.totals.failed} | ${p.totals.healed} | ${p.totals.stillFailing} | ${p.totals.bugs} | ${p.totals.flaky} |`,
     ),
     '',
-    `Totals: ${t.tests} tests, ${t.failures} failure group(s), ${t.healed} healed, ${t.stillFailing} still failing, ${t.bugs} product bug(s), ${t.flaky} flaky${broken > 0 ? `, ${broken} plugin error(s)` : ''}; LLM: ${usageLine(t)}.`,
+    `Totals: ${t.tests} tests, ${t.failures} failure group(s), ${t.healed} healed, ${t.stillFailing} still failing, ${t.bugs} product bug(s), ${t.flaky} flaky${t.quarantined > 0 ? `, ${t.quarantined} quarantined` : ''}${broken > 0 ? `, ${broken} plugin error(s)` : ''}; LLM: ${usageLine(t)}.`,
     '',
   ];
   const isolation = isolationLine(report);

@@ -12,6 +12,28 @@ export const PluginSpecSchema = z.union([
 ]);
 export type PluginSpec = z.infer<typeof PluginSpecSchema>;
 
+/** A quarantined test (or tests, by pattern) of `heal.quarantine`. */
+export const QuarantineEntrySchema = z
+  .object({
+    test: z
+      .string()
+      .min(1)
+      .describe(
+        'Test id as the reports show it, or a pattern where * matches any characters (tests/test_net.py::*)',
+      ),
+    owner: z.string().min(1).describe('Who answers for it: a person or a team'),
+    expires: z
+      .string()
+      .refine(
+        (d) => /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)),
+        'a date written YYYY-MM-DD',
+      )
+      .describe('Last day (YYYY-MM-DD, UTC) the entry counts'),
+    reason: z.string().optional().describe('Why it is quarantined: an issue link, a note'),
+  })
+  .strict();
+export type QuarantineEntry = z.infer<typeof QuarantineEntrySchema>;
+
 export const HealConfigSchema = z
   .object({
     maxAttempts: z
@@ -45,6 +67,12 @@ export const HealConfigSchema = z
       .default(false)
       .describe('Accept proposals that remove assertions or skip tests'),
     allowNewFiles: z.boolean().default(false).describe('Accept proposals that create files'),
+    quarantine: z
+      .array(QuarantineEntrySchema)
+      .default([])
+      .describe(
+        'Tests known to fail, each with an owner and an expiry date: a failure whose tests are all quarantined is still run and reported but does not block and goes to no fixer; from the day after its expiry an entry no longer counts, and the failure blocks again with a message naming its owner',
+      ),
     maxFilesPerAttempt: z.number().int().min(1).default(5),
     maxProposalBytes: z
       .number()

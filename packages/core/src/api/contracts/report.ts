@@ -87,6 +87,7 @@ export const FailureOutcomeSchema = z.enum([
   'exhausted',
   'reverted', // healed, then undone: the regression run showed the heal broke tests that passed before
   'skipped',
+  'quarantined', // every test of it is in an unexpired `heal.quarantine` entry: reported, not blocking
 ]);
 export type FailureOutcome = z.infer<typeof FailureOutcomeSchema>;
 
@@ -100,6 +101,21 @@ export const FailureReportSchema = z.object({
   bug: BugReportSchema.optional(),
   /** Outcome `reverted`: the tests that passed before the heal and failed after it. */
   broke: z.array(z.string()).optional(),
+  /**
+   * The `heal.quarantine` entries its tests matched: with outcome `quarantined`, the unexpired
+   * ones that kept it from blocking; with another outcome, the expired ones (it blocks again).
+   */
+  quarantine: z
+    .array(
+      z.object({
+        test: z.string(),
+        owner: z.string(),
+        expires: z.string(),
+        expired: z.boolean(),
+        reason: z.string().optional(),
+      }),
+    )
+    .optional(),
   /**
    * Outcome `healed`: whether the heal stays in the user's tree. `true` in fix mode; `false` in
    * check mode, where the heal was validated (its tests passed on the patched code) and the tree
@@ -164,6 +180,8 @@ export const TotalsSchema = z.object({
   stillFailing: z.number().int().nonnegative(),
   bugs: z.number().int().nonnegative(),
   flaky: z.number().int().nonnegative(),
+  /** Failures whose tests are all quarantined (`heal.quarantine`): reported, not blocking. */
+  quarantined: z.number().int().nonnegative().default(0),
   llmCalls: z.number().int().nonnegative(),
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),

@@ -4,7 +4,16 @@ import type { FailureReport, GateReport, ProjectReport } from '../../api/contrac
 import { toPosix } from '../../safety/paths.js';
 
 /** Outcomes from best to worst, to say what became of a failure over several gates. */
-const OUTCOME_ORDER = ['healed', 'product-bug', 'flaky', 'reverted', 'exhausted', 'unfixable', 'skipped'];
+const OUTCOME_ORDER = [
+  'healed',
+  'product-bug',
+  'flaky',
+  'quarantined',
+  'reverted',
+  'exhausted',
+  'unfixable',
+  'skipped',
+];
 
 function projectPrefix(report: GateReport, project: ProjectReport): string {
   return toPosix(relative(report.root, project.root));
