@@ -35,9 +35,10 @@ function goCounts(dir) {
   return { tests: last.size, passed: n('pass'), failed: n('fail'), skipped: n('skip') };
 }
 
-// In the sandbox, the shared build cache is read-only, and `go test` fails the build of a package it
-// has to compile anew (patched code) with "open $GOCACHE/...: read-only file system"; the heal is
-// also run with the cache not shared (the sandbox's own, empty at first), to show the heal itself.
+// The heal is also run with the build cache not shared (the sandbox's own, empty at first): what the
+// shared cache saves a heal. A suture whose sandbox gave the shared cache read-only failed the
+// default heal: `go test` failed the build of a package it had to compile anew ("open
+// $GOCACHE/...: read-only file system"), a round with no test result and no diagnostic.
 const NO_SHARED_CACHE = ['shareBuildCache: false', { shareBuildCache: false }];
 
 const goNative = { warm: [['go', 'test', '-count=1', './...']], counts: goCounts };

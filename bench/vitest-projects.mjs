@@ -43,8 +43,9 @@ const install =
       dir,
     );
 
-// by package name: the alias `vitest` (the runner's README) is not in core's alias table, so the
-// name resolves to the project's own `vitest` package, which suture then fails to load as a plugin
+// by package name, which every build of suture resolves: before the short name `vitest` was in
+// core's aliases, the name resolved to the project's own `vitest` package, which suture then failed
+// to load as a plugin ("Vitest failed to access its internal state")
 const RUNNER = '@suture/runner-vitest';
 
 const vitestNative = { warm: [[VITEST, 'run']], counts: vitestCounts };
