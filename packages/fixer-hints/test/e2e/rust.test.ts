@@ -3,12 +3,10 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HealConfigSchema, type GateReport } from '@suture/core';
-import { runGate } from '@suture/core/internal';
-import { silentLogger } from '@suture/core/testing';
+import type { GateReport } from '@suture/core';
 import cargo from '@suture/runner-cargo';
 import { afterAll, describe, expect, it } from 'vitest';
-import hints from '../../src/index.js';
+import { commitAll, gateWithHints } from './gate-support.js';
 
 const temps: string[] = [];
 afterAll(async () => {
@@ -31,36 +29,9 @@ async function heal(name: string): Promise<{ root: string; report: GateReport }>
   const root = await mkdtemp(join(tmpdir(), `suture-hints-rust-${name}-`));
   temps.push(root);
   await cp(fileURLToPath(new URL(`../fixtures/rust/${name}`, import.meta.url)), root, { recursive: true });
-  const git = (...args: string[]): string =>
-    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], {
-      cwd: root,
-      encoding: 'utf8',
-    });
-  execFileSync('sh', ['-c', 'printf "target/\\n.suture/\\n" > .gitignore'], { cwd: root });
-  git('init', '-q');
-  git('add', '-A');
-  git('commit', '-qm', 'fixture');
+  commitAll(root, ['target/', '.suture/']);
   const runner = cargo({ env: { CARGO_NET_OFFLINE: 'true' } });
-  const report = await runGate({
-    root,
-    outputDir: join(root, '.suture/runs'),
-    mode: 'fix',
-    projects: [
-      {
-        name,
-        root,
-        runner,
-        analyzer: runner.analyzer!(),
-        timeoutMs: 180_000,
-        heal: HealConfigSchema.parse({ flakyReruns: 0, maxAttempts: 1 }),
-      },
-    ],
-    fixers: [hints()],
-    reporters: [],
-    concurrency: 1,
-    logger: silentLogger,
-  });
-  return { root, report };
+  return { root, report: await gateWithHints(root, name, runner, 180_000) };
 }
 
 describe.runIf(hasCargo())("rustc's suggestions through the gate, with real cargo", () => {

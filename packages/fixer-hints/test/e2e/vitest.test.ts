@@ -1,12 +1,10 @@
 import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HealConfigSchema, type GateReport } from '@suture/core';
-import { runGate } from '@suture/core/internal';
-import { silentLogger } from '@suture/core/testing';
+import type { GateReport } from '@suture/core';
 import vitest from '@suture/runner-vitest';
 import { afterAll, describe, expect, it } from 'vitest';
-import hints from '../../src/index.js';
+import { gateWithHints } from './gate-support.js';
 
 /** Copies live under the repository, so that `vitest` resolves from its node_modules. */
 const TMP = fileURLToPath(new URL('../../../../.tmp/', import.meta.url));
@@ -19,27 +17,7 @@ async function heal(name: string): Promise<{ root: string; report: GateReport }>
   const root = await mkdtemp(join(TMP, `hints-vitest-${name}-`));
   temps.push(root);
   await cp(fileURLToPath(new URL(`../fixtures/vitest/${name}`, import.meta.url)), root, { recursive: true });
-  const runner = vitest();
-  const report = await runGate({
-    root,
-    outputDir: join(root, '.suture/runs'),
-    mode: 'fix',
-    projects: [
-      {
-        name,
-        root,
-        runner,
-        analyzer: runner.analyzer!(),
-        timeoutMs: 120_000,
-        heal: HealConfigSchema.parse({ flakyReruns: 0, maxAttempts: 1 }),
-      },
-    ],
-    fixers: [hints()],
-    reporters: [],
-    concurrency: 1,
-    logger: silentLogger,
-  });
-  return { root, report };
+  return { root, report: await gateWithHints(root, name, vitest(), 120_000) };
 }
 
 describe('JavaScript/TypeScript hints healing a real Vitest project through the gate', () => {
