@@ -9,32 +9,16 @@
 // `--at COMMIT` builds an earlier commit outside the repository and runs it the same way.
 // Prints figures; it is not a test.
 //   node bench/hang-cases.mjs [--at COMMIT]
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cleanEnv, commitFixture, REPO, removeDir, writeAt } from '../packages/cli/test/harness/cli.mjs';
-import { checkoutAt } from './lib/checkout-at.mjs';
+import { commitFixture, removeDir, writeAt } from '../packages/cli/test/harness/cli.mjs';
+import { runSutureAt, sutureRoot } from './lib/suture-at.mjs';
 
 const CASES = 9;
 const args = process.argv.slice(2);
-const atIndex = args.indexOf('--at');
-const at = atIndex >= 0 ? args[atIndex + 1] : undefined;
-const root = at ? await checkoutAt(REPO, at) : REPO;
-
-function runSuture(argv, cwd) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'packages/cli/dist/bin.js'), ...argv], {
-      cwd,
-      env: cleanEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+// suture and the plugins the fixture's config names both come from this root
+const { root, at } = await sutureRoot(args);
+const runSuture = (argv, cwd) => runSutureAt(root, argv, cwd);
 
 async function fixture() {
   await mkdir(join(root, '.tmp'), { recursive: true });
