@@ -13,6 +13,7 @@ const LEVEL: Record<FailureReport['outcome'], 'error' | 'warning' | 'notice'> = 
   unfixable: 'error',
   exhausted: 'error',
   reverted: 'error',
+  quarantined: 'warning',
 };
 
 /** One `::error file=...,line=...,title=...::message` line per failure of a finished project. */
