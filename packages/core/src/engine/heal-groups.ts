@@ -5,7 +5,7 @@ import { healFailure, type HealContext } from './heal-loop.js';
 import { pluginErrorEntry } from './plugin-errors.js';
 import { privatePathsOf } from '../safety/repo-secrets.js';
 import { applyScopePolicy, withoutPrivateFiles } from './scope-policy.js';
-import { quarantineOf, quarantineWords } from './quarantine.js';
+import { quarantineOf, quarantineWords, type QuarantineMatch } from './quarantine.js';
 import { passesNow } from './triage.js';
 import type { Conflict, Heal } from './writes.js';
 
@@ -41,6 +41,8 @@ const report = (failure: Failure, outcome: FailureReport['outcome'], reason: str
 /** Takes each failure group in turn: triaged away, skipped, already passing, or sent up the ladder. */
 export async function healGroups(ctx: HealContext, input: HealGroupsInput): Promise<HealPass> {
   const pass: HealPass = { reports: [], heals: [], healedBy: new Map(), conflicts: [], pluginErrors: [] };
+  /** Failure id -> the expired quarantine entries its tests match: it blocks again, named. */
+  const expired = new Map<string, QuarantineMatch[]>();
   for (const failure of input.failures) {
     if (ctx.signal.aborted) {
       pass.reports.push(report(failure, 'skipped', 'the run was interrupted'));
@@ -64,6 +66,7 @@ export async function healGroups(ctx: HealContext, input: HealGroupsInput): Prom
       });
       continue;
     }
+    if (quarantine.matches.length > 0) expired.set(failure.id, quarantine.matches);
     if (!failure.repairable || UNREPAIRABLE_KINDS.includes(failure.kind)) {
       const why = failure.reason ?? `${failure.kind} failures are outside the code; no fixer was asked`;
       pass.reports.push(report(failure, 'unfixable', why));
@@ -123,12 +126,11 @@ export async function healGroups(ctx: HealContext, input: HealGroupsInput): Prom
     if (healed.heal) pass.heals.push(healed.heal);
   }
   for (const [i, r] of pass.reports.entries()) {
-    if (r.quarantine || r.outcome === 'healed' || r.outcome === 'flaky') continue;
-    const expired = quarantineOf(r.failure, ctx.project.heal.quarantine).matches;
-    if (expired.length === 0) continue;
-    const words = `the quarantine of ${quarantineWords(expired)} is over, so it blocks again: ask its owner to fix it or to extend the entry in heal.quarantine`;
+    const matches = expired.get(r.failure.id);
+    if (!matches || r.outcome === 'healed') continue;
+    const words = `the quarantine of ${quarantineWords(matches)} is over, so it blocks again: ask its owner to fix it or to extend the entry in heal.quarantine`;
     ctx.logger.warn(`${ctx.project.name}: ${r.failure.title}: ${words}`);
-    pass.reports[i] = { ...r, quarantine: expired, reason: r.reason ? `${words}; ${r.reason}` : words };
+    pass.reports[i] = { ...r, quarantine: matches, reason: r.reason ? `${words}; ${r.reason}` : words };
   }
   return pass;
 }

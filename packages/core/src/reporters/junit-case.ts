@@ -75,11 +75,12 @@ function attempt(t: TestResult): { element: 'Failure' | 'Error'; node: XmlNode }
  * `<rerunFailure>` for each re-run that failed.
  */
 function attempts(test: TestResult, history: TestHistory | undefined): XmlNode {
-  if (!history) return {};
-  const failed = history.flaky ? history.attempts.filter(failing) : history.reruns.filter(failing);
-  if (failed.length === 0) return {};
+  if (!history || (!history.flaky && !failing(test))) return {};
+  const runs = history.flaky
+    ? [...(history.first ? [history.first] : []), ...history.reruns]
+    : history.reruns;
+  const failed = runs.filter(failing);
   const prefix = history.flaky ? 'flaky' : 'rerun';
-  if (!history.flaky && !failing(test)) return {};
   const out: Record<string, XmlNode[]> = {};
   for (const a of failed) {
     const { element, node } = attempt(a);
@@ -89,12 +90,11 @@ function attempts(test: TestResult, history: TestHistory | undefined): XmlNode {
 }
 
 /**
- * The runs of one test on the gated code: `attempts` every result it had there in order (the
- * first run's and the flaky triage's re-runs), `reruns` the re-runs alone; `flaky` when suture
- * judged it flaky (it passed when re-run).
+ * The runs of one test on the unchanged tree: the first run's result, the flaky triage's re-runs
+ * in order, and whether suture judged it flaky (it passed when re-run).
  */
 export interface TestHistory {
-  attempts: TestResult[];
+  first?: TestResult;
   reruns: TestResult[];
   flaky: boolean;
 }

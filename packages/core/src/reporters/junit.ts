@@ -76,15 +76,11 @@ function testHistories(project: ProjectReport): Map<string, TestHistory> {
   const flaky = new Set(
     project.failures.filter((f) => f.outcome === 'flaky').flatMap((f) => f.failure.tests),
   );
+  const first = new Map(initial.tests.map((t) => [t.id, t]));
   const out = new Map<string, TestHistory>();
   for (const round of reruns)
     for (const t of round.tests) {
-      const h = out.get(t.id) ?? {
-        attempts: initial.tests.filter((i) => i.id === t.id),
-        reruns: [],
-        flaky: flaky.has(t.id),
-      };
-      h.attempts.push(t);
+      const h = out.get(t.id) ?? { first: first.get(t.id), reruns: [], flaky: flaky.has(t.id) };
       h.reruns.push(t);
       out.set(t.id, h);
     }

@@ -62,6 +62,9 @@ export function addImport(text: string, path: string): string | undefined {
   return `${text.slice(0, at)}\nimport "${path}"\n${text.slice(at)}`;
 }
 
+/** The Go files read for one proposal, by project-relative path. */
+type GoTexts = Map<string, Promise<string | undefined>>;
+
 type Change = {
   file: string;
   apply: (text: string) => string | undefined;
@@ -73,7 +76,7 @@ type Change = {
 };
 
 /** The change one Go error calls for, or why there is none. */
-async function changeFor(d: Diagnostic, root: string): Promise<Change | string> {
+async function changeFor(d: Diagnostic, root: string, texts: GoTexts): Promise<Change | string> {
   const where = `${d.file}:${d.line ?? ''}: ${d.message}`;
   const unused = UNUSED_IMPORT.exec(d.message);
   if (unused && d.file)
@@ -104,7 +107,7 @@ async function changeFor(d: Diagnostic, root: string): Promise<Change | string> 
       };
     if (candidates.length > 1)
       return `${where}: more than one standard package is named ${name} (${candidates.join(', ')})`;
-    if (d.line && d.column) return renameChange(d, name, root, where);
+    if (d.line && d.column) return renameChange(d, name, root, where, texts);
   }
   return `${where}: no computed fix`;
 }
@@ -115,10 +118,11 @@ async function renameChange(
   name: string,
   root: string,
   where: string,
+  texts: GoTexts,
 ): Promise<Change | string> {
   const line = d.line!;
   const column = d.column!;
-  const groups = await visibleGoNames(root, d.file!, line, column);
+  const groups = await visibleGoNames(root, d.file!, line, column, texts);
   const pick = closestInOrder(name, groups ?? []);
   if (!pick.ok)
     return pick.candidates.length > 1
@@ -160,7 +164,8 @@ export async function goProposal(request: FixRequest): Promise<FixProposalInput 
     (d) => (d.source === 'go-build' || d.source === 'go-vet') && d.severity === 'error',
   );
   if (errors.length === 0) return undefined;
-  const changes = await Promise.all(errors.map((d) => changeFor(d, request.project.root)));
+  const sources: GoTexts = new Map();
+  const changes = await Promise.all(errors.map((d) => changeFor(d, request.project.root, sources)));
   const refused = changes.filter((c): c is string => typeof c === 'string');
   if (refused.length > 0)
     return {

@@ -140,15 +140,22 @@ function localNames(fn: SyntaxNode, row: number, column: number): string[] {
  * The names visible at `line`:`column` (1-based) of a Go file, in lookup order: the enclosing
  * functions' locals, then the package's own (every file of its folder in the same package; test
  * files only for a test file) with the file's imports, then Go's predeclared identifiers.
- * Undefined when the file cannot be read.
+ * Undefined when the file cannot be read. `texts` keeps the files read, for the next name asked
+ * about in the same folder.
  */
 export async function visibleGoNames(
   root: string,
   file: string,
   line: number,
   column: number,
+  texts = new Map<string, Promise<string | undefined>>(),
 ): Promise<string[][] | undefined> {
-  const text = await readFile(join(root, file), 'utf8').catch(() => undefined);
+  const read = (path: string): Promise<string | undefined> => {
+    let text = texts.get(path);
+    if (!text) texts.set(path, (text = readFile(join(root, path), 'utf8').catch(() => undefined)));
+    return text;
+  };
+  const text = await read(file);
   if (text === undefined) return undefined;
   const { tree } = goCache.parseText(text);
   const row = line - 1;
@@ -165,7 +172,7 @@ export async function visibleGoNames(
   );
   const packageNames = [...own.declared, ...own.imports];
   for (const f of siblings) {
-    const other = await readFile(join(root, folder, f), 'utf8').catch(() => undefined);
+    const other = await read(join(folder, f));
     if (other === undefined) continue;
     const otherRoot = goCache.parseText(other).tree.rootNode;
     if (packageOf(otherRoot) === pkg) packageNames.push(...fileNames(otherRoot).declared);
