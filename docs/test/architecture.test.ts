@@ -39,6 +39,7 @@ describe('docs/architecture.md', () => {
     expect(CORE_LAYERS.map((l) => l.layer).sort()).toEqual(folders);
   });
 
+  // loading the lint config loads typescript-eslint and its plugins: seconds on a cold start
   it('is enforced: the lint config fences core with a zone for every import a layer may not make', async () => {
     // @ts-expect-error: the lint config is plain JavaScript with no declarations
     const config = (await import('../../eslint.config.mjs')).default as Array<{
@@ -59,5 +60,5 @@ describe('docs/architecture.md', () => {
     expect(zones).not.toContainEqual(
       expect.objectContaining({ target: './packages/core/src/engine', from: './packages/core/src/api' }),
     );
-  });
+  }, 60_000);
 });
