@@ -23,10 +23,18 @@ function symbolOf(message: string): string | undefined {
 /**
  * The diagnostics of a package's build output: `file:line:col: message` lines, each with the
  * indented lines after it as notes, from the compiler (`go-build`) or from the vet checks `go test`
- * runs first (`go-vet`, after a `# [pkg]` header). Lines without a place are left to the output.
+ * runs first (`go-vet`, after a `# [pkg]` header). A failed build that names no place at all (an
+ * import cycle, two packages in one folder, a missing module) is one diagnostic without a file,
+ * so the failure still reaches the report and the fixer.
  */
-export function buildDiagnostics(root: string, cwd: string, lines: readonly string[]): Diagnostic[] {
+export function buildDiagnostics(
+  root: string,
+  cwd: string,
+  lines: readonly string[],
+  dirOf: (importPath: string) => string | undefined = () => undefined,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const unplaced: string[] = [];
   let source = 'go-build';
   for (const raw of lines) {
     const line = raw.replace(/\r?\n$/, '');
@@ -61,9 +69,52 @@ export function buildDiagnostics(root: string, cwd: string, lines: readonly stri
     if (last && /^\s+\S/.test(line) && !/^\s*too many errors$/.test(line)) {
       last.notes.push({ message: line.trim() });
       last.raw = `${last.raw ?? ''}\n${line}`;
-    }
+    } else if (!last && line.trim()) unplaced.push(line);
+  }
+  if (out.length === 0 && unplaced.length > 0) {
+    const message = unplaced.join('\n').slice(0, 2000);
+    const [file, ...others] = filesNamed(root, cwd, unplaced, dirOf);
+    out.push({
+      source,
+      severity: 'error',
+      message,
+      ...(file ? { file } : {}),
+      notes: others.map((f) => ({ message: 'also named by this error', file: f })),
+      fixIts: [],
+      tests: [],
+      raw: message,
+    });
   }
   return out;
+}
+
+/**
+ * The source files an unplaced build error names, project-relative: the files of an import chain
+ * (`package a` / `imports b from a.go` / `imports a from b.go`: each file is in the folder of the
+ * package named on the line before) and the files of `found packages x (x.go) and y (y.go) in DIR`.
+ */
+function filesNamed(
+  root: string,
+  cwd: string,
+  lines: readonly string[],
+  dirOf: (importPath: string) => string | undefined,
+): string[] {
+  const files: string[] = [];
+  let pkg: string | undefined;
+  for (const line of lines) {
+    const start = /^package (\S+)/.exec(line);
+    if (start) pkg = start[1];
+    const step = /^\s*imports (\S+) from ([\w.-]+\.go)\b/.exec(line);
+    if (step) {
+      const dir = pkg === undefined ? undefined : dirOf(pkg);
+      if (dir !== undefined) files.push(dir === '.' ? step[2]! : `${dir}/${step[2]}`);
+      pkg = step[1];
+    }
+    const found = /^found packages \S+ \(([\w.-]+\.go)\) and \S+ \(([\w.-]+\.go)\) in (.+)$/.exec(line);
+    if (found)
+      for (const f of [found[1]!, found[2]!]) files.push(projectPath(root, cwd, resolve(found[3]!, f)));
+  }
+  return [...new Set(files)];
 }
 
 /** A `go` error that stops before any package builds (a broken go.mod, a missing module). */

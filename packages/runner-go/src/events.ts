@@ -43,6 +43,7 @@ function ownLines(output: readonly string[]): string[] {
 export class EventFold {
   readonly tests = new Map<string, TestResult>();
   readonly diagnostics: Diagnostic[] = [];
+  private readonly seenDiagnostics = new Set<string>();
   readonly open = new Map<string, Open>();
   /** Package output outside any test (a panic in TestMain, `FAIL` lines), by package folder. */
   readonly packageOutput = new Map<string, string[]>();
@@ -93,7 +94,13 @@ export class EventFold {
     if (e.Action === 'build-fail' && e.ImportPath) {
       const lines = this.buildLines.get(e.ImportPath) ?? [];
       this.buildLines.delete(e.ImportPath);
-      this.diagnostics.push(...buildDiagnostics(this.root, this.root, lines));
+      for (const d of buildDiagnostics(this.root, this.root, lines, (p) => packageDir(p, this.modules))) {
+        // `go test` prints a failure shared by packages (an import cycle) once for each of them
+        const key = `${d.file ?? ''}:${d.line ?? ''}:${d.message}`;
+        if (this.seenDiagnostics.has(key)) continue;
+        this.seenDiagnostics.add(key);
+        this.diagnostics.push(d);
+      }
       return;
     }
     if (!e.Package) return;

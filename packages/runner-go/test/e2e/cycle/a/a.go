@@ -1,0 +1,5 @@
+package a
+
+import "example.com/cycle/b"
+
+func A() int { return b.B() }
