@@ -1,4 +1,4 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
@@ -41,7 +41,35 @@ interface ScriptService {
   setText(file: string, text: string): void;
 }
 
-function languageService(root: string, files: string[], style: ModuleStyle): ScriptService {
+const BROWSER_ENVIRONMENT = /\b(?:jsdom|happy-dom)\b|\bbrowser\s*:\s*\{/;
+const TEST_CONFIGS =
+  /^(?:jest|vitest|vite|vitest\.workspace)\.config\.[cm]?[jt]s$|^jest\.config\.json$|^vitest\.workspace\.[cm]?[jt]s$/;
+
+/**
+ * Whether the tests run with a DOM (Jest's or Vitest's `jsdom` / `happy-dom` environment, or
+ * Vitest's browser mode), read from a file's environment docblock, package.json and the test
+ * runner's config files in the project root. Only then are the DOM's globals in the program: in
+ * Node they do not exist, so `document` is no fix for `documnt` there, and leaving the DOM's
+ * declarations out makes the check several times faster.
+ */
+function testsHaveDom(root: string, texts: readonly string[]): boolean {
+  if (texts.some((t) => /@(?:jest|vitest)-environment\s+(?:jsdom|happy-dom)\b/.test(t))) return true;
+  let names: string[];
+  try {
+    names = readdirSync(root).filter((n) => n === 'package.json' || TEST_CONFIGS.test(n));
+  } catch {
+    return true;
+  }
+  return names.some((n) => {
+    try {
+      return BROWSER_ENVIRONMENT.test(readFileSync(join(root, n), 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
+function languageService(root: string, files: string[], style: ModuleStyle, dom: boolean): ScriptService {
   const texts = new Map<string, { text: string; version: number }>();
   const host: ts.LanguageServiceHost = {
     getScriptFileNames: () => files,
@@ -61,6 +89,8 @@ function languageService(root: string, files: string[], style: ModuleStyle): Scr
         : style === 'node'
           ? { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }
           : { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 }),
+      // the default libraries of the target hold the DOM's; without a DOM, the language's alone
+      ...(dom ? {} : { lib: ['lib.es2022.d.ts'] }),
       types: ['node'],
       typeRoots: nodeTypeRoots(),
       skipLibCheck: true,
@@ -195,7 +225,17 @@ export async function scriptProposal(request: FixRequest): Promise<FixProposalIn
     .filter((f) => f !== file && /\.[cm]?[jt]sx?$/.test(f));
   const source = readFileSync(file, 'utf8');
   const esm = isEsm(file, source);
-  const script = languageService(root, [file, ...others], moduleStyle(root, file, esm));
+  const dom = testsHaveDom(root, [
+    source,
+    ...others.map((f) => {
+      try {
+        return readFileSync(f, 'utf8');
+      } catch {
+        return '';
+      }
+    }),
+  ]);
+  const script = languageService(root, [file, ...others], moduleStyle(root, file, esm), dom);
   const { service } = script;
   const diagnostics = service
     .getSemanticDiagnostics(file)
