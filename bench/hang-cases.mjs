@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // What a parametrized test whose cases all hang costs a gate with the default settings: a pytest
-// project with one test function of 9 cases that never end (a sleeping loop) and a CMake + CTest
+// project with one test function of 9 cases that never end (a sleeping loop), a CMake + CTest
 // project with a GoogleTest TEST_P of 9 values that never end (one CTest entry each, by
-// gtest_discover_tests), gated by `suture run --no-heal` (one run of the tests, no re-run).
+// gtest_discover_tests), and a Jest project with a test.each of 9 cases that block their worker
+// (a busy loop, which only suture's limit stops), gated by `suture run --no-heal` (one run of the
+// tests, no re-run).
 // Prints the gate's wall time and, per project, its run's duration, how many cases waited out the
 // whole per-test limit (`testTimeoutMs`) and how many got the shorter limit of a sibling of a
 // case that hung (`rerunTimeoutMs`), read from the cases' timeout messages.
@@ -38,6 +40,12 @@ async function fixture() {
     'cpp/t.cpp',
     `#include <gtest/gtest.h>\n#include <chrono>\n#include <thread>\nclass Hangs : public ::testing::TestWithParam<int> {};\nTEST_P(Hangs, Forever) { for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(100)); }\nINSTANTIATE_TEST_SUITE_P(Nine, Hangs, ::testing::Range(0, ${CASES}));\n`,
   );
+  await writeAt(dir, 'js/package.json', '{ "name": "hang-cases-js", "private": true }\n');
+  await writeAt(
+    dir,
+    'js/cases.test.js',
+    `test.each(Array.from({ length: ${CASES} }, (_, n) => n))('hangs %i', () => {\n  for (;;) {}\n});\n`,
+  );
   await writeAt(
     dir,
     'suture.config.json',
@@ -46,6 +54,7 @@ async function fixture() {
         projects: [
           { name: 'py', root: 'py', runner: 'pytest' },
           { name: 'cpp', root: 'cpp', runner: 'ctest' },
+          { name: 'js', root: 'js', runner: 'jest' },
         ],
       },
       null,
@@ -74,7 +83,12 @@ try {
   for (const p of report.projects) {
     const rounds = p.rounds.map((x) => `${x.kind} ${s(x.durationMs)}`).join(', ');
     const timeouts = p.rounds.flatMap((round) => round.tests).filter((t) => t.status === 'timeout');
-    const full = timeouts.filter((t) => /per-test limit/.test(t.message ?? ''));
+    // pytest and CTest say "per-test limit"; Jest names the limit's reason
+    const full = timeouts.filter((t) =>
+      /per-test limit|did not finish within \d+ ms \((?:the default limit|the test's timeout)/.test(
+        t.message ?? '',
+      ),
+    );
     const sibling = timeouts.filter((t) => /ran past its limit first/.test(t.message ?? ''));
     console.log(
       `  ${p.name}: ${p.status}; rounds: ${rounds}; ${timeouts.length} of ${CASES} cases reported as timeouts`,

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { namePattern } from './ids.js';
+import { namePattern, selectedNames, type TestPlace } from './ids.js';
 import type { ResolvedJestOptions } from './options.js';
 
 const quote = (arg: string): string =>
@@ -15,7 +15,7 @@ export function displayCommand(
   options: ResolvedJestOptions,
   jestBin: string,
   nodeFlags: readonly string[],
-  selection: ReadonlyArray<{ file: string; fullName: string }> | undefined,
+  selection: readonly TestPlace[] | undefined,
 ): string {
   const bin = relative(root, jestBin);
   const argv = [
@@ -33,7 +33,7 @@ export function displayCommand(
           ...new Set(selection.map((s) => s.file)),
           ...(selection.some((s) => s.fullName !== '')
             ? [
-                `--testNamePattern=${namePattern(selection.filter((s) => s.fullName !== '').map((s) => s.fullName))}`,
+                `--testNamePattern=${namePattern(selection.filter((s) => s.fullName !== '').flatMap(selectedNames))}`,
               ]
             : []),
         ]

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { Diagnostic, TestResult } from '@suture/core';
-import { testId } from './ids.js';
+import { distinctNames, testId } from './ids.js';
 import { suiteKey, type PassResult } from './pass.js';
 import { testResultOf } from './results.js';
 
@@ -52,8 +52,11 @@ export function endedEarly(
   const oom = outOfMemory(pass.proc.output);
   const diagnostics = pass.openFiles.flatMap(({ file, project }) => {
     const shown = relative(root, file);
-    for (const a of pass.ended.get(suiteKey(file, project)) ?? [])
-      tests.push(testResultOf(a, shown, a.location?.line ?? undefined, project));
+    const ended = pass.ended.get(suiteKey(file, project)) ?? [];
+    const names = distinctNames(ended.map((a) => a.fullName));
+    ended.forEach((a, i) =>
+      tests.push(testResultOf(a, shown, a.location?.line ?? undefined, project, names[i])),
+    );
     // a heap the running test filled: that test fails with V8's words, not its whole file
     const running = oom ? pass.running.filter((t) => t.file === file && t.project === project) : [];
     for (const t of running)

@@ -1,6 +1,8 @@
 import { relative } from 'node:path';
 import type { TestResult } from '@suture/core';
 import type { JestEvent } from './events.js';
+import { distinctNames } from './ids.js';
+import { suiteKey } from './pass.js';
 import { testResultOf } from './results.js';
 import type { FileFactsCache } from './test-locations.js';
 
@@ -31,10 +33,20 @@ export function liveResults(
     }
   };
   let queue: Promise<void> = Promise.resolve();
+  /** The full names each running file has reported, in order: a repeated one gets its mark. */
+  const names = new Map<string, string[]>();
   return {
     onEvent(e) {
-      if (e.event === 'file-start') void facts.get(e.file);
+      if (e.event === 'file-start') {
+        names.set(suiteKey(e.file, e.project), []);
+        void facts.get(e.file);
+      }
       if (e.event !== 'test-end' || !deliver) return;
+      const key = suiteKey(e.file, e.project);
+      const ended = names.get(key) ?? [];
+      ended.push(e.result.fullName);
+      names.set(key, ended);
+      const idName = distinctNames(ended).at(-1)!;
       queue = queue.then(async () => {
         const { lineOf } = await facts.get(e.file);
         const a = e.result;
@@ -44,6 +56,7 @@ export function liveResults(
             relative(root, e.file),
             a.location?.line ?? lineOf(a.ancestorTitles, a.title),
             e.project,
+            idName,
           ),
         );
       });

@@ -27,6 +27,15 @@ export const JestOptionsSchema = z
      * argument of test(), jest.setTimeout) gets that one.
      */
     testTimeoutMs: z.number().int().positive().optional(),
+    /**
+     * The limit in ms, for the rest of a run, of the other tests of a test file once one of its
+     * tests ran past its limit (Jest's own timeout, or suture's for a test that blocks its
+     * worker), the other cases of a `test.each` first among them: a file whose cases all hang
+     * costs one whole limit and then this per case. A test that declares its own timeout (third
+     * argument of test(), jest.setTimeout) keeps it, and at a test's whole limit or above the
+     * test keeps that. A test stopped at it gets its whole limit again in a later re-run of it.
+     */
+    rerunTimeoutMs: z.number().int().positive().default(10_000),
     /** Run the tests in the Jest process itself, one file at a time (Jest's --runInBand). */
     runInBand: z.boolean().default(false),
   })

@@ -1,5 +1,5 @@
 import { resolve, sep } from 'node:path';
-import { escapeRegex, namePattern } from './ids.js';
+import { escapeRegex, namePattern, selectedNames, type TestPlace } from './ids.js';
 import type { ResolvedJestOptions } from './options.js';
 
 /**
@@ -28,7 +28,7 @@ export interface PassSpec {
    * The tests asked for (files relative to the root), or undefined for the whole suite. An entry
    * whose `fullName` is empty asks for its whole file.
    */
-  selection?: Array<{ file: string; fullName: string; project?: string }>;
+  selection?: TestPlace[];
   /** Absolute paths of test files that need no further run: ended, or hung outside any test. */
   skipFiles: ReadonlySet<string>;
   /** Full names of the tests that hung. */
@@ -71,7 +71,7 @@ export function planPass(
     plan.files = [...new Set(left.map((s) => resolve(root, s.file)))].filter((f) => !spec.skipFiles.has(f));
     // an entry without a test name is a whole file: every test in it runs
     const named = spec.selection.filter((s) => s.fullName !== '');
-    if (named.length > 0) plan.names = namePattern(named.map((s) => s.fullName));
+    if (named.length > 0) plan.names = namePattern(named.flatMap(selectedNames));
     // tests of named Jest projects run in those projects only (--selectProjects)
     const projects = new Set(spec.selection.map((s) => s.project));
     if (projects.size > 0 && !projects.has(undefined)) argv.selectProjects = [...projects];

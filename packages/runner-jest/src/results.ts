@@ -1,7 +1,8 @@
 import { relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { z, type Diagnostic, type TestResult } from '@suture/core';
-import { testId } from './ids.js';
+import { distinctNames, testId } from './ids.js';
+import type { Nth } from './test-locations.js';
 
 /** One test of a Jest report: an entry of `assertionResults`, or what onTestCaseResult gets. */
 export const AssertionResultSchema = z
@@ -95,7 +96,7 @@ function suitePosition(message: string, file: string): { line?: number; column?:
 export function foldResults(
   json: JestJson,
   root: string,
-  lineOf?: (file: string, ancestors: readonly string[], title: string) => number | undefined,
+  lineOf?: (file: string, ancestors: readonly string[], title: string, nth?: Nth) => number | undefined,
 ): { tests: TestResult[]; diagnostics: Diagnostic[] } {
   const tests: TestResult[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -127,26 +128,42 @@ export function foldResults(
       });
       continue;
     }
-    for (const a of suite.assertionResults)
-      tests.push(
-        testResultOf(
-          a,
-          file,
-          a.location?.line ?? lineOf?.(suite.name, a.ancestorTitles, a.title),
-          suite.project,
-        ),
-      );
+    const fullNames = suite.assertionResults.map((a) => a.fullName);
+    const names = distinctNames(fullNames);
+    const of = new Map<string, number>();
+    for (const n of fullNames) of.set(n, (of.get(n) ?? 0) + 1);
+    const seen = new Map<string, number>();
+    const nth = (n: string): Nth => {
+      const index = seen.get(n) ?? 0;
+      seen.set(n, index + 1);
+      return { index, of: of.get(n)! };
+    };
+    suite.assertionResults.forEach((a, i) => {
+      const place = nth(a.fullName);
+      const line = a.location?.line ?? lineOf?.(suite.name, a.ancestorTitles, a.title, place);
+      tests.push(testResultOf(a, file, line, suite.project, names[i]));
+    });
   }
   return { tests, diagnostics };
 }
 
-/** One test of a Jest report as a suite TestResult; `file` is relative to the project root. */
-export function testResultOf(a: AssertionResult, file: string, line?: number, project?: string): TestResult {
+/**
+ * One test of a Jest report as a suite TestResult; `file` is relative to the project root.
+ * `idName` is its full name as its id has it (`distinctNames`), when a test before it in its file
+ * has the same one.
+ */
+export function testResultOf(
+  a: AssertionResult,
+  file: string,
+  line?: number,
+  project?: string,
+  idName: string = a.fullName,
+): TestResult {
   const failure = plain((a.failureMessages ?? []).join('\n\n'));
   const st = status(a);
   const short = failure ? shortMessage(failure) : '';
   return {
-    id: testId(file, a.fullName, project),
+    id: testId(file, idName, project),
     name: a.fullName,
     file,
     ...(line ? { line } : {}),

@@ -4,7 +4,7 @@ import { stripVTControlCharacters } from 'node:util';
 import type { Diagnostic, RunContext, RunResultInput, TestResult } from '@suture/core';
 import { endedEarly, outOfMemory } from './ended-early.js';
 import { nodeFlags, usesNativeEsm } from './esm.js';
-import { parseId, testId } from './ids.js';
+import { distinctNames, parseId, testId } from './ids.js';
 import {
   MAX_STOPPED,
   OUTPUT_TAIL_CHARS,
@@ -19,6 +19,7 @@ import { fileGapLimit, stoppedMessage, testLimit } from './limits.js';
 import { liveResults } from './live.js';
 import type { ResolvedJestOptions } from './options.js';
 import { runPass, suiteKey, type PassResult } from './pass.js';
+import { SiblingLimits, limitDetails } from './sibling-limits.js';
 import { planPass } from './plan.js';
 import { REPORTER, resolveJest } from './resolve-jest.js';
 import { foldResults, testResultOf, type AssertionResult, type SuiteResult } from './results.js';
@@ -27,6 +28,12 @@ import { FileFactsCache, locateTests } from './test-locations.js';
 import type { Overdue, WatchdogLimits } from './watchdog.js';
 
 export type { DurationMemory };
+
+/**
+ * Stops at a sibling's shorter limit that end the run, apart from `MAX_STOPPED`: a parametrized
+ * test whose every case hangs costs its limit once and the re-run limit for each further case.
+ */
+const MAX_STOPPED_AT_SIBLING_LIMIT = 20;
 
 /** A test or a test file stopped at its limit, as it goes into the result. */
 function stoppedResult(
@@ -49,6 +56,7 @@ function stoppedResult(
         // no trace: the output so far is other tests' (Jest prints a test's own when its file
         // ends), and their frames would place this timeout in another file
         message: `${o.test.fullName} ${stoppedMessage(o.limit)}`,
+        details: { timeout: limitDetails(o.limit) },
       },
     };
   }
@@ -99,16 +107,19 @@ export async function runJest(
   const flags = nodeFlags(esm, env.NODE_OPTIONS);
   const command = displayCommand(ctx.root, options, jest.script, flags, selection);
   const facts = new FileFactsCache();
+  const siblings = new SiblingLimits(ctx.root, facts, options.rerunTimeoutMs);
   const limits: WatchdogLimits = {
-    test: (file, fullName, jestTimeout, project) => {
+    test: (test, jestTimeout) => {
+      const { file, fullName, project } = test;
       const last = selection ? memory.get(testId(relative(ctx.root, file), fullName, project)) : undefined;
-      return testLimit({
+      const whole = testLimit({
         option: options.testTimeoutMs,
         jestTimeout,
         declared: facts.now(file)?.timeout,
         lastDurationMs: last ?? undefined,
         stoppedBefore: last === null,
       });
+      return siblings.limit(test, whole);
     },
     fileGap: (file, jestTimeout) =>
       fileGapLimit({ option: options.testTimeoutMs, jestTimeout, declared: facts.now(file)?.timeout }),
@@ -152,7 +163,10 @@ export async function runJest(
       timeoutMs: remaining,
       signal: ctx.signal,
       limits,
-      onEvent: (e) => live.onEvent(e),
+      onEvent: (e) => {
+        siblings.observe(e);
+        live.onEvent(e);
+      },
     });
     last = pass;
     outputs.push(pass.proc.output);
@@ -161,13 +175,16 @@ export async function runJest(
       skipFiles.add(suite.name);
     }
     if (pass.overdue.length === 0) break;
+    for (const name of siblings.stopped(pass, Date.now())) skipNames.add(name);
     for (const o of pass.overdue) {
       const ended = o.kind === 'file' ? (pass.ended.get(suiteKey(o.file, o.project)) ?? []) : [];
       stopped.push({ overdue: o, output: pass.proc.output, ended });
       if (o.kind === 'test') skipNames.add(o.test.fullName);
       else skipFiles.add(o.file);
     }
-    if (stopped.length >= MAX_STOPPED) {
+    // a stop at a sibling's shorter limit costs that limit, not a whole one: it counts apart
+    const atSibling = stopped.filter((s) => s.overdue.kind === 'test' && s.overdue.limit.sibling).length;
+    if (stopped.length - atSibling >= MAX_STOPPED || atSibling >= MAX_STOPPED_AT_SIBLING_LIMIT) {
       cut = 'count';
       break;
     }
@@ -188,23 +205,27 @@ export async function runJest(
     if (r.test) tests = [...tests.filter((t) => t.id !== r.test!.id), r.test];
     if (r.diagnostic) diagnostics.push(r.diagnostic);
     const project = s.overdue.kind === 'file' ? s.overdue.project : undefined;
-    for (const a of s.ended) {
+    const names = distinctNames(s.ended.map((a) => a.fullName));
+    s.ended.forEach((a, i) => {
       const t = testResultOf(
         a,
         relative(ctx.root, file),
         a.location?.line ?? lineIn(a.ancestorTitles, a.title),
         project,
+        names[i],
       );
       if (!tests.some((x) => x.id === t.id)) tests.push(t);
-    }
+    });
   }
+  tests = await siblings.withCarried(tests);
   const kept = tests.filter(wanted);
   await live.finish(kept);
   // the time of a test its limit stopped is not a duration: it keeps an earlier one, or is marked;
-  // nor is the time of a failure, which says nothing of how long the test takes once fixed
+  // nor is the time of a failure, which says nothing of how long the test takes once fixed; one
+  // stopped at a sibling's shorter limit is not marked, so a re-run gives it its whole limit
   for (const t of kept) {
     if (t.status === 'timeout') {
-      if (!memory.has(t.id)) memory.set(t.id, null);
+      if (!memory.has(t.id) && !siblings.stoppedShort.has(t.id)) memory.set(t.id, null);
     } else if (t.durationMs !== undefined && t.status === 'passed') memory.set(t.id, t.durationMs);
   }
 

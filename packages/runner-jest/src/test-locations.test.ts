@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ScriptCache } from './analyzer/js-model.js';
-import { declaredTests, declaredTimeout, testLines } from './test-locations.js';
+import { declaredTests, declaredTimeout, testLines, testTimeouts } from './test-locations.js';
 
 // Jest 30's own locations (--testLocationInResults) for the fixture, captured by
 // test/fixtures/locations/capture.sh: the lines found from the source must be the same.
@@ -68,5 +68,26 @@ describe('declared timeouts', () => {
     expect(
       timeout("test('a', () => setTimeout(done, 90000));\ndescribe('d', () => {}, 70000);\n"),
     ).toBeUndefined();
+  });
+});
+
+describe("a test's own timeout", () => {
+  const timeoutOf = (source: string) =>
+    testTimeouts(new ScriptCache().forFile('x.test.ts').parseText(source).tree);
+
+  it("is its third argument, a test.each case's that of its test.each, or else the file's jest.setTimeout", () => {
+    const own = timeoutOf(
+      "test('a', async () => {}, 4000);\ntest('b', async () => {});\ntest.each([1, 2])('c %i', async () => {}, 2500);\n",
+    );
+    expect(own([], 'a')).toBe(4000);
+    expect(own([], 'b')).toBeUndefined();
+    expect(own([], 'c 2')).toBe(2500);
+    const fileWide = timeoutOf("jest.setTimeout(9000);\ntest('a', async () => {});\n");
+    expect(fileWide([], 'a')).toBe(9000);
+  });
+
+  it('is the longest the file declares for a test whose declaration cannot be told', () => {
+    const own = timeoutOf("test('same', () => {}, 3000);\ntest('same', () => {});\n");
+    expect(own([], 'same')).toBe(3000);
   });
 });

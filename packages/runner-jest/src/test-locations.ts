@@ -152,13 +152,24 @@ export function declaredTests(tree: SyntaxTree): DeclaredTest[] {
 const key = (titles: readonly string[]): string => titles.join('\0');
 
 /**
+ * Which of the tests of one full name in its file a test is (`index`, from 0, in Jest's order)
+ * and how many Jest reported (`of`).
+ */
+export interface Nth {
+  index: number;
+  of: number;
+}
+
+/**
  * Finds the line of the test Jest names `ancestors` + `title`: the declaration whose titles match,
  * those written as plain strings first, then the pattern that spells out most of the name.
- * Declarations on different lines that fit equally well: no line rather than a guess.
+ * Declarations on different lines that fit equally well: no line rather than a guess, unless
+ * there are as many of them as Jest reported tests of that name (`nth`), which then pair up in
+ * their order.
  */
 export function testLines(
   declared: readonly DeclaredTest[],
-): (ancestors: readonly string[], title: string) => number | undefined {
+): (ancestors: readonly string[], title: string, nth?: Nth) => number | undefined {
   const exact = new Map<string, Set<number>>();
   const patterns: DeclaredTest[] = [];
   for (const d of declared) {
@@ -169,9 +180,10 @@ export function testLines(
     } else patterns.push(d);
   }
   const fixed = (d: DeclaredTest): number => [...d.suites, d.title].reduce((n, t) => n + t.fixed, 0);
-  return (ancestors, title) => {
+  return (ancestors, title, nth) => {
     const hit = exact.get(key([...ancestors, title]));
-    if (hit) return hit.size === 1 ? [...hit][0] : undefined;
+    if (hit && hit.size === 1) return [...hit][0];
+    if (hit) return nth && nth.of === hit.size ? [...hit].sort((a, b) => a - b)[nth.index] : undefined;
     const fits = patterns.filter(
       (d) =>
         d.suites.length === ancestors.length &&
@@ -194,7 +206,7 @@ const cache = new ScriptCache();
  */
 export async function locateTests(
   suites: ReadonlyArray<{ name: string; assertionResults: ReadonlyArray<{ location?: unknown }> }>,
-): Promise<(file: string, ancestors: readonly string[], title: string) => number | undefined> {
+): Promise<(file: string, ancestors: readonly string[], title: string, nth?: Nth) => number | undefined> {
   const byFile = new Map<string, ReturnType<typeof testLines>>();
   await Promise.all(
     suites
@@ -204,28 +216,55 @@ export async function locateTests(
         if (parsed) byFile.set(s.name, testLines(declaredTests(parsed.tree)));
       }),
   );
-  return (file, ancestors, title) => byFile.get(file)?.(ancestors, title);
+  return (file, ancestors, title, nth) => byFile.get(file)?.(ancestors, title, nth);
 }
 
-/** The longest timeout a test file declares: a test's third argument or `jest.setTimeout(n)`. */
-export function declaredTimeout(tree: SyntaxTree): number | undefined {
+/** The longest `jest.setTimeout(n)` of a test file: it holds for every test of the file. */
+function fileTimeout(tree: SyntaxTree): number | undefined {
   let longest: number | undefined;
-  const keep = (n: number | undefined): void => {
-    if (n !== undefined && n > (longest ?? 0)) longest = n;
-  };
-  for (const d of declaredTests(tree)) keep(d.timeout);
   const visit = (node: SyntaxNode): void => {
-    if (node.type === 'call_expression') keep(setTimeoutCall(node));
+    const n = node.type === 'call_expression' ? setTimeoutCall(node) : undefined;
+    if (n !== undefined && n > (longest ?? 0)) longest = n;
     for (const child of node.namedChildren) visit(child);
   };
   visit(tree.rootNode);
   return longest;
 }
 
-/** What the runner needs of a test file while Jest runs it: its tests' lines and its longest declared timeout. */
+/** The longest timeout a test file declares: a test's third argument or `jest.setTimeout(n)`. */
+export function declaredTimeout(tree: SyntaxTree): number | undefined {
+  const all = [...declaredTests(tree).map((d) => d.timeout), fileTimeout(tree)];
+  const given = all.filter((n): n is number => n !== undefined && n > 0);
+  return given.length > 0 ? Math.max(...given) : undefined;
+}
+
+/**
+ * The timeout a test declares for itself: its third argument, or the file's `jest.setTimeout(n)`.
+ * A test whose declaration cannot be told from the others' gets the longest the file declares.
+ */
+export function testTimeouts(
+  tree: SyntaxTree,
+): (ancestors: readonly string[], title: string) => number | undefined {
+  const declared = declaredTests(tree);
+  const lineOf = testLines(declared);
+  const byLine = new Map<number, number>();
+  for (const d of declared) if (d.timeout !== undefined) byLine.set(d.line, d.timeout);
+  const fileWide = fileTimeout(tree);
+  const longest = declaredTimeout(tree);
+  return (ancestors, title) => {
+    const line = lineOf(ancestors, title);
+    if (line === undefined) return byLine.size > 0 ? longest : fileWide;
+    return byLine.get(line) ?? fileWide;
+  };
+}
+
+/** What the runner needs of a test file while Jest runs it: its tests' lines and the timeouts it declares. */
 export interface TestFileFacts {
   lineOf: (ancestors: readonly string[], title: string) => number | undefined;
+  /** The longest timeout the file declares. */
   timeout?: number;
+  /** The timeout one test declares for itself (see `testTimeouts`). */
+  timeoutOf: (ancestors: readonly string[], title: string) => number | undefined;
 }
 
 /** The facts of a test file by its absolute path; a file that cannot be read or parsed has none. */
@@ -234,9 +273,14 @@ export async function testFileFacts(absFile: string): Promise<TestFileFacts> {
     .forFile(absFile)
     .parseFile(absFile)
     .catch(() => undefined);
-  if (!parsed) return { lineOf: () => undefined };
+  if (!parsed) return { lineOf: () => undefined, timeoutOf: () => undefined };
   const timeout = declaredTimeout(parsed.tree);
-  return { lineOf: testLines(declaredTests(parsed.tree)), ...(timeout !== undefined ? { timeout } : {}) };
+  const lineOf = testLines(declaredTests(parsed.tree));
+  return {
+    lineOf,
+    timeoutOf: testTimeouts(parsed.tree),
+    ...(timeout !== undefined ? { timeout } : {}),
+  };
 }
 
 /** Each test file's facts, read once per run: at once when ready (for limits), or awaited. */

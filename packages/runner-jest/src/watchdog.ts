@@ -28,7 +28,7 @@ export type Overdue =
     };
 
 export interface WatchdogLimits {
-  test(file: string, fullName: string, jestTimeout: number | undefined, project?: string): Limit;
+  test(test: RunningTest, jestTimeout: number | undefined): Limit;
   fileGap(file: string, jestTimeout: number | undefined): number;
 }
 
@@ -119,7 +119,7 @@ export class Watchdog {
   overdue(now: number): Overdue[] {
     const out: Overdue[] = [];
     for (const test of this.tests.values()) {
-      const limit = this.limits.test(test.file, test.fullName, this.jestTimeout, test.project);
+      const limit = this.limits.test(test, this.jestTimeout);
       const elapsedMs = now - test.startedAt;
       if (elapsedMs > limit.ms) out.push({ kind: 'test', test, elapsedMs, limit });
     }

@@ -57,7 +57,10 @@ export function sutureReporter(eventsFile) {
       emit({ event: 'file-start', ...where(module) });
     },
     onTestModuleCollected(module) {
+      // every test of the file, skipped ones too, in the order Vitest collected them: the runner
+      // tells tests of one full name apart by their place in this list, and the task id
       const tests = [...module.children.allTests()].map((t) => ({
+        id: t.id,
         names: namesOf(t),
         ...lineOf(t),
         mode: t.options && t.options.mode,
@@ -68,6 +71,7 @@ export function sutureReporter(eventsFile) {
       emit({
         event: 'test-start',
         ...where(test.module),
+        id: test.id,
         names: namesOf(test),
         ...lineOf(test),
         ...timeoutOf(test),
@@ -79,6 +83,7 @@ export function sutureReporter(eventsFile) {
       emit({
         event: 'test-end',
         ...where(test.module),
+        id: test.id,
         names: namesOf(test),
         ...lineOf(test),
         state: r.state,

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { namePattern } from './ids.js';
+import { namePattern, selectedNames, type TestPlace } from './ids.js';
 import type { ResolvedVitestOptions } from './options.js';
 
 const quote = (arg: string): string =>
@@ -13,7 +13,7 @@ export function displayCommand(
   root: string,
   options: ResolvedVitestOptions,
   vitestBin: string,
-  selection: ReadonlyArray<{ file: string; fullName: string; project?: string }> | undefined,
+  selection: readonly TestPlace[] | undefined,
 ): string {
   const bin = relative(root, vitestBin);
   const named = selection?.filter((s) => s.fullName !== '') ?? [];
@@ -27,7 +27,7 @@ export function displayCommand(
     ...(options.testTimeoutMs !== undefined ? [`--testTimeout=${options.testTimeoutMs}`] : []),
     ...[...projects].flatMap((p) => ['--project', p!]),
     ...(selection ? [...new Set(selection.map((s) => s.file))] : []),
-    ...(named.length > 0 ? [`--testNamePattern=${namePattern(named.map((s) => s.fullName))}`] : []),
+    ...(named.length > 0 ? [`--testNamePattern=${namePattern(named.flatMap(selectedNames))}`] : []),
   ];
   return argv.map(quote).join(' ');
 }

@@ -6,6 +6,8 @@ const file = z.string();
 const project = z.string().optional();
 const names = z.array(z.string()).min(1);
 const line = z.number().int().positive().optional();
+/** Vitest's id of the test's task: unique in its run, where two tests may share a full name. */
+const id = z.string().optional();
 
 export const VitestErrorSchema = z.object({
   name: z.string().default('Error'),
@@ -37,16 +39,17 @@ export const VitestEventSchema = z.discriminatedUnion('event', [
     at,
     file,
     project,
-    tests: z.array(z.object({ names, line, mode: z.string().optional() })),
+    tests: z.array(z.object({ id, names, line, mode: z.string().optional() })),
     errors,
   }),
   /** From the worker: the test's beforeEach hooks are about to run. */
-  z.object({ event: z.literal('test-begin'), at, file, project, names, timeout: z.number().optional() }),
+  z.object({ event: z.literal('test-begin'), at, file, project, id, names, timeout: z.number().optional() }),
   z.object({
     event: z.literal('test-start'),
     at,
     file,
     project,
+    id,
     names,
     line,
     timeout: z.number().optional(),
@@ -56,6 +59,7 @@ export const VitestEventSchema = z.discriminatedUnion('event', [
     at,
     file,
     project,
+    id,
     names,
     line,
     state: z.string(),

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { escapeRegex, namePattern } from './ids.js';
+import { escapeRegex, namePattern, selectedNames, type TestPlace } from './ids.js';
 import type { ResolvedVitestOptions } from './options.js';
 
 /**
@@ -29,7 +29,7 @@ export interface PassSpec {
    * The tests asked for (files relative to the root), or undefined for the whole suite. An entry
    * whose `fullName` is empty asks for its whole file.
    */
-  selection?: Array<{ file: string; fullName: string; project?: string }>;
+  selection?: TestPlace[];
   /** A later pass of the whole suite: the test files (absolute) that have not ended yet. */
   remaining?: string[];
   /** Absolute paths of test files that need no further run. */
@@ -62,7 +62,7 @@ export function planPass(
     const left = spec.selection.filter((s) => !spec.skipNames.has(s.fullName));
     plan.files = [...new Set(left.map((s) => resolve(root, s.file)))].filter((f) => !spec.skipFiles.has(f));
     const named = spec.selection.filter((s) => s.fullName !== '');
-    if (named.length > 0) plan.names = namePattern(named.map((s) => s.fullName));
+    if (named.length > 0) plan.names = namePattern(named.flatMap(selectedNames));
     const projects = new Set(spec.selection.map((s) => s.project));
     if (projects.size > 0 && !projects.has(undefined)) plan.projects = [...projects] as string[];
   } else if (spec.remaining) {

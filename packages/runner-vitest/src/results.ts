@@ -2,7 +2,7 @@ import { isAbsolute, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { Diagnostic, TestResult } from '@suture/core';
 import type { VitestError, VitestEvent } from './events.js';
-import { testId } from './ids.js';
+import { TestNames } from './ids.js';
 
 export const VITEST_TIMEOUT_HINT =
   'raise the runner option "testTimeoutMs" (or Vitest\'s testTimeout, or the timeout argument of this test)';
@@ -28,8 +28,11 @@ const TIMED_OUT = /^Error: (?:Test|Hook) timed out in \d+ ?ms/;
 
 type TestEnd = Extract<VitestEvent, { event: 'test-end' }>;
 
-/** One test's end as a suite TestResult; files relative to the project root. */
-export function testResultOf(e: TestEnd, root: string): TestResult {
+/**
+ * One test's end as a suite TestResult; files relative to the project root. `names` has seen the
+ * collection of its file, which marks a test whose full name an earlier test of the file has.
+ */
+export function testResultOf(e: TestEnd, root: string, names: TestNames): TestResult {
   const file = relative(root, e.file).split('\\').join('/');
   const texts = e.errors.map(errorText);
   const failure = texts.join('\n\n');
@@ -46,7 +49,7 @@ export function testResultOf(e: TestEnd, root: string): TestResult {
   const short = first ? `${first.name}: ${plain(first.message)}`.slice(0, 2000) : '';
   const name = e.names.join(' > ');
   return {
-    id: testId(file, e.names, e.project),
+    id: names.id(root, e),
     name,
     file,
     ...(e.line ? { line: e.line } : {}),
@@ -125,12 +128,16 @@ export function suiteDiagnostic(
   };
 }
 
-/** The tests and diagnostics of a pass's events: each test's last report, each failed file's errors once. */
+/**
+ * The tests and diagnostics of the passes' events: each test's last report (a skip does not
+ * replace a result of an earlier pass), each failed file's errors once.
+ */
 export function foldEvents(
   events: readonly VitestEvent[],
   root: string,
 ): { tests: TestResult[]; diagnostics: Diagnostic[] } {
   const tests = new Map<string, TestResult>();
+  const names = new TestNames();
   const fileErrors = new Map<string, { file: string; project?: string; errors: VitestError[] }>();
   const addErrors = (file: string, project: string | undefined, errors: readonly VitestError[]): void => {
     if (errors.length === 0) return;
@@ -140,9 +147,12 @@ export function foldEvents(
     fileErrors.set(key, known);
   };
   for (const e of events) {
+    names.observe(e);
     if (e.event === 'test-end') {
-      const t = testResultOf(e, root);
-      tests.set(t.id, t);
+      const t = testResultOf(e, root, names);
+      // a later pass skips the tests of a hung one's name, which includes its twins that ran before
+      const before = tests.get(t.id);
+      if (t.status !== 'skipped' || !before || before.status === 'skipped') tests.set(t.id, t);
     } else if (e.event === 'collected' || e.event === 'file-end') addErrors(e.file, e.project, e.errors);
     else if (e.event === 'run-end') for (const f of e.files) addErrors(f.file, f.project, f.errors);
   }

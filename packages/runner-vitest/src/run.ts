@@ -14,7 +14,7 @@ import {
 } from '@suture/runner-jest/js-runner';
 import { displayCommand } from './command.js';
 import type { VitestEvent } from './events.js';
-import { parseId, testId } from './ids.js';
+import { TestNames, parseId } from './ids.js';
 import { fileGapLimit, testLimit } from './limits.js';
 import type { ResolvedVitestOptions } from './options.js';
 import { runPass, type PassResult } from './pass.js';
@@ -109,9 +109,10 @@ export async function runVitest(
   const selection = ctx.selection?.map(parseId);
   const command = displayCommand(ctx.root, options, vitest.bin, selection);
   const setupFile = join(ctx.workDir, 'suture-vitest-setup.mjs');
+  const names = new TestNames();
   const limits = (): WatchdogLimits => ({
     test: (t) => {
-      const last = selection ? memory.get(testId(relative(ctx.root, t.file), t.names, t.project)) : undefined;
+      const last = selection ? memory.get(names.id(ctx.root, t)) : undefined;
       return testLimit({
         ...(options.testTimeoutMs !== undefined ? { option: options.testTimeoutMs } : {}),
         ...(t.timeout !== undefined ? { vitestTimeout: t.timeout } : {}),
@@ -159,13 +160,14 @@ export async function runVitest(
       };
     },
     (e) => {
-      if (e.event === 'test-end') deliver(testResultOf(e, ctx.root));
+      names.observe(e);
+      if (e.event === 'test-end') deliver(testResultOf(e, ctx.root, names));
     },
   );
   const last = passes.last;
   if (!last)
     return fail(`the run's time limit of ${ctx.timeoutMs} ms had passed before Vitest started`, command);
-  return finish(ctx, { started, base, command, passes, last, wanted, deliver, memory });
+  return finish(ctx, { started, base, command, passes, last, wanted, deliver, memory, names });
 }
 
 interface Finish {
@@ -177,6 +179,7 @@ interface Finish {
   wanted: (t: TestResult) => boolean;
   deliver: (t: TestResult) => void;
   memory: DurationMemory;
+  names: TestNames;
 }
 
 /** The run's result from what its passes reported. */
@@ -190,7 +193,7 @@ function finish(ctx: RunContext, f: Finish): RunResultInput {
   ];
   let tests = folded.tests;
   for (const s of passes.stopped) {
-    const r = stoppedResult(ctx.root, s.overdue, s.events, s.output);
+    const r = stoppedResult(ctx.root, s.overdue, s.events, s.output, f.names);
     if (r.test) tests = [...tests.filter((t) => t.id !== r.test!.id), r.test];
     if (r.diagnostic) diagnostics.push(r.diagnostic);
   }
@@ -225,10 +228,10 @@ function finish(ctx: RunContext, f: Finish): RunResultInput {
         timeoutMs: ctx.timeoutMs,
       },
       running && {
-        id: testId(file!, running.names, running.project),
+        id: f.names.id(ctx.root, running),
         name: running.names.join(' > '),
         file: file!,
-        line: lineFromEvents(last.events, running.file, running.project, running.names),
+        line: lineFromEvents(last.events, running),
       },
     );
   }

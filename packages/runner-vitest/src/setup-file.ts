@@ -13,7 +13,7 @@ beforeEach((context) => {
   const task = context.task;
   const names = [];
   for (let t = task; t && t !== task.file; t = t.suite) names.unshift(t.name);
-  const event = { event: 'test-begin', file: task.file.filepath, names, at: Date.now() };
+  const event = { event: 'test-begin', file: task.file.filepath, id: task.id, names, at: Date.now() };
   if (task.file.projectName) event.project = task.file.projectName;
   if (typeof task.timeout === 'number' && task.timeout > 0) event.timeout = task.timeout;
   appendFileSync(events, JSON.stringify(event) + '\\n');

@@ -2,21 +2,18 @@ import { relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { Diagnostic, TestResult } from '@suture/core';
 import type { VitestEvent } from './events.js';
-import { testId } from './ids.js';
+import type { NamedTest, TestNames } from './ids.js';
 import { stoppedMessage } from './limits.js';
 import type { Overdue } from './watchdog.js';
 
 /** The 1-based line of a test, from what Vitest said when it collected its file. */
-export function lineFromEvents(
-  events: readonly VitestEvent[],
-  file: string,
-  project: string | undefined,
-  names: readonly string[],
-): number | undefined {
-  const key = names.join('\0');
+export function lineFromEvents(events: readonly VitestEvent[], test: NamedTest): number | undefined {
+  const key = test.names.join('\0');
+  const same = (t: { id?: string | undefined; names: readonly string[] }): boolean =>
+    test.id !== undefined && t.id !== undefined ? t.id === test.id : t.names.join('\0') === key;
   for (const e of events)
-    if (e.event === 'collected' && e.file === file && e.project === project)
-      for (const t of e.tests) if (t.names.join('\0') === key && t.line) return t.line;
+    if (e.event === 'collected' && e.file === test.file && e.project === test.project)
+      for (const t of e.tests) if (same(t) && t.line) return t.line;
   return undefined;
 }
 
@@ -26,14 +23,15 @@ export function stoppedResult(
   o: Overdue,
   events: readonly VitestEvent[],
   output: string,
+  names: TestNames,
 ): { test?: TestResult; diagnostic?: Diagnostic } {
   if (o.kind === 'test') {
     const file = relative(root, o.test.file);
-    const line = lineFromEvents(events, o.test.file, o.test.project, o.test.names);
+    const line = lineFromEvents(events, o.test);
     const name = o.test.names.join(' > ');
     return {
       test: {
-        id: testId(file, o.test.names, o.test.project),
+        id: names.id(root, o.test),
         name,
         file,
         ...(line ? { line } : {}),

@@ -1,4 +1,5 @@
 import type { VitestEvent } from './events.js';
+import type { NamedTest } from './ids.js';
 import type { Limit } from './limits.js';
 
 /** A test that began and has not ended; `file` is absolute, as Vitest names it. */
@@ -6,6 +7,8 @@ export interface RunningTest {
   file: string;
   project?: string;
   names: string[];
+  /** Vitest's task id: two tests of one file may have one full name. */
+  id?: string;
   startedAt: number;
   /** The timeout Vitest gives it. */
   timeout?: number;
@@ -21,8 +24,7 @@ export interface WatchdogLimits {
 }
 
 const fileKey = (file: string, project: string | undefined): string => `${project ?? ''}\0${file}`;
-const testKey = (file: string, project: string | undefined, names: readonly string[]): string =>
-  `${fileKey(file, project)}\0${names.join('\0')}`;
+const testKey = (e: NamedTest): string => `${fileKey(e.file, e.project)}\0${e.id ?? e.names.join('\0')}`;
 
 /**
  * Follows the events and says which tests (or test files, outside any test) ran past their
@@ -47,19 +49,20 @@ export class Watchdog {
       case 'test-begin': {
         const f = this.touch(e.file, e.project, e.at);
         if (f.last) this.tests.delete(f.last);
-        const key = testKey(e.file, e.project, e.names);
+        const key = testKey(e);
         f.last = key;
         this.tests.set(key, {
           file: e.file,
           ...(e.project !== undefined ? { project: e.project } : {}),
           names: e.names,
+          ...(e.id !== undefined ? { id: e.id } : {}),
           startedAt: e.at,
           ...(e.timeout !== undefined ? { timeout: e.timeout } : {}),
         });
         return;
       }
       case 'test-end': {
-        const key = testKey(e.file, e.project, e.names);
+        const key = testKey(e);
         if (!this.tests.delete(key)) return;
         const f = this.touch(e.file, e.project, e.at);
         f.lastEnded = e.names.join(' > ');

@@ -67,6 +67,20 @@ describe('checkTestWeakening', () => {
       /removes 1 assertion/,
     ],
     ['jest .skip added', 'a.test.ts', JS, JS.replace("test('adds'", "test.skip('adds'"), /adds a skip/],
+    [
+      'the first of two tests of one name deleted, its twin kept',
+      'a.test.ts',
+      `${JS}\ntest('adds', () => {\n  expect(add(1, 1)).toBe(2);\n});\n`,
+      `${JS.replace("test('adds', () => {\n  expect(add(2, 3)).toBe(5);\n});\n\n", '')}\ntest('adds', () => {\n  expect(add(1, 1)).toBe(2);\n});\n`,
+      /deletes or renames test\(s\) adds/,
+    ],
+    [
+      'the first of two tests of one name skipped, its twin kept',
+      'a.test.ts',
+      `${JS}\ntest('adds', () => {\n  expect(add(1, 1)).toBe(2);\n});\n`,
+      `${JS.replace("test('adds'", "test.skip('adds'")}\ntest('adds', () => {\n  expect(add(1, 1)).toBe(2);\n});\n`,
+      /adds a skip/,
+    ],
     ['xit added', 'a.test.ts', JS, JS.replace("it('subtracts'", "xit('subtracts'"), /adds a skip/],
     ['xdescribe added', 'a.test.ts', JS, `xdescribe('all', () => {\n${JS}});\n`, /adds a skip/],
     [

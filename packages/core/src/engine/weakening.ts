@@ -176,11 +176,17 @@ export function checkTestWeakening(
   const { old, now, source } = models;
   const reasons: string[] = [];
   let changed = false;
-  const byName = new Map(now.tests.map((t) => [t.name, t]));
+  // tests of one name (two `it('adds')`, a `test.each` of one title) pair up in their order:
+  // one deleted leaves the last of that name without a counterpart
+  const byName = new Map<string, TestFact[]>();
+  for (const t of now.tests) byName.set(t.name, [...(byName.get(t.name) ?? []), t]);
   const oldNames = new Set(old.tests.map((t) => t.name));
+  const seen = new Map<string, number>();
   const deleted: string[] = [];
   for (const t of old.tests) {
-    const n = byName.get(t.name) ?? moved(t, now.tests, oldNames);
+    const k = seen.get(t.name) ?? 0;
+    seen.set(t.name, k + 1);
+    const n = byName.get(t.name)?.[k] ?? (k === 0 ? moved(t, now.tests, oldNames) : undefined);
     if (!n) {
       const disabled = now.tests.find((x) => x.name.replace(/DISABLED_/g, '') === t.name && x.skipped);
       if (disabled) reasons.push(`adds a skip, xfail, todo or DISABLED_ marker to ${t.name}`);

@@ -67,11 +67,20 @@ export class JsProject {
    * The test callback Jest names `name`: its path of titles (`A > works`), or its full name (the
    * titles joined by spaces), a `test.each` template matching its cases loosely. `title`, the test's
    * own title, finds it when its suites' titles are computed; the full name decides between tests of
-   * one title in several suites.
+   * one title in several suites. An `occurrence` (from an id's ` #<n>` mark) is the n-th test of
+   * that name in the file, or a test whose own name ends in the mark.
    */
-  async test(file: string, name: string, title?: string): Promise<JsTest | undefined> {
+  async test(file: string, name: string, title?: string, occurrence?: number): Promise<JsTest | undefined> {
     const tests = (await this.index(file))?.module.tests ?? [];
     const full = (t: JsTest): string => t.path.split(' > ').join(' ');
+    if (occurrence !== undefined) {
+      const marked = `${name} #${occurrence}`;
+      const exact = tests.filter((t) => t.path === name || full(t) === name);
+      const found =
+        tests.find((t) => t.path === marked || full(t) === marked) ??
+        (exact.length >= occurrence ? exact[occurrence - 1] : undefined);
+      if (found) return found;
+    }
     const loose = (template: string): RegExp =>
       new RegExp(
         `^${template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%[sdifjop#]|\\\$\w+/g, '.*')}$`,

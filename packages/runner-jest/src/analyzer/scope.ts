@@ -28,8 +28,8 @@ export interface ScopeContext {
 
 /** A test's callback, named by its path of titles, or its file when no callback matches. */
 async function testSeed(id: string, title: string | undefined, project: JsProject): Promise<CodeEdge> {
-  const { file, fullName } = parseId(id);
-  const test = await project.test(file, fullName, title);
+  const { file, fullName, occurrence } = parseId(id);
+  const test = await project.test(file, fullName, title, occurrence);
   return {
     to: { file, symbol: test ? test.path : `${TEST_SYMBOL}${title ?? fullName}` },
     role: 'test',

@@ -10,6 +10,7 @@ export {
   type LimitInputs,
   type TimeoutTool,
 } from './limits.js';
+export { HangMemory, familyOf, siblingLimit, type Family, type Hung } from './siblings.js';
 export { LINGER_MS, watchPass, type WatchedPass, type WatchedPassInput } from './pass.js';
 export {
   MAX_STOPPED,
@@ -23,4 +24,4 @@ export {
   type DurationMemory,
   type RunStart,
 } from './run.js';
-export { escapeRegex, parseId, testId } from './ids.js';
+export { distinctNames, escapeRegex, parseId, selectedNames, testId, type TestPlace } from './ids.js';

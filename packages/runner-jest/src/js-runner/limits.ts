@@ -37,6 +37,8 @@ export interface Limit {
   ms: number;
   /** Where the number comes from, for the message of a test stopped at it. */
   why: string;
+  /** Set for the shorter limit of a test whose sibling (`after`, by id) ran past its limit first in the run. */
+  sibling?: { after: string; scope: 'each' | 'file'; wholeMs: number };
 }
 
 /**
@@ -80,5 +82,7 @@ export function fileGapLimit(inputs: LimitInputs, tool: TimeoutTool): number {
 
 /** The message of a test stopped at its limit: what happened and which option to raise. */
 export function stoppedMessage(limit: Limit): string {
+  if (limit.sibling)
+    return `did not finish within ${limit.ms} ms (${limit.why}); suture stopped it and ran the other tests without it. If it needs longer, raise the runner option "rerunTimeoutMs" (${limit.ms} now; at ${limit.sibling.wholeMs} or above, the test gets its whole limit of ${limit.sibling.wholeMs} ms).`;
   return `did not finish within ${limit.ms} ms (${limit.why}); suture stopped it and ran the other tests without it. If it needs longer, raise the runner option "testTimeoutMs".`;
 }

@@ -1,0 +1,1 @@
+test('waits alone', () => new Promise(() => {}));
