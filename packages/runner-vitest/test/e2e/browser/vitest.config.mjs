@@ -1,0 +1,5 @@
+export default {
+  test: {
+    browser: { enabled: true, headless: true, instances: [{ browser: 'chromium' }] },
+  },
+};

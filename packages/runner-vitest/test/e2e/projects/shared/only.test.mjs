@@ -1,0 +1,5 @@
+import { expect, test } from 'vitest';
+
+test('fails in shared only', () => {
+  expect('shared').toBe('unit');
+});
