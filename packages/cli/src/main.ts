@@ -40,6 +40,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--fixer <name>', 'Use only this fixer from the configured ladder (repeatable)')
     .option('--max-attempts <n>', 'Attempts per failure group (default from config, 3)')
     .option(
+      '--changed [ref]',
+      'Run only the tests the change since REF can reach (default: the merge base of HEAD with origin/HEAD, main or master), from the selection record of earlier green runs; a project without a usable record runs whole and the report says why (config: "select": "changed")',
+    )
+    .option(
+      '--record',
+      'Green runs record which lines each test ran, for --changed (by default only a whole-suite run of a project without a usable record does; config: "record")',
+    )
+    .option(
       '--retries <n>',
       'Re-runs of failed tests to tell flaky ones apart, 0 to 5 (default: heal.flakyReruns, 1; 0 with --no-heal)',
     )
@@ -61,6 +69,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     )
     .option('--open', 'With --ui: open the dashboard in a browser')
     .example('suture run --fix')
+    .example('suture run --changed origin/main')
     .example('suture run --no-block --reporter junit')
     .example('suture run py --fixer hints --reporter console --reporter junit')
     .action(async (projects: string[], flags: RunFlags) => {

@@ -151,6 +151,21 @@ export {
   type Validation,
 } from './api/contracts/report.js';
 export {
+  ChangeBaseSchema,
+  LineRangesSchema,
+  ProjectSelectionSchema,
+  RecordingSchema,
+  SelectionRecordSchema,
+  SelectionRulesSchema,
+  type ChangeBase,
+  type ProjectSelection,
+  type Recording,
+  type RecordingInput,
+  type SelectionRecord,
+  type SelectionRules,
+  type SelectionRulesInput,
+} from './api/contracts/selection.js';
+export {
   ConfigSchema,
   HealConfigSchema,
   PluginSpecSchema,

@@ -3,7 +3,8 @@
  * public API: it changes without notice between minor versions.
  */
 export { runGate, newRunId, UnrecoveredJournalError } from './engine/gate.js';
-export type { GateOptions, GateProject, RunGate } from './engine/types.js';
+export type { GateOptions, GateProject, RunGate, SelectionOptions } from './engine/types.js';
+export { mergeSelectionRecords, readRecords, selectionDir } from './engine/select/store.js';
 export { validateEdits, MAX_EDIT_BYTES, type PlannedWrite, type ProposalCheck } from './engine/validate.js';
 export { checkTestWeakening, type WeakeningOptions, type WeakeningVerdict } from './engine/weakening.js';
 export { buildFixRequest, sourceSlices, sourcesOf, trimEvidence } from './engine/fix-request.js';

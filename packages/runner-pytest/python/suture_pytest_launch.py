@@ -37,6 +37,12 @@ def main():
     try:
         from suture_pytest_plugin import EventLog, SuturePlugin
         from suture_pytest_timeout import Timeouts
+
+        recorder = None
+        if config.get("record"):
+            from suture_pytest_record import Recorder
+
+            recorder = Recorder(config["record"])
     finally:
         sys.path.remove(here)
     sys.argv = [os.path.join(os.path.dirname(pytest.__file__), "__main__.py")] + own
@@ -56,7 +62,14 @@ def main():
             config.get("hung", []),
         ),
     ]
-    return pytest.main(internal + own, plugins=plugins)
+    if recorder is None:
+        return pytest.main(internal + own, plugins=plugins)
+    # started before pytest imports the project: what runs while it collects is measured too
+    recorder.start()
+    try:
+        return pytest.main(internal + own, plugins=plugins + [recorder])
+    finally:
+        recorder.write()
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ import { doctorPytest } from './doctor.js';
 import { DurationMemory } from './limits.js';
 import { PytestOptionsSchema, type PytestOptions } from './options.js';
 import { runPytest } from './run.js';
+import { pytestSelectionRules } from './selection-rules.js';
 
 export type { PytestOptions } from './options.js';
 export { pythonAnalyzer, type PythonAnalyzerOptions } from './analyzer/index.js';
@@ -21,7 +22,10 @@ export default function pytest(options: PytestOptions = {}): Runner {
     supportsSelection: true,
     // a selected test file is a node id pytest runs whole
     supportsFileSelection: true,
+    // coverage.py records per test which lines ran, for `suture run --changed`
+    supportsRecording: true,
     run: (ctx) => runPytest(resolved, ctx, memory),
+    selectionRules: (root) => pytestSelectionRules(resolved, root),
     detect: detectPytest,
     // the analyzer traces tests with the runner's own interpreter and environment
     analyzer: () =>

@@ -93,6 +93,8 @@ export async function runPytest(
         hung: [...fold.tests.values()].filter((t) => t.status === 'timeout').map((t) => t.id),
         timeoutMs: Math.max(1, ctx.timeoutMs - (Date.now() - started)),
         signal: ctx.signal,
+        // a run that needs a second pytest process is not green: only the first one records
+        ...(ctx.record && index === 1 ? { record: ctx.record } : {}),
       },
       fold,
       stream,

@@ -23,6 +23,8 @@ export interface Session {
   hung: string[];
   timeoutMs: number;
   signal: AbortSignal;
+  /** Where the recording of what each test ran goes (`RunContext.record`), for this process. */
+  record?: string;
 }
 
 /**
@@ -56,6 +58,7 @@ export async function runSession(
       cacheDir: join(session.workDir, 'pytest-cache'),
       deselect: session.deselect,
       hung: session.hung,
+      ...(session.record ? { record: session.record } : {}),
       limits: {
         defaultS: session.limits.defaultS,
         perTest: session.limits.perTest,

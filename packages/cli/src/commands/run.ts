@@ -30,6 +30,10 @@ export interface RunFlags extends UiFlags {
   config?: string;
   /** `i/n`: gate only the i-th of n deterministic shards of the projects. */
   shard?: string;
+  /** `--changed [ref]`: true without a ref. */
+  changed?: string | boolean;
+  /** `--record`: green runs add to the selection record. */
+  record?: boolean;
   /** This run's folder instead of a new one under the runs folder (an Nx task's cached output). */
   out?: string;
 }
@@ -53,6 +57,12 @@ function retriesFlag(value: unknown): number | undefined {
   if (!Number.isInteger(n) || n < 0 || n > 5)
     throw new UsageError(`--retries expects an integer from 0 to 5, got "${String(value)}"`);
   return n;
+}
+
+function changedFlag(value: string | boolean | undefined): { changed?: string | true } {
+  if (value === undefined || value === false) return {};
+  if (value === true || value === '') return { changed: true };
+  return { changed: String(value) };
 }
 
 /**
@@ -112,6 +122,8 @@ export async function runCommand(projects: string[], flags: RunFlags): Promise<n
         ? { concurrency: positiveInt('concurrency', flags.concurrency)! }
         : {}),
       ...(flags.block === false ? { blocking: false } : {}),
+      ...changedFlag(flags.changed),
+      ...(flags.record ? { record: true } : {}),
       logger,
       output: { stream: process.stderr, env: process.env },
       signal: controller.signal,

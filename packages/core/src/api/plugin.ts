@@ -2,6 +2,7 @@ import type { Failure, FailureInput, FailureKind, ScopeInput } from './contracts
 import type { FixProposalInput, FixRequest } from './contracts/fix.js';
 import type { Attempt, GateReport, ProjectReport, Round } from './contracts/report.js';
 import type { RunResult, RunResultInput, TestResult } from './contracts/run-result.js';
+import type { SelectionRulesInput } from './contracts/selection.js';
 import type { TestFileModel } from './test-model.js';
 import type { SpendGuard } from './spend.js';
 
@@ -87,6 +88,13 @@ export interface RunContext {
   logger: Logger;
   /** A private scratch folder for this run (reports, temp files); created by the engine. */
   workDir: string;
+  /**
+   * Absolute path of a file to write a recording to (`RecordingSchema` of `@suture/core`): per
+   * test, the lines of each file it ran. Only passed to a runner with `supportsRecording`, and
+   * only for a run of the user's own code (the initial run). Recording may add a coverage tracer
+   * and nothing else the tests can see; a runner that cannot record here writes `unavailable`.
+   */
+  record?: string;
   /** Called as each test finishes, when the runner can stream results. Optional. */
   onTestResult?: (test: TestResult) => void;
   /**
@@ -128,7 +136,18 @@ export interface Runner extends PluginBase {
    * by test file. Absent means test ids only.
    */
   readonly supportsFileSelection?: boolean;
+  /** True when `run` honours `ctx.record`. Absent means it never records. */
+  readonly supportsRecording?: boolean;
   run(ctx: RunContext): Promise<RunResultInput>;
+  /**
+   * What selection by change (`suture run --changed`) must know of a project of this runner: the
+   * toolchain's identity (a record made under another is not used), the files whose change runs
+   * every test (build and dependency files, shared test setup), and why recording is not possible
+   * here, if it is not. Core does the rest: the change from git, the record's storage and merge,
+   * and the rules that pick tests from it. Called once per project of a run that selects or
+   * records, outside the sandbox. Optional: without it the project always runs whole.
+   */
+  selectionRules?(root: string): Promise<SelectionRulesInput>;
   /** Does `dir` hold a project of this runner? Used by `suture init`. */
   detect?(dir: string): Promise<DetectedProject | null>;
   /** The analyzer that fits this runner's results (used unless the config names another). */

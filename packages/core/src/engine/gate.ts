@@ -24,6 +24,7 @@ import { Emitter } from './events.js';
 import { landHeals, patchOfHeals } from './landing.js';
 import { containProject } from './containment.js';
 import { gateProject } from './project-gate.js';
+import { setUpSelection, type GateSelectionSetup } from './select/gate-selection.js';
 import { runnerPaths } from './runner-paths.js';
 import { RefusalMemory } from './refusals.js';
 import { RunSpend } from './spend.js';
@@ -171,6 +172,7 @@ async function gateLocked(
   /** Heals validated in a private view: the user's tree gets them only at the end, in fix mode. */
   let isolated = false;
   let landingConflicts = 0;
+  let selected: GateSelectionSetup = {};
   try {
     journal = await Journal.create(options.root, runId);
     await makeRunDir(options.root, runDir);
@@ -181,6 +183,7 @@ async function gateLocked(
       mode: options.mode,
       projects: options.projects.map((p) => p.name),
     });
+    selected = await setUpSelection(options, runId, logger);
     const heals: Heal[] = [];
     const refusals = new RefusalMemory();
     const spend = new RunSpend(options.budget, startedAt.getTime());
@@ -226,6 +229,7 @@ async function gateLocked(
             redact,
             spend,
             openWorkspace: open,
+            ...(selected.selection ? { selection: selected.selection } : {}),
             ...(options.secrets ? { secretFiles: options.secrets.files } : {}),
           });
         } finally {
@@ -304,6 +308,7 @@ async function gateLocked(
       totals,
       patch,
       conflicts,
+      ...(selected.base ? { selection: selected.base } : {}),
       isolation: isolation ?? (await planned),
       exitCode: internalError ? 3 : cancelled ? EXIT_CANCELLED : green ? 0 : 1,
       ...(cancelled ? { cancelled } : {}),

@@ -19,6 +19,7 @@ import { projectStatus, projectTotals } from '../report/totals.js';
 import { treeRoundsWatch } from './tree-rounds.js';
 import { triageFlaky } from './triage.js';
 import type { GateProject } from './types.js';
+import { prepareSelection, type GateSelection } from './select/project-selection.js';
 import { workspaceTree, workspaceView } from './workspace-tree.js';
 import { repoPath, type Conflict, type Heal } from './writes.js';
 
@@ -41,6 +42,8 @@ export interface ProjectGateContext {
    * without it everything runs in the tree.
    */
   openWorkspace?: () => Promise<Workspace>;
+  /** Test selection by change and recording, when the run asks for either. */
+  selection?: GateSelection;
 }
 
 export interface ProjectOutcome {
@@ -133,7 +136,14 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
     // a failure to open is the project's, reported when the workspace is first needed
     opening.catch(() => undefined);
   };
-  const initial = await rounds.run('initial', undefined, noHeal ? {} : { onFailing: open });
+  const chosen = ctx.selection
+    ? await prepareSelection(project, ctx.selection, ctx.repoRoot, ctx.runDir, ctx.logger)
+    : undefined;
+  const initial = await rounds.run('initial', chosen?.selection, {
+    ...(noHeal ? {} : { onFailing: open }),
+    ...(chosen?.recordFile ? { record: chosen.recordFile } : {}),
+  });
+  const selection = await chosen?.finish(initial);
   if (!noHeal && initial.status !== 'passed') open();
   const heal: HealContext = {
     project,
@@ -243,6 +253,7 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
     durationMs: Date.now() - started,
     ...(error ? { error } : {}),
     pluginErrors,
+    ...(selection ? { selection } : {}),
   };
   await ctx.emitter.emit('onProjectEnd', { project: report });
   return { report, heals: kept, conflicts: [...pass.conflicts, ...(after?.conflicts ?? [])] };

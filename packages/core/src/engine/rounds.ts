@@ -32,6 +32,8 @@ export interface RunOptions {
   onFailing?: () => void;
   /** Recorded on the round: why a retry ran (see `RoundPurposeSchema`). */
   purpose?: Round['purpose'];
+  /** Where a runner with `supportsRecording` writes what each test ran (`RunContext.record`). */
+  record?: string;
 }
 
 export interface RoundRunner {
@@ -123,6 +125,8 @@ export function createRoundRunner(
       root = ws.root;
     },
     async run(kind, selection, options = {}) {
+      // nothing selected: nothing runs, and the round says so
+      if (selection && selection.length === 0) return emptyRound(kind, rounds, emitter, project.name);
       const workDir = join(runDir, 'work', project.name, String(++n));
       await mkdir(workDir, { recursive: true });
       const started = Date.now();
@@ -157,6 +161,7 @@ export function createRoundRunner(
             signal,
             logger,
             workDir,
+            ...(options.record && project.runner.supportsRecording ? { record: options.record } : {}),
             onTestResult,
             // a runner's word that a test failed, before it can report which
             ...(onFailing ? { onFailing: failing } : {}),
@@ -241,6 +246,36 @@ export function createRoundRunner(
       return { failures };
     },
   };
+}
+
+async function emptyRound(
+  kind: Round['kind'],
+  rounds: Round[],
+  emitter: Emitter,
+  project: string,
+): Promise<RunResult> {
+  const result: RunResult = {
+    status: 'passed',
+    tests: [],
+    diagnostics: [],
+    exitCode: 0,
+    command: '',
+    durationMs: 0,
+    outputTail: '',
+    selected: true,
+  };
+  const round: Round = {
+    kind,
+    status: 'passed',
+    command: '',
+    durationMs: 0,
+    tests: [],
+    diagnostics: [],
+    failures: [],
+  };
+  rounds.push(round);
+  await emitter.emit('onRoundEnd', { project, round });
+  return result;
 }
 
 function errorResult(message: string, started: number): RunResult {

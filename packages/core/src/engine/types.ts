@@ -16,6 +16,19 @@ export interface GateProject {
   heal: HealConfig;
 }
 
+/** How the initial runs choose their tests (config `select` and `record`, `suture run --changed`). */
+export interface SelectionOptions {
+  /** `changed`: only what the change since `ref` can reach; `all`: the whole suite. */
+  mode: 'all' | 'changed';
+  /** The commit to compare with; default: the merge base of HEAD with the default branch. */
+  ref?: string;
+  /**
+   * Green runs add to the selection record. `auto`: only the runs of a whole suite that selection
+   * fell back to (no usable record), which makes the record the next run selects from.
+   */
+  record: boolean | 'auto';
+}
+
 export interface GateOptions {
   /** Absolute repository root: where `.suture/` (journal, lock, runs) lives. Usually the config file's folder. */
   root: string;
@@ -50,6 +63,8 @@ export interface GateOptions {
   sandboxEnv?: readonly string[];
   /** Paths of the real home shared read-only with the sandbox (config `sandboxHome`). */
   sandboxHome?: readonly string[];
+  /** Test selection by change and recording; absent runs every test and records nothing. */
+  selection?: SelectionOptions;
 }
 
 export type RunGate = (options: GateOptions) => Promise<GateReport>;

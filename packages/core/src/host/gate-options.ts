@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { PluginSpec } from '../api/contracts/config.js';
-import type { GateOptions, GateProject } from '../engine/types.js';
+import type { GateOptions, GateProject, SelectionOptions } from '../engine/types.js';
 import { ConfigError, PluginError } from '../api/errors.js';
 import { loadPlugin, splitSpec, type PluginRef } from './load-plugin.js';
 import { PLUGIN_ALIASES } from './resolve-plugin.js';
@@ -26,6 +26,13 @@ export interface GateRequest {
   concurrency?: number;
   /** false (`--no-block`) overrides the config's `blocking`. */
   blocking?: boolean;
+  /**
+   * `--changed [REF]`: run only what the change since REF can reach (`true`: since the merge base
+   * with the default branch), over the config's `select`.
+   */
+  changed?: string | true;
+  /** `--record`: green runs add to the selection record, over the config's `record`. */
+  record?: boolean;
   logger: Logger;
   output: BuiltinReporterContext;
   signal?: AbortSignal;
@@ -51,6 +58,19 @@ export async function loadReporter(
 function matchesFixer(ref: PluginRef, fixer: Fixer, wanted: string): boolean {
   const id = PLUGIN_ALIASES[wanted] ?? wanted;
   return ref.spec === wanted || ref.id === id || fixer.name === wanted || fixer.name === id;
+}
+
+function selectionOf(
+  select: 'all' | 'changed',
+  record: boolean | undefined,
+  request: GateRequest,
+): SelectionOptions {
+  const mode = request.changed !== undefined ? 'changed' : select;
+  return {
+    mode,
+    ...(typeof request.changed === 'string' ? { ref: request.changed } : {}),
+    record: request.record ?? record ?? (mode === 'changed' ? 'auto' : false),
+  };
 }
 
 /** Turns a loaded config and command-line choices into the engine's GateOptions, loading every plugin. */
@@ -142,6 +162,7 @@ export async function createGateOptions(loaded: LoadedConfig, request: GateReque
     sandbox: config.sandbox,
     sandboxEnv: config.sandboxEnv,
     sandboxHome: config.sandboxHome,
+    selection: selectionOf(config.select, config.record, request),
     logger: request.logger,
     ...(request.signal ? { signal: request.signal } : {}),
   };

@@ -29,6 +29,8 @@ export const RUNNER_HOOKS: HookTable<Runner> = {
   language: { kind: 'field' },
   supportsSelection: { kind: 'field' },
   supportsFileSelection: { kind: 'field' },
+  supportsRecording: { kind: 'field' },
+  selectionRules: { kind: 'call' },
   run: { kind: 'custom', wrap: runWithinLimit },
   detect: { kind: 'call' },
   // the analyzer a runner brings is a plugin of its own, wrapped under the runner's config entry

@@ -4,6 +4,7 @@ import type { Round } from '../api/contracts/report.js';
 import { gitApplyCommand } from '../safety/patch.js';
 import { pluginErrorLine } from './plugin-error-line.js';
 import { repoLocation } from './repo-path.js';
+import { changeBaseLine, selectionLine } from './selection-line.js';
 import { usageLine } from './usage-line.js';
 import { colourEnabled, palette, toneOf } from './console-colour.js';
 import { previousTestCounts } from './console-estimate.js';
@@ -155,6 +156,7 @@ export function consoleReporter(
         ? `: ${p.error.split('\n')[0]}`
         : ` (${p.totals.healed} healed, ${p.totals.stillFailing} still failing, ${p.totals.bugs} bug(s), ${p.totals.flaky} flaky${p.totals.quarantined > 0 ? `, ${p.totals.quarantined} quarantined` : ''})`;
       line(`■ ${c.bold(p.name)}: ${toneOf(p.status, c)(p.status)}${detail}`);
+      if (p.selection) line(c.dim(`    ${selectionLine(p.selection)}`));
       for (const f of p.failures) {
         const where = f.failure.location ? ` [${repoLocation(repoRoot, p.root, f.failure.location)}]` : '';
         line(
@@ -179,6 +181,12 @@ export function consoleReporter(
       line(
         `${(report.exitCode === 0 && !report.wouldBlock ? c.green : c.red)(verdict)}: ${t.tests} tests, ${t.failures} failure group(s), ${healed}, ${t.stillFailing} still failing, ${t.bugs} bug(s), ${t.flaky} flaky${t.quarantined > 0 ? `, ${t.quarantined} quarantined` : ''}`,
       );
+      if (report.selection) {
+        const chosen = report.projects.filter((p) => p.selection);
+        const selected = chosen.reduce((n, p) => n + p.selection!.selected, 0);
+        const total = chosen.reduce((n, p) => n + p.selection!.total, 0);
+        line(`${changeBaseLine(report.selection)}; ${selected} of ${total} tests selected`);
+      }
       if (t.llmCalls > 0 || t.replayedAnswers > 0) line(`LLM: ${usageLine(t)}`);
       for (const x of report.conflicts) line(`conflict: ${x.file}: ${x.reason}`);
       for (const e of report.pluginErrors) line(`plugin error: ${pluginErrorLine(e).split('\n')[0]}`);

@@ -68,6 +68,26 @@ function suiteProperties(
   return out.length ? [{ '@_name': 'suture.patch', '@_value': patch }, ...out] : [];
 }
 
+/** How the suite's tests were chosen under `--changed`: selected of total, and why all ran. */
+function selectionProperties(project: ProjectReport): XmlNode[] {
+  const s = project.selection;
+  if (!s) return [];
+  return [
+    { '@_name': 'suture.selection.basis', '@_value': s.basis },
+    { '@_name': 'suture.selection.selected', '@_value': String(s.selected) },
+    { '@_name': 'suture.selection.total', '@_value': String(s.total) },
+    ...(s.fallback ? [{ '@_name': 'suture.selection.fallback', '@_value': clean(s.fallback) }] : []),
+    ...(s.recorded !== undefined
+      ? [
+          {
+            '@_name': 'suture.selection.recorded',
+            '@_value': clean(s.recorded === true ? 'yes' : s.recorded),
+          },
+        ]
+      : []),
+  ];
+}
+
 /** Each re-run test's results on the unchanged tree: the first run's, then the flaky triage's. */
 function testHistories(project: ProjectReport): Map<string, TestHistory> {
   const reruns = project.rounds.filter((r) => r.purpose === 'flaky-triage');
@@ -122,7 +142,10 @@ function suite(root: string, project: ProjectReport, mode: GateReport['mode'], p
     });
   }
   for (const e of project.pluginErrors) cases.push(pluginErrorCase(project.name, e));
-  return counted(project.name, cases, tests.length, project.durationMs, properties);
+  return counted(project.name, cases, tests.length, project.durationMs, [
+    ...properties,
+    ...selectionProperties(project),
+  ]);
 }
 
 /**

@@ -19,6 +19,7 @@ import { outputPath, writeOutput } from './write-file.js';
 import { isolationLine } from './isolation-line.js';
 import { portableText, rootSpellings } from './portable.js';
 import { repoLocation } from './repo-path.js';
+import { changeBaseLine, selectionLine } from './selection-line.js';
 
 const MarkdownOptionsSchema = z
   .object({ file: z.string().default('summary.md'), githubStepSummary: z.boolean().default(true) })
@@ -126,6 +127,15 @@ export function renderMarkdown(report: GateReport): string {
   ];
   const isolation = isolationLine(report);
   if (isolation) lines.push(isolation, '');
+  if (report.selection)
+    lines.push(
+      `${changeBaseLine(report.selection)}:`,
+      '',
+      ...report.projects
+        .filter((p) => p.selection)
+        .map((p) => `- ${cell(p.name)}: ${selectionLine(p.selection!)}`),
+      '',
+    );
   for (const p of report.projects) {
     const corrected = p.rounds.filter((r) => r.statusCorrected);
     if (!p.error && p.failures.length === 0 && p.pluginErrors.length === 0 && corrected.length === 0)

@@ -145,6 +145,18 @@ export const ConfigSchema = z
       .default(['console', 'json', 'junit', 'markdown', 'patch', 'bugs'])
       .describe('Built-in reporters by name, or reporter plugins'),
     concurrency: z.number().int().min(1).max(64).default(2).describe('Projects gated at once'),
+    select: z
+      .enum(['all', 'changed'])
+      .default('all')
+      .describe(
+        'changed: run only the tests a change can reach (what `suture run --changed` does, against the merge base of HEAD with the default branch), from the selection record green runs leave under .suture/selection; a project without a usable record runs whole, and the report says why',
+      ),
+    record: z
+      .boolean()
+      .optional()
+      .describe(
+        'Green runs record which lines each test ran, for `select: "changed"`; the runner adds its coverage tracer to the run. Default: with select "changed", the runs of a whole suite for want of a usable record (which make the next record); else never',
+      ),
     timeoutMs: z
       .number()
       .int()

@@ -3,6 +3,7 @@ import { BugReportSchema, EditSchema, UsageSchema } from './fix.js';
 import { FailureSchema, ScopeSchema } from './failure.js';
 import { FileSummarySchema } from './file-summary.js';
 import { DiagnosticSchema, RunStatusSchema, TestResultSchema } from './run-result.js';
+import { ChangeBaseSchema, ProjectSelectionSchema } from './selection.js';
 import { TreeChangeSchema } from './tree-change.js';
 
 /** Result of re-running a failure's tests after a proposal was applied. */
@@ -230,6 +231,8 @@ export const ProjectReportSchema = z.object({
   error: z.string().optional(),
   /** Runners, analyzers and fixers that threw while gating this project. */
   pluginErrors: z.array(PluginErrorEntrySchema).default([]),
+  /** Set under `--changed` (or `select: "changed"`) and when the run recorded: how the tests were chosen. */
+  selection: ProjectSelectionSchema.optional(),
 });
 export type ProjectReport = z.infer<typeof ProjectReportSchema>;
 
@@ -285,6 +288,8 @@ export const GateReportSchema = z.object({
   patch: z.string(),
   /** Files the user changed while suture ran: the user's version was kept. */
   conflicts: z.array(ConflictSchema).default([]),
+  /** Set under `--changed` (or `select: "changed"`): the commit the change was measured against. */
+  selection: ChangeBaseSchema.optional(),
   /** Where the runs of patched code happened and how they were sandboxed (absent in reports of older versions). */
   isolation: IsolationSchema.optional(),
   /** Process exit code the CLI uses: 0 green, 1 failures remain, 3 internal error, 130 cancelled. */
