@@ -71,7 +71,33 @@ function within(prefix, patterns) {
   return patterns.map((p) => `${prefix}[\\s\\S]*?(?:${String(p).replace(/^\.\//, '^')})`);
 }
 
+/**
+ * The stack helper (reporter/suture-stack-start.cjs) in this process, which runs the tests
+ * in-band, and in each worker process Jest forks: there as a --require that takes its folder from
+ * the environment and then removes both, so the tests see the flags and variables a plain run
+ * gives them. Jest's workers in worker threads (its workerThreads option) get none.
+ */
+function startStackHelpers(stacks) {
+  if (!stacks) return;
+  const { startStackHelper, ENV } = require(stacks.start);
+  startStackHelper(stacks.dir);
+  const childProcess = require('node:child_process');
+  const fork = childProcess.fork;
+  childProcess.fork = function forkWithStackHelper(modulePath, args, options) {
+    const file = typeof modulePath === 'string' ? modulePath : String(modulePath);
+    if (!/[\\/]jest-worker[\\/]/.test(file)) return fork.apply(this, arguments);
+    const [list, opts] = Array.isArray(args) ? [args, options] : [[], args];
+    const given = opts ?? {};
+    return fork.call(this, modulePath, list, {
+      ...given,
+      env: { ...(given.env ?? process.env), [ENV]: stacks.dir },
+      execArgv: [...(given.execArgv ?? process.execArgv), '--require', stacks.start],
+    });
+  };
+}
+
 async function main() {
+  startStackHelpers(plan.stacks);
   const { buildArgv, runCLI } = loadJest(plan.jestBin);
   const argv = await buildArgv(plan.args);
   Object.assign(argv, plan.argv);

@@ -1,6 +1,7 @@
 import type { ProcessResult } from '@suture/core';
 import { JestEventSchema, type JestEvent } from './events.js';
 import { watchPass } from './js-runner/pass.js';
+import { requestStacks, stuckIn } from './js-runner/stuck.js';
 import type { JestPlan } from './plan.js';
 import { ENTRY } from './resolve-jest.js';
 import type { AssertionResult, SuiteResult } from './results.js';
@@ -69,6 +70,15 @@ export async function runPass(input: PassInput): Promise<PassResult> {
     signal: input.signal,
     overdue: (now) => watchdog.overdue(now),
     limitsAfterEnd: true,
+    beforeStop: async (found) => {
+      const dir = input.plan.stacks?.dir;
+      const files = found.flatMap((o) => (o.kind === 'test' ? [o.test.file] : []));
+      if (!dir || files.length === 0) return found;
+      const stacks = await requestStacks(dir, files);
+      return found.map((o) =>
+        o.kind === 'test' ? { ...o, stuck: stuckIn(input.cwd, o.test.file, stacks) } : o,
+      );
+    },
     onEvent: (e) => {
       watchdog.observe(e);
       if (e.event === 'test-end') {

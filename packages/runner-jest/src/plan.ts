@@ -13,6 +13,11 @@ export interface JestPlan {
   argv: Record<string, unknown>;
   reporter: string;
   events: string;
+  /**
+   * reporter/suture-stack-start.cjs, which the entry loads in the Jest process and gives each of
+   * Jest's worker processes, and the folder their stack helpers answer in.
+   */
+  stacks?: { start: string; dir: string };
   /** Run exactly these files (absolute paths), as --runTestsByPath does. */
   files?: string[];
   /** Test name pattern for a selection. */
@@ -51,7 +56,7 @@ function pathForms(absFile: string): string[] {
 export function planPass(
   root: string,
   options: ResolvedJestOptions,
-  io: { jestBin: string; reporter: string; events: string },
+  io: { jestBin: string; reporter: string; events: string; stacks?: { start: string; dir: string } },
   spec: PassSpec,
 ): JestPlan {
   const argv: Record<string, unknown> = {

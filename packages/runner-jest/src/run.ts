@@ -15,6 +15,7 @@ import {
   wantedBy,
   type DurationMemory,
 } from './js-runner/run.js';
+import { STACK_START, stuckReport } from './js-runner/stuck.js';
 import { fileGapLimit, stoppedMessage, testLimit } from './limits.js';
 import { liveResults } from './live.js';
 import type { ResolvedJestOptions } from './options.js';
@@ -45,6 +46,7 @@ function stoppedResult(
   if (o.kind === 'test') {
     const file = relative(root, o.test.file);
     const line = o.test.title === undefined ? undefined : lineOf(o.test.ancestorTitles, o.test.title);
+    const stuck = stuckReport(o.stuck);
     return {
       test: {
         id: testId(file, o.test.fullName, o.test.project),
@@ -53,10 +55,12 @@ function stoppedResult(
         ...(line ? { line } : {}),
         status: 'timeout',
         durationMs: o.elapsedMs,
-        // no trace: the output so far is other tests' (Jest prints a test's own when its file
-        // ends), and their frames would place this timeout in another file
-        message: `${o.test.fullName} ${stoppedMessage(o.limit)}`,
-        details: { timeout: limitDetails(o.limit) },
+        // the trace is the test's own stack when it was stopped, never the output so far: that is
+        // other tests' (Jest prints a test's own when its file ends), and their frames would place
+        // this timeout in another file
+        message: `${o.test.fullName} ${stoppedMessage(o.limit)}${stuck.sentence}`,
+        ...(stuck.trace ? { trace: stuck.trace } : {}),
+        details: { timeout: limitDetails(o.limit), ...stuck.details },
       },
     };
   }
@@ -146,7 +150,12 @@ export async function runJest(
     const plan = planPass(
       ctx.root,
       options,
-      { jestBin: jest.script, reporter: REPORTER, events: join(ctx.workDir, `jest-events-${n}.jsonl`) },
+      {
+        jestBin: jest.script,
+        reporter: REPORTER,
+        events: join(ctx.workDir, `jest-events-${n}.jsonl`),
+        stacks: { start: STACK_START, dir: join(ctx.workDir, `stacks-${n}`) },
+      },
       { ...(selection ? { selection } : {}), skipFiles, skipNames, again: n > 1 },
     );
     if (plan.files?.length === 0 || (last && ctx.signal.aborted)) break;

@@ -1,4 +1,5 @@
 import type { JestEvent } from './events.js';
+import type { Stuck } from './js-runner/stuck.js';
 import type { Limit } from './limits.js';
 
 /** A test that started and has not ended; `file` is absolute, as Jest names it. */
@@ -13,7 +14,7 @@ export interface RunningTest {
 }
 
 export type Overdue =
-  | { kind: 'test'; test: RunningTest; elapsedMs: number; limit: Limit }
+  | { kind: 'test'; test: RunningTest; elapsedMs: number; limit: Limit; stuck?: Stuck }
   | {
       kind: 'file';
       file: string;

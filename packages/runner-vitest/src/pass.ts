@@ -1,5 +1,5 @@
 import type { ProcessResult } from '@suture/core';
-import { watchPass } from '@suture/runner-jest/js-runner';
+import { requestStacks, stuckIn, watchPass } from '@suture/runner-jest/js-runner';
 import { VitestEventSchema, type VitestEvent } from './events.js';
 import type { VitestPlan } from './plan.js';
 import { ENTRY } from './resolve-vitest.js';
@@ -14,6 +14,8 @@ export { LINGER_MS } from '@suture/runner-jest/js-runner';
 export interface PassInput {
   plan: VitestPlan;
   planFile: string;
+  /** The folder the workers' stack helpers (started by the setup file) answer in. */
+  stacksDir: string;
   node: string;
   cwd: string;
   env: Record<string, string | undefined>;
@@ -51,6 +53,14 @@ export async function runPass(input: PassInput): Promise<PassResult> {
     signal: input.signal,
     overdue: (now) => watchdog.overdue(now),
     limitsAfterEnd: false,
+    beforeStop: async (found) => {
+      const files = found.flatMap((o) => (o.kind === 'test' ? [o.test.file] : []));
+      if (files.length === 0) return found;
+      const stacks = await requestStacks(input.stacksDir, files);
+      return found.map((o) =>
+        o.kind === 'test' ? { ...o, stuck: stuckIn(input.cwd, o.test.file, stacks) } : o,
+      );
+    },
     onEvent: (e) => {
       events.push(e);
       watchdog.observe(e);

@@ -7,6 +7,7 @@ import {
   OUTPUT_TAIL_CHARS,
   cutShortResult,
   lingerNote,
+  STACK_START,
   startRun,
   tail,
   wantedBy,
@@ -138,7 +139,11 @@ export async function runVitest(
     started,
     async (n, spec) => {
       const events = join(ctx.workDir, `vitest-events-${n}.jsonl`);
-      await writeFile(setupFile, setupFileSource(vitest.index, events));
+      const stacksDir = join(ctx.workDir, `stacks-${n}`);
+      await writeFile(
+        setupFile,
+        setupFileSource(vitest.index, events, { start: STACK_START, dir: stacksDir }),
+      );
       return {
         plan: planPass(
           ctx.root,
@@ -150,6 +155,7 @@ export async function runVitest(
           },
         ),
         planFile: join(ctx.workDir, `vitest-plan-${n}.json`),
+        stacksDir,
         node,
         cwd: ctx.root,
         env,
@@ -192,15 +198,17 @@ function finish(ctx: RunContext, f: Finish): RunResultInput {
     ...unhandledDiagnostics([...last.events], ctx.root),
   ];
   let tests = folded.tests;
+  const stoppedIds = new Set<string>();
   for (const s of passes.stopped) {
     const r = stoppedResult(ctx.root, s.overdue, s.events, s.output, f.names);
     if (r.test) tests = [...tests.filter((t) => t.id !== r.test!.id), r.test];
+    if (r.test) stoppedIds.add(r.test.id);
     if (r.diagnostic) diagnostics.push(r.diagnostic);
   }
   const kept = tests.filter(f.wanted);
   for (const t of kept) f.deliver(t);
   for (const t of kept) {
-    if (t.status === 'timeout' && t.durationMs !== undefined && !t.trace) {
+    if (stoppedIds.has(t.id)) {
       if (!f.memory.has(t.id)) f.memory.set(t.id, null);
     } else if (t.durationMs !== undefined) f.memory.set(t.id, t.durationMs);
   }

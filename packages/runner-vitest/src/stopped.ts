@@ -3,6 +3,7 @@ import { stripVTControlCharacters } from 'node:util';
 import type { Diagnostic, TestResult } from '@suture/core';
 import type { VitestEvent } from './events.js';
 import type { NamedTest, TestNames } from './ids.js';
+import { stuckReport } from '@suture/runner-jest/js-runner';
 import { stoppedMessage } from './limits.js';
 import type { Overdue } from './watchdog.js';
 
@@ -29,6 +30,7 @@ export function stoppedResult(
     const file = relative(root, o.test.file);
     const line = lineFromEvents(events, o.test);
     const name = o.test.names.join(' > ');
+    const stuck = stuckReport(o.stuck);
     return {
       test: {
         id: names.id(root, o.test),
@@ -37,7 +39,9 @@ export function stoppedResult(
         ...(line ? { line } : {}),
         status: 'timeout',
         durationMs: o.elapsedMs,
-        message: `${name} ${stoppedMessage(o.limit)}`,
+        message: `${name} ${stoppedMessage(o.limit)}${stuck.sentence}`,
+        ...(stuck.trace ? { trace: stuck.trace } : {}),
+        ...(stuck.details ? { details: stuck.details } : {}),
       },
     };
   }

@@ -1,3 +1,4 @@
+import type { Stuck } from '@suture/runner-jest/js-runner';
 import type { VitestEvent } from './events.js';
 import type { NamedTest } from './ids.js';
 import type { Limit } from './limits.js';
@@ -15,7 +16,7 @@ export interface RunningTest {
 }
 
 export type Overdue =
-  | { kind: 'test'; test: RunningTest; elapsedMs: number; limit: Limit }
+  | { kind: 'test'; test: RunningTest; elapsedMs: number; limit: Limit; stuck?: Stuck }
   | { kind: 'file'; file: string; project?: string; elapsedMs: number; limitMs: number; lastEnded?: string };
 
 export interface WatchdogLimits {

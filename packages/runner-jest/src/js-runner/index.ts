@@ -25,3 +25,14 @@ export {
   type RunStart,
 } from './run.js';
 export { distinctNames, escapeRegex, parseId, selectedNames, testId, type TestPlace } from './ids.js';
+export {
+  CAPTURE_BOUND_MS,
+  STACKS_DIR_ENV,
+  STACK_START,
+  requestStacks,
+  stuckIn,
+  stuckReport,
+  type ProcessStack,
+  type StackFrame,
+  type Stuck,
+} from './stuck.js';

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { runProcess, type ProcessResult } from '@suture/core';
+import { CAPTURE_BOUND_MS } from './stuck.js';
 import { tailEvents, type EventSchema } from './tail-events.js';
 
 /**
@@ -36,6 +37,12 @@ export interface WatchedPassInput<E extends EndEvents, O> {
    * may report a test's end after that, Jest has ended every test by then.
    */
   limitsAfterEnd: boolean;
+  /**
+   * Called once with what ran past its limit, before the process is stopped for it: what it
+   * returns (the same, with where each was stuck) is what the pass reports. The stop waits for it
+   * at most CAPTURE_BOUND_MS (and a little for its own clock).
+   */
+  beforeStop?(overdue: O[]): Promise<O[]>;
   /** Each event as it is read, in order. */
   onEvent(event: E): void;
 }
@@ -78,12 +85,28 @@ export async function watchPass<E extends EndEvents, O>(
     }
     input.onEvent(e);
   });
+  let stopping = false;
+  const stopFor = (found: O[]): void => {
+    stopping = true;
+    const before = input.beforeStop;
+    if (!before) return stop.abort();
+    let bound: NodeJS.Timeout | undefined;
+    void Promise.race([
+      before(found).catch(() => found),
+      new Promise<O[]>((r) => (bound = setTimeout(() => r(found), CAPTURE_BOUND_MS + CHECK_MS))),
+    ]).then((o) => {
+      clearTimeout(bound);
+      overdue = o;
+      stop.abort();
+    });
+  };
   const check = setInterval(() => {
-    if (stop.signal.aborted) return;
+    if (stop.signal.aborted || stopping) return;
     const now = Date.now();
     if (input.limitsAfterEnd || endedAt === undefined) overdue = input.overdue(now);
     if (endedAt !== undefined && now - endedAt > LINGER_MS) lingered = true;
-    if (overdue.length > 0 || lingered) stop.abort();
+    if (overdue.length > 0) stopFor(overdue);
+    else if (lingered) stop.abort();
   }, CHECK_MS);
 
   const proc = await runProcess(input.command, input.args, {

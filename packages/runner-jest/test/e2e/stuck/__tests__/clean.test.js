@@ -1,0 +1,9 @@
+test('sees no flag or variable of the runner', () => {
+  expect(process.execArgv.filter((a) => /suture/i.test(a))).toEqual([]);
+  expect(Object.keys(process.env).filter((k) => /suture/i.test(k))).toEqual([]);
+});
+
+test('runs in a worker process', () => {
+  // Jest's worker processes talk to Jest over an IPC channel; the Jest process itself has none
+  expect(typeof process.send).toBe('function');
+});

@@ -1,0 +1,7 @@
+import { it } from 'vitest';
+
+it('loops with no call', () => {
+  for (;;) {
+    // no call in the loop: nothing here gives up the thread
+  }
+});
