@@ -4,6 +4,10 @@ import type { RunResult } from '@suture/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, copy, run } from './support.js';
 
+// the variables this process already has (CI sets some) reach the tests as a plain run's would
+const inherited = Object.keys(process.env)
+  .filter((k) => /suture/i.test(k))
+  .join(',');
 afterAll(cleanup);
 
 /** The 1-based line of the first line of `file` that holds `text`. */
@@ -36,7 +40,9 @@ describe('Jest runner: a test that blocks its worker', () => {
       'module.exports = { cacheDirectory: "<rootDir>/.cache" };\n',
     );
     const before = (await filesUnder(root)).filter((f) => !f.startsWith('.cache'));
-    const r = await run(root, { options: { testTimeoutMs: 1000, args: ['--maxWorkers=2'] } });
+    const r = await run(root, {
+      options: { testTimeoutMs: 1000, env: { INHERITED_VARS: inherited }, args: ['--maxWorkers=2'] },
+    });
     // the run ends, with every other result kept
     expect(r.status).toBe('failed');
     expect(byName(r, 'passes first').status).toBe('passed');

@@ -4,6 +4,10 @@ import type { RunResult } from '@suture/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, copy, pathFor, run } from './support.js';
 
+// the variables this process already has (CI sets some) reach the tests as a plain run's would
+const inherited = Object.keys(process.env)
+  .filter((k) => /suture/i.test(k))
+  .join(',');
 afterAll(cleanup);
 
 /** The 1-based line of the first line of `file` that holds `text`. */
@@ -31,7 +35,7 @@ describe('Vitest runner: a test that blocks its worker', () => {
   it('is stopped with where it was stuck, in the code under test, by its TypeScript line', async () => {
     const root = await copy('stuck');
     const before = await filesUnder(root);
-    const r = await run(root, { options: { testTimeoutMs: 1000 } });
+    const r = await run(root, { options: { testTimeoutMs: 1000, env: { INHERITED_VARS: inherited } } });
     // the run ends, with every other result kept
     expect(r.status).toBe('failed');
     expect(byName(r, 'passes first').status).toBe('passed');
