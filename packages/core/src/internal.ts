@@ -95,7 +95,7 @@ export {
   type BuiltinReporterContext,
   type BuiltinReporterName,
 } from './reporters/builtin.js';
-export { renderJunit } from './reporters/junit.js';
+export { renderJunit, type JunitFlavor } from './reporters/junit.js';
 export { renderMarkdown } from './reporters/markdown.js';
 export { portableReport, rootSpellings } from './reporters/portable.js';
 export { mergeReports, MergeError, type MergeInput, type MergeOptions } from './report/merge-reports.js';

@@ -52,7 +52,8 @@ describe('results.xml as CI servers read it, and no machine path in any report',
   it('is valid against junit-10.xsd, reads right in GitLab, and every file the run writes is repository-relative', async (t) => {
     requireToolchain(t, { command: 'xmllint', install: 'apt-get install libxml2-utils' });
     const dir = await monorepo();
-    const r = await suture(['run'], dir);
+    // outside a GitLab CI job, as where this suite runs may be one
+    const r = await suture(['run'], dir, { GITLAB_CI: undefined });
     expect(r.code).toBe(1);
     const [run] = await readdir(join(dir, '.suture/runs'));
     const runDir = join(dir, '.suture/runs', run!);
@@ -121,5 +122,35 @@ describe('results.xml as CI servers read it, and no machine path in any report',
     expect(report.root).toBe('.');
     expect(report.runDir).toBe(`.suture/runs/${run}`);
     expect(report.projects.map((p) => p.root)).toEqual(['shop', 'apps/web', 'apps/admin', 'native']);
+  }, 600_000);
+
+  it("in a GitLab CI job, gives each test case the repository-relative file GitLab's report links", async () => {
+    const dir = await workspace();
+    for (const to of ['apps/web', 'apps/admin']) {
+      await mkdir(join(dir, to), { recursive: true });
+      execFileSync('cp', ['-r', `${JEST_BASIC}/.`, join(dir, to)]);
+    }
+    const projects = [
+      { name: 'web', root: 'apps/web', runner: 'jest' },
+      { name: 'admin', root: 'apps/admin', runner: 'jest' },
+    ];
+    const xmlOf = async (reporters: unknown[], env: NodeJS.ProcessEnv): Promise<string> => {
+      await writeFile(join(dir, 'suture.config.json'), JSON.stringify({ projects, reporters }));
+      const r = await suture(['run', '--no-heal'], dir, env);
+      expect(r.code, r.stderr).toBe(1);
+      const runs = (await readdir(join(dir, '.suture/runs'))).sort();
+      return readFile(join(dir, '.suture/runs', runs.at(-1)!, 'results.xml'), 'utf8');
+    };
+
+    const gitlab = gitlabCases(await xmlOf(['junit'], { GITLAB_CI: 'true' }));
+    expect(gitlab.length).toBeGreaterThan(0);
+    expect(new Set(gitlab.map((c) => `${c.suite} ${String(c.file)}`))).toEqual(
+      new Set(['web apps/web/__tests__/cart.test.js', 'admin apps/admin/__tests__/cart.test.js']),
+    );
+    // the reporter option wins over the job's variable: a Jenkins file stays schema-valid
+    const jenkins = gitlabCases(await xmlOf([['junit', { flavor: 'jenkins' }]], { GITLAB_CI: 'true' }));
+    expect(jenkins.map((c) => c.file)).toEqual(gitlab.map(() => undefined));
+    const asked = gitlabCases(await xmlOf([['junit', { flavor: 'gitlab' }]], {}));
+    expect(asked.map((c) => c.file)).toEqual(gitlab.map((c) => c.file));
   }, 600_000);
 });

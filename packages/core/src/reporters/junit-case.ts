@@ -102,8 +102,10 @@ export interface TestHistory {
 /**
  * One `<testcase>`: name, classname and time as attributes, its outcome and what suture adds in
  * `system-out` (the file and line, the fix), since the Jenkins xunit schema (`junit-10.xsd`)
- * allows no `file`, `line` or `properties` in a test case. A flaky test is written as passed,
- * with its failed attempts; a failing one with its failed re-runs.
+ * allows no `file`, `line` or `properties` in a test case. With `gitlab`, the case also has the
+ * `file` attribute GitLab's parser reads (its test report links the file), which that schema
+ * refuses. A flaky test is written as passed, with its failed attempts; a failing one with its
+ * failed re-runs.
  */
 export function testcase(
   repoRoot: string,
@@ -112,6 +114,7 @@ export function testcase(
   note: TestNote | undefined,
   patch: string,
   history?: TestHistory,
+  gitlab = false,
 ): XmlNode {
   const passedOnRerun =
     history?.flaky && failing(test) ? history.reruns.find((t) => t.status === 'passed') : undefined;
@@ -119,6 +122,9 @@ export function testcase(
   const node: XmlNode = {
     '@_name': clean(test.name ?? test.id),
     '@_classname': classnameOf(repoRoot, project, test),
+    ...(gitlab && test.file && !test.file.startsWith('<')
+      ? { '@_file': repoPath(repoRoot, project.root, test.file) }
+      : {}),
     '@_time': ((shown.durationMs ?? 0) / 1000).toFixed(3),
     ...outcome(shown),
     ...attempts(shown, history),

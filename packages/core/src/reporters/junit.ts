@@ -16,7 +16,20 @@ function xmlBuilder(): typeof import('fast-xml-parser').XMLBuilder {
   return (createRequire(import.meta.url)('fast-xml-parser') as typeof import('fast-xml-parser')).XMLBuilder;
 }
 
-const JunitOptionsSchema = z.object({ file: z.string().default('results.xml') }).strict();
+const JunitOptionsSchema = z
+  .object({
+    file: z.string().default('results.xml'),
+    /**
+     * `jenkins`: valid against the Jenkins xunit schema (junit-10.xsd). `gitlab`: also a `file`
+     * attribute on each test case, which GitLab's test report links and that schema refuses.
+     * Default: `gitlab` in a GitLab CI job (`GITLAB_CI=true`), else `jenkins`.
+     */
+    flavor: z.enum(['jenkins', 'gitlab']).optional(),
+  })
+  .strict();
+
+/** What the JUnit file is written for; GitLab CI jobs set GITLAB_CI=true. */
+export type JunitFlavor = 'jenkins' | 'gitlab';
 
 interface Suite {
   node: XmlNode;
@@ -107,12 +120,20 @@ function testHistories(project: ProjectReport): Map<string, TestHistory> {
   return out;
 }
 
-function suite(root: string, project: ProjectReport, mode: GateReport['mode'], patch: string): Suite {
+function suite(
+  root: string,
+  project: ProjectReport,
+  mode: GateReport['mode'],
+  patch: string,
+  flavor: JunitFlavor,
+): Suite {
   const round = gatedRound(project, mode);
   const notes = testNotes(project, mode);
   const tests = round?.tests ?? [];
   const histories = testHistories(project);
-  const cases = tests.map((t) => testcase(root, project, t, notes.get(t.id), patch, histories.get(t.id)));
+  const cases = tests.map((t) =>
+    testcase(root, project, t, notes.get(t.id), patch, histories.get(t.id), flavor === 'gitlab'),
+  );
   const properties = suiteProperties(
     cases,
     notes,
@@ -150,11 +171,16 @@ function suite(root: string, project: ProjectReport, mode: GateReport['mode'], p
 
 /**
  * Renders the merged JUnit XML of every project (one `<testsuite>` per project), valid against
- * the Jenkins xunit schema (`junit-10.xsd`) and read by GitLab's parser. `tests` counts the tests
+ * the Jenkins xunit schema (`junit-10.xsd`) and read by GitLab's parser; the `gitlab` flavor adds
+ * each test case's repository-relative `file`, which GitLab links and the schema refuses. `tests` counts the tests
  * that ran, as the console does; a build error or a plugin error is an error case besides them.
  */
-export function renderJunit(report: GateReport, patch = 'fixes.patch'): string {
-  const suites = report.projects.map((p) => suite(report.root, p, report.mode, patch));
+export function renderJunit(
+  report: GateReport,
+  patch = 'fixes.patch',
+  flavor: JunitFlavor = 'jenkins',
+): string {
+  const suites = report.projects.map((p) => suite(report.root, p, report.mode, patch, flavor));
   // Reporters belong to the run, not to a project.
   if (report.pluginErrors.length > 0)
     suites.push(
@@ -189,13 +215,17 @@ export function renderJunit(report: GateReport, patch = 'fixes.patch'): string {
 
 /** Writes `results.xml`: every project's final test results merged into one JUnit file. */
 export function junitReporter(options: Record<string, unknown> = {}): Reporter {
-  const { file } = JunitOptionsSchema.parse(options);
+  const { file, flavor } = JunitOptionsSchema.parse(options);
   return {
     name: 'suture:junit',
     apiVersion: API_VERSION,
     async onRunEnd(report, { runDir, root }) {
       const patch = relative(root, outputPath(runDir, 'fixes.patch'));
-      const xml = renderJunit(portableReport(report, rootSpellings(root)), patch);
+      const xml = renderJunit(
+        portableReport(report, rootSpellings(root)),
+        patch,
+        flavor ?? (process.env.GITLAB_CI === 'true' ? 'gitlab' : 'jenkins'),
+      );
       await writeOutput(outputPath(runDir, file), xml);
     },
   };
