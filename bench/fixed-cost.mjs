@@ -6,29 +6,26 @@
 // The projects are made in a temporary folder outside the repository, whose node_modules points
 // at this repository's (plugins, Jest, Vitest). Prints figures; it is not a test.
 //   node bench/fixed-cost.mjs [runner...] [--repeats N]
-import { spawnSync } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import {
+  JEST,
+  latestReport,
+  median,
+  ms,
+  REPO,
+  repeatsArg,
+  run,
+  SUTURE,
+  timed,
+  VITEST,
+  write,
+} from './lib/small-project.mjs';
 
-const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const SUTURE = join(REPO, 'packages/cli/dist/bin.js');
 const args = process.argv.slice(2);
-const repeatsAt = args.indexOf('--repeats');
-const REPEATS = repeatsAt >= 0 ? Number(args.splice(repeatsAt, 2)[1]) : 7;
+const REPEATS = repeatsArg(args, 7);
 const GOAL_MS = 150;
-
-const JEST = join(REPO, 'node_modules/jest/bin/jest.js');
-const VITEST = join(REPO, 'node_modules/vitest/vitest.mjs');
 
 /** One project per runner: its files, the runner entry of the config, the native command. */
 const PROJECTS = {
@@ -87,34 +84,6 @@ const PROJECTS = {
     native: ['cargo', ['test', '-q']],
   },
 };
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const ms = (n) => `${Math.round(n)} ms`;
-
-function run(cmd, argv, cwd) {
-  const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', env: { ...process.env, CI: '1', NO_COLOR: '1' } });
-  if (r.error) throw new Error(`${cmd} cannot run: ${r.error.message}`);
-  return r;
-}
-
-function timed(cmd, argv, cwd) {
-  const t = performance.now();
-  const r = run(cmd, argv, cwd);
-  return { ms: performance.now() - t, status: r.status, output: `${r.stdout}${r.stderr}` };
-}
-
-function write(dir, files) {
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    writeFileSync(join(dir, file), text);
-  }
-}
-
-function latestReport(root) {
-  const runs = join(root, '.suture/runs');
-  const last = readdirSync(runs).sort().pop();
-  return JSON.parse(readFileSync(join(runs, last, 'report.json'), 'utf8'));
-}
 
 const only = args.filter((a) => !a.startsWith('-'));
 const names = Object.keys(PROJECTS).filter((n) => only.length === 0 || only.includes(n));

@@ -11,27 +11,25 @@
 //
 // The projects are made in a temporary folder outside the repository, whose node_modules points
 // at this repository's (plugins, Jest, Vitest); every repeat starts from the committed bug.
-import { spawnSync } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import {
+  JEST,
+  latestReport,
+  median,
+  ms,
+  REPO,
+  repeatsArg,
+  run,
+  SUTURE,
+  timed,
+  VITEST,
+  write,
+} from './lib/small-project.mjs';
 
-const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const SUTURE = join(REPO, 'packages/cli/dist/bin.js');
 const args = process.argv.slice(2);
-const repeatsAt = args.indexOf('--repeats');
-const REPEATS = repeatsAt >= 0 ? Number(args.splice(repeatsAt, 2)[1]) : 3;
-const JEST = join(REPO, 'node_modules/jest/bin/jest.js');
-const VITEST = join(REPO, 'node_modules/vitest/vitest.mjs');
+const REPEATS = repeatsArg(args, 3);
 
 /**
  * One project per runner: its files (the code under test misspells a name it means), the runner
@@ -114,34 +112,6 @@ const PROJECTS = {
     rerun: ['cargo', ['test', '-q', '--lib', '--', '--exact', 'tests::totals']],
   },
 };
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const ms = (n) => (n === undefined ? '-' : `${Math.round(n)} ms`);
-
-function run(cmd, argv, cwd) {
-  const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', env: { ...process.env, CI: '1', NO_COLOR: '1' } });
-  if (r.error) throw new Error(`${cmd} cannot run: ${r.error.message}`);
-  return r;
-}
-
-function timed(cmd, argv, cwd) {
-  const t = performance.now();
-  const r = run(cmd, argv, cwd);
-  return { ms: performance.now() - t, status: r.status, output: `${r.stdout}${r.stderr}` };
-}
-
-function write(dir, files) {
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    writeFileSync(join(dir, file), text);
-  }
-}
-
-function latestReport(root) {
-  const runs = join(root, '.suture/runs');
-  const last = readdirSync(runs).sort().pop();
-  return JSON.parse(readFileSync(join(runs, last, 'report.json'), 'utf8'));
-}
 
 /**
  * A reporter, loaded by path, that writes when each event of the run reached it (one JSON line
@@ -254,13 +224,7 @@ for (const name of names) {
     const timeline = join(root, '.suture', 'timeline.jsonl');
     for (let i = 0; i <= REPEATS; i++) {
       rmSync(timeline, { force: true });
-      const t = performance.now();
-      const r = spawnSync('node', [SUTURE, 'run'], {
-        cwd: root,
-        encoding: 'utf8',
-        env: { ...process.env, CI: '1', NO_COLOR: '1', SUTURE_BENCH_TIMELINE: timeline },
-      });
-      const g = { ms: performance.now() - t, status: r.status, output: `${r.stdout}${r.stderr}` };
+      const g = timed('node', [SUTURE, 'run'], root, { SUTURE_BENCH_TIMELINE: timeline });
       if (g.status !== 0 && g.status !== 1)
         throw new Error(`suture run exited ${g.status}:\n${g.output.slice(-800)}`);
       const p = phases(readFileSync(timeline, 'utf8').trim().split('\n'), latestReport(root));
