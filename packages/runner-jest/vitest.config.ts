@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { slowFirst } from '../../scripts/vitest-slow-first';
 
 export default defineConfig({
   test: {
@@ -8,5 +9,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // most of this suite waits on hanging fixture tests and Jest's start-up, not on the CPU
+    maxWorkers: 2,
+    sequence: { sequencer: slowFirst(['test/e2e/timeouts.test.ts', 'test/e2e/sibling-limits.test.ts']) },
   },
 });
