@@ -82,6 +82,7 @@ interface Report {
   cancelled?: boolean;
   error?: string;
   projects: Array<{
+    status: string;
     failures: Array<{ failure: { kind: string; tests: string[] } }>;
     rounds: Array<{ kind: string; tests: Array<{ id: string; status: string; message?: string }> }>;
   }>;
@@ -101,6 +102,7 @@ function expectCancelled(report: Report): void {
   expect(report.cancelled).toBe(true);
   expect(report.error).toBeUndefined();
   const [app] = report.projects;
+  expect(app!.status).toBe('cancelled');
   expect(app!.failures.map((f) => f.failure.kind)).not.toContain('timeout');
   expect(app!.failures.flatMap((f) => f.failure.tests)).not.toContain('test_slow.py::test_long');
   const initial = app!.rounds.find((r) => r.kind === 'initial')!;

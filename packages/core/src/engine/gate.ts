@@ -21,7 +21,7 @@ import {
 } from '../safety/workspace/open-workspace.js';
 import type { IsolationInForce, Workspace } from '../safety/workspace/types.js';
 import { Emitter } from './events.js';
-import { landHeals, patchOfHeals } from './landing.js';
+import { landHeals, patchOfHeals, withLanded } from './landing.js';
 import { containProject } from './containment.js';
 import { gateProject } from './project-gate.js';
 import { setUpSelection, type GateSelectionSetup } from './select/gate-selection.js';
@@ -239,9 +239,11 @@ async function gateLocked(
         }
       }),
     ).finally(() => spend.close());
+    const projectOf = new Map<Heal, string>();
     for (const o of outcomes) {
       projects.push(o.report);
       heals.push(...o.heals);
+      for (const heal of o.heals) projectOf.set(heal, o.report.name);
       conflicts.push(...o.conflicts);
     }
     if (controller.signal.aborted && !wasCancelled(controller.signal))
@@ -250,14 +252,20 @@ async function gateLocked(
       // The user's tree was never written: the heals land now, in fix mode, where the user's
       // files still hold the bytes each fixer saw.
       patch = patchOfHeals(heals);
+      let landed = new Set<Heal>();
       if (options.mode === 'fix' && !controller.signal.aborted) {
         phase('land:begin');
         const landing = await landHeals(journal, options.root, heals, controller.signal);
         conflicts.push(...landing.conflicts);
         landingConflicts = landing.conflicts.length;
+        landed = new Set(landing.landed);
       }
       // An interrupted landing is undone whole.
-      if (controller.signal.aborted) conflicts.push(...(await journal.restore()).conflicts);
+      if (controller.signal.aborted) {
+        conflicts.push(...(await journal.restore()).conflicts);
+        landed = new Set();
+      }
+      projects.splice(0, projects.length, ...withLanded(projects, projectOf, landed));
     } else {
       const kept = new Set(heals.flatMap((h) => h.writes.map((w) => w.file)));
       for (const file of [...kept].sort()) {
@@ -272,6 +280,8 @@ async function gateLocked(
         : journal.entries.map((e) => e.file).filter((f) => !kept.has(f));
       const restored = await journal.restore(toRestore);
       conflicts.push(...restored.conflicts);
+      // Stopped after a project ended: its heals were undone with the rest.
+      if (restoreAll) projects.splice(0, projects.length, ...withLanded(projects, projectOf, new Set()));
     }
     // Conflicting files keep the user's version; either way the journal is done.
     await journal.close();

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ProjectReport } from '../api/contracts/report.js';
 import type { Journal } from '../safety/journal.js';
 import { fileDiff } from '../safety/patch.js';
 import { resolveRealPath } from '../safety/paths.js';
@@ -108,4 +109,30 @@ export function patchOfHeals(heals: readonly Heal[]): string {
     .sort()
     .map((f) => fileDiff(f, files.get(f)!.before, files.get(f)!.after))
     .join('');
+}
+
+/**
+ * The projects' reports as the user's tree ends up: a healed failure is `applied` only when the
+ * tree holds its heal, and a failure that passed after other heals only when the tree holds every
+ * heal of its project. A heal stays out when a file it changes was changed by the user meanwhile
+ * (a landing conflict), or when the run was stopped before or while the heals landed.
+ */
+export function withLanded(
+  projects: readonly ProjectReport[],
+  projectOf: ReadonlyMap<Heal, string>,
+  landed: ReadonlySet<Heal>,
+): ProjectReport[] {
+  return projects.map((project) => {
+    const own = [...projectOf].filter(([, name]) => name === project.name).map(([heal]) => heal);
+    if (own.every((heal) => landed.has(heal))) return project;
+    const byFailure = new Map(own.map((heal) => [heal.failureId, heal]));
+    return {
+      ...project,
+      failures: project.failures.map((f) => {
+        if (f.outcome !== 'healed' || f.applied !== true) return f;
+        const heal = byFailure.get(f.failure.id);
+        return (heal ? landed.has(heal) : false) ? f : { ...f, applied: false };
+      }),
+    };
+  });
 }

@@ -22,6 +22,7 @@ import type { GateProject } from './types.js';
 import { prepareSelection, type GateSelection } from './select/project-selection.js';
 import { workspaceTree, workspaceView } from './workspace-tree.js';
 import { repoPath, type Conflict, type Heal } from './writes.js';
+import { wasCancelled } from './cancelled-run.js';
 
 export interface ProjectGateContext {
   repoRoot: string;
@@ -246,7 +247,7 @@ export async function gateProject(project: GateProject, ctx: ProjectGateContext)
     name: project.name,
     root: project.root,
     runner: project.runner.name,
-    status: projectStatus(reports, error),
+    status: wasCancelled(ctx.signal) ? 'cancelled' : projectStatus(reports, error),
     rounds: [...rounds.rounds],
     failures: reports,
     totals: projectTotals(finalRound, reports),

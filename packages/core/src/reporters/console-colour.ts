@@ -70,6 +70,7 @@ export function toneOf(word: string, p: Palette): Paint {
   if (['completed', 'healed', 'passed', 'green'].includes(word)) return p.green;
   if (word === 'product-bug') return p.magenta;
   if (word === 'flaky' || word === 'skipped' || word === 'quarantined') return p.cyan;
+  if (word === 'cancelled') return p.dim;
   if (['failed_after_repair', 'reverted', 'refused', 'repeated-patch', 'repeated-request'].includes(word))
     return p.yellow;
   return p.red;

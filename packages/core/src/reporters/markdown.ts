@@ -30,6 +30,7 @@ const STATUS_ICON: Record<ProjectReport['status'], string> = {
   healed: '🩹',
   failed_after_repair: '⚠️',
   failed: '❌',
+  cancelled: '⏹️',
 };
 
 function cell(text: string): string {

@@ -166,9 +166,16 @@ export type Round = z.infer<typeof RoundSchema>;
 /**
  * completed: nothing failed but flaky tests (counted under `totals.flaky`). healed: every other
  * failure was healed. failed_after_repair: some healed, some still fail. failed: nothing healed,
- * or the project could not be gated.
+ * or the project could not be gated. cancelled: the run was cancelled before the project's gate
+ * ended; what it found until then is reported, and no heal of it is applied.
  */
-export const ProjectStatusSchema = z.enum(['completed', 'healed', 'failed_after_repair', 'failed']);
+export const ProjectStatusSchema = z.enum([
+  'completed',
+  'healed',
+  'failed_after_repair',
+  'failed',
+  'cancelled',
+]);
 export type ProjectStatus = z.infer<typeof ProjectStatusSchema>;
 
 export const TotalsSchema = z.object({

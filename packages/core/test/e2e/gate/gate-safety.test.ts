@@ -95,6 +95,9 @@ describe('runGate workspace safety', () => {
     expect(report.exitCode).toBe(130);
     expect(report.cancelled).toBe(true);
     expect(report.error).toBeUndefined();
+    expect(report.projects.map((p) => p.status)).toEqual(['cancelled']);
+    // whatever its heal's validation said, the tree was restored: nothing of it is applied
+    expect(report.projects[0]!.failures.filter((f) => f.applied === true)).toEqual([]);
     expect(await hashTree(b.root)).toEqual(before);
     expect(await hasJournal(b.root)).toBe(false);
   });

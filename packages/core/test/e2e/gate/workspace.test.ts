@@ -67,6 +67,7 @@ describe('heals validated in the overlay workspace', () => {
     expect(watch.untouchedAtEveryRun()).toBe(true);
     expect(report.conflicts).toEqual([]);
     expect(await readFile(join(b.root, 'src/math.mjs'), 'utf8')).toContain('return a + b;');
+    expect(report.projects[0]!.failures.find((f) => f.outcome === 'healed')?.applied).toBe(true);
     expect(await hasJournal(b.root)).toBe(false);
   });
 
@@ -94,6 +95,9 @@ describe('heals validated in the overlay workspace', () => {
       },
     ]);
     expect(report.exitCode).toBe(1);
+    // The heal was validated, and the tree does not hold it.
+    const healed = report.projects[0]!.failures.filter((f) => f.outcome === 'healed');
+    expect(healed.map((f) => f.applied)).toEqual([false]);
     // The patch is the heal against what the fixer saw: it removes no line of the user's.
     expect(report.patch).not.toContain('the user is still on it');
     expect(report.patch).toContain('+  return a + b;');
