@@ -1,12 +1,48 @@
 import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Fixer, Logger } from '@suture/core';
-import { errorMessage } from '@suture/core/host';
-import { SUTURE_TOOLS, type SutureTool } from './tools.js';
+import type { SutureTool } from './tools.js';
+
+const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 const version = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
+
+/** What a client may send before the tools have loaded: the handshake and a liveness check. */
+const EARLY = new Set(['initialize', 'notifications/initialized', 'ping']);
+
+/**
+ * Makes the transport hand the server a request other than `initialize` or `ping`, and every
+ * message after it, only once `ready` has settled, in the order they came: the handshake is
+ * answered at once, and the tools are listed and called once they are there.
+ */
+function holdUntil(transport: Transport, ready: Promise<void>): void {
+  let deliver: Transport['onmessage'];
+  let queue: Promise<void> | undefined;
+  const settled = ready.then(
+    () => undefined,
+    () => undefined,
+  );
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => deliver,
+    set: (handler: Transport['onmessage']) => {
+      deliver =
+        handler &&
+        ((message, extra) => {
+          const method = (message as { method?: unknown }).method;
+          if (!queue && typeof method === 'string' && EARLY.has(method)) return handler(message, extra);
+          queue = (queue ?? settled)
+            .then(() => handler(message, extra))
+            .catch((error: unknown) =>
+              transport.onerror?.(error instanceof Error ? error : new Error(String(error))),
+            );
+        });
+    },
+  });
+}
 
 /** How often a long call says it is still going, so a client that resets its timeout on progress waits. */
 const HEARTBEAT_MS = 10_000;
@@ -22,6 +58,12 @@ export interface SutureServerOptions {
 
 export interface SutureServer {
   server: McpServer;
+  /**
+   * Resolves once the tools are registered. They load after the server is made (suture's engine
+   * takes a while to load), so that a client's `initialize` is answered first; the server holds
+   * the client's other requests until then, in order.
+   */
+  ready: Promise<void>;
   /**
    * Stops every call in progress (their gates stop, their copies are removed, nothing is written)
    * and resolves when they have all ended.
@@ -116,7 +158,13 @@ export function createSutureServer(options: SutureServerOptions): SutureServer {
       }
     };
 
-  for (const tool of SUTURE_TOOLS) {
+  // The tool handlers and the `tools` capability must exist before the server connects; the
+  // tools themselves are registered when they have loaded (a client that listed them earlier is
+  // told the list changed).
+  server
+    .registerTool('suture_loading', { description: 'suture is loading' }, () => ({ content: [] }))
+    .remove();
+  const register = (tool: SutureTool): void => {
     server.registerTool(
       tool.name,
       {
@@ -133,10 +181,20 @@ export function createSutureServer(options: SutureServerOptions): SutureServer {
       },
       handler(tool) as never,
     );
-  }
+  };
+  const ready = import('./tools.js').then(({ SUTURE_TOOLS }) => SUTURE_TOOLS.forEach(register));
+  // a caller that never waits for it must not crash on a failed load; one that waits sees it
+  ready.catch(() => undefined);
+  // Whatever the transport, the handshake is answered at once and the rest waits for the tools.
+  const connect = server.connect.bind(server);
+  server.connect = (transport: Transport): Promise<void> => {
+    holdUntil(transport, ready);
+    return connect(transport);
+  };
 
   return {
     server,
+    ready,
     async shutdown(reason) {
       if (running.size > 0) options.logger.warn(`stopping ${running.size} call(s): ${reason}`);
       for (const entry of running) entry.controller.abort();

@@ -12,7 +12,7 @@ export async function serveStdio(
 ): Promise<string> {
   const stdin = io.stdin ?? process.stdin;
   const stdout = io.stdout ?? process.stdout;
-  const { server, shutdown } = createSutureServer(options);
+  const { server, shutdown, ready } = createSutureServer(options);
   const transport = new StdioServerTransport(stdin as never, stdout as never);
   let finish!: (reason: string) => void;
   const ended = new Promise<string>((resolve) => (finish = resolve));
@@ -36,6 +36,12 @@ export async function serveStdio(
   transport.onclose = () => stop('the transport closed');
   await server.connect(transport);
   options.logger.info(`suture mcp: serving ${options.configFile ?? options.cwd ?? process.cwd()} on stdio`);
+  ready.catch((error: unknown) => {
+    options.logger.error(
+      `suture mcp: could not load the tools: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    stop('the tools could not be loaded');
+  });
   try {
     return await ended;
   } finally {

@@ -1,5 +1,5 @@
 import { createLogger } from '../logger.js';
-import { loadMcp } from './mcp-load.js';
+import { loadMcpStdio } from './mcp-load.js';
 
 export interface McpFlags {
   config?: string;
@@ -11,7 +11,7 @@ export interface McpFlags {
  * lines go to stderr.
  */
 export async function mcpCommand(flags: McpFlags): Promise<number> {
-  const { serveStdio } = await loadMcp('suture mcp');
+  const { serveStdio } = await loadMcpStdio('suture mcp');
   await serveStdio({
     cwd: process.cwd(),
     ...(flags.config ? { configFile: flags.config } : {}),
