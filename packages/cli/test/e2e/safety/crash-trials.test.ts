@@ -3,7 +3,7 @@ import { classify, REQUIRED_PHASES, runCrashTrials } from '../../harness/crash-t
 
 // A reduced series of the kill trials of bench/crash-trials.mjs (which runs hundreds). The seed is
 // printed and can be set with SUTURE_CRASH_SEED to replay a failing series.
-const TRIALS = Number(process.env.SUTURE_CRASH_TRIALS ?? 24);
+const TRIALS = Number(process.env.SUTURE_CRASH_TRIALS ?? 12);
 const SEED = Number(process.env.SUTURE_CRASH_SEED ?? Date.now() % 1_000_000);
 
 describe('SIGKILL at random moments of `suture run --fix`, then `suture recover`', () => {

@@ -6,7 +6,7 @@ import { requireIsolation } from '../../../src/safety/workspace/isolation.test-s
 // A reduced, deterministic run of bench/proposal-fuzz.mjs, which runs 10,000 proposals and more
 // from fresh seeds. The harness imports the built engine (dist), which the test target builds
 // first. SUTURE_FUZZ_SEED and SUTURE_FUZZ_PROPOSALS replay a bench run's seed at its size.
-const PROPOSALS = Number(process.env.SUTURE_FUZZ_PROPOSALS ?? 500);
+const PROPOSALS = Number(process.env.SUTURE_FUZZ_PROPOSALS ?? 250);
 const SEED = Number(process.env.SUTURE_FUZZ_SEED ?? 20261203);
 
 describe('hostile proposals fed to the gate', () => {
@@ -33,7 +33,7 @@ describe('hostile proposals fed to the gate', () => {
   }, 600_000);
 
   // bench/proposal-fuzz.mjs [n] [seed] overlay runs thousands; each gate here opens a workspace.
-  const IN_VIEW = Number(process.env.SUTURE_FUZZ_PROPOSALS_WORKSPACE ?? 150);
+  const IN_VIEW = Number(process.env.SUTURE_FUZZ_PROPOSALS_WORKSPACE ?? 75);
   it(`validates in the overlay without writing the repository before the end (${IN_VIEW} proposals, seed ${SEED})`, async (t) => {
     await requireIsolation(t, { overlay: true });
     const s = await runProposalFuzz({ proposals: IN_VIEW, seed: SEED, workspace: 'overlay' });
