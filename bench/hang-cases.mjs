@@ -7,7 +7,8 @@
 // tests, no re-run).
 // Prints the gate's wall time and, per project, its run's duration, how many cases waited out the
 // whole per-test limit (`testTimeoutMs`) and how many got the shorter limit of a sibling of a
-// case that hung (`rerunTimeoutMs`), read from the cases' timeout messages.
+// case that hung (`rerunTimeoutMs`; for Jest, a fifth of it once two had hung), read from the
+// cases' timeout messages.
 // `--at COMMIT` builds an earlier commit outside the repository and runs it the same way.
 // Prints figures; it is not a test.
 //   node bench/hang-cases.mjs [--at COMMIT]
@@ -90,10 +91,14 @@ try {
       ),
     );
     const sibling = timeouts.filter((t) => /ran past its limit first/.test(t.message ?? ''));
+    // Jest: the shorter limit once two of the family hung
+    const repeated = timeouts.filter((t) => /ran past their limits in this run/.test(t.message ?? ''));
     console.log(
       `  ${p.name}: ${p.status}; rounds: ${rounds}; ${timeouts.length} of ${CASES} cases reported as timeouts`,
     );
-    console.log(`    the whole per-test limit: ${full.length}; a sibling's limit: ${sibling.length}`);
+    console.log(
+      `    the whole per-test limit: ${full.length}; a sibling's limit: ${sibling.length}${repeated.length > 0 ? `; a fifth of it, once two had hung: ${repeated.length}` : ''}`,
+    );
     for (const t of timeouts) console.log(`    timeout ${t.id}: ${(t.message ?? '').slice(0, 110)}`);
   }
 } finally {

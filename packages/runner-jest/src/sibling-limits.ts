@@ -113,5 +113,6 @@ export function limitDetails(limit: Limit): Record<string, unknown> {
     limitMs: limit.ms,
     source: limit.sibling ? 'sibling' : 'test',
     ...(limit.sibling ? { after: limit.sibling.after, scope: limit.sibling.scope } : {}),
+    ...(limit.sibling?.repeated ? { repeated: limit.sibling.repeated } : {}),
   };
 }

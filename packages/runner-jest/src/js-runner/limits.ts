@@ -38,7 +38,15 @@ export interface Limit {
   /** Where the number comes from, for the message of a test stopped at it. */
   why: string;
   /** Set for the shorter limit of a test whose sibling (`after`, by id) ran past its limit first in the run. */
-  sibling?: { after: string; scope: 'each' | 'file'; wholeMs: number };
+  sibling?: {
+    after: string;
+    scope: 'each' | 'file';
+    wholeMs: number;
+    /** The runner option `rerunTimeoutMs` this limit comes from. */
+    rerunMs?: number;
+    /** Set once this many tests of the family ran past their limits: the limit is a fifth of `rerunMs`. */
+    repeated?: number;
+  };
 }
 
 /**
@@ -82,6 +90,8 @@ export function fileGapLimit(inputs: LimitInputs, tool: TimeoutTool): number {
 
 /** The message of a test stopped at its limit: what happened and which option to raise. */
 export function stoppedMessage(limit: Limit): string {
+  if (limit.sibling?.repeated)
+    return `did not finish within ${limit.ms} ms (${limit.why}); suture stopped it and ran the other tests without it. If it needs longer, raise the runner option "rerunTimeoutMs" (${limit.sibling.rerunMs} now), or run it alone: it then gets its whole limit of ${limit.sibling.wholeMs} ms.`;
   if (limit.sibling)
     return `did not finish within ${limit.ms} ms (${limit.why}); suture stopped it and ran the other tests without it. If it needs longer, raise the runner option "rerunTimeoutMs" (${limit.ms} now; at ${limit.sibling.wholeMs} or above, the test gets its whole limit of ${limit.sibling.wholeMs} ms).`;
   return `did not finish within ${limit.ms} ms (${limit.why}); suture stopped it and ran the other tests without it. If it needs longer, raise the runner option "testTimeoutMs".`;

@@ -11,6 +11,7 @@ describe('the limit of the siblings of a test that ran past its limit', () => {
     expect(hangs.before(familyOf('/p/a.test.js', undefined, ['calc'], 3), 1000)).toEqual({
       id: 'a.test.js::adds 1',
       scope: 'each',
+      count: 1,
     });
     // another test of the file, one whose line is not known, and one in another describe
     for (const family of [
@@ -18,7 +19,7 @@ describe('the limit of the siblings of a test that ran past its limit', () => {
       familyOf('/p/a.test.js', undefined, ['calc'], undefined),
       familyOf('/p/a.test.js', undefined, ['other'], 3),
     ])
-      expect(hangs.before(family, 2000)).toEqual({ id: 'a.test.js::adds 1', scope: 'file' });
+      expect(hangs.before(family, 2000)).toEqual({ id: 'a.test.js::adds 1', scope: 'file', count: 1 });
     // another file, and the same file in another Jest project
     expect(hangs.before(familyOf('/p/b.test.js', undefined, ['calc'], 3), 2000)).toBeUndefined();
     expect(hangs.before(familyOf('/p/a.test.js', 'web', ['calc'], 3), 2000)).toBeUndefined();
@@ -29,18 +30,20 @@ describe('the limit of the siblings of a test that ran past its limit', () => {
     const family = familyOf('/p/a.test.js', undefined, [], 3);
     hangs.record('a.test.js::first', family, 1000);
     hangs.record('a.test.js::second', family, 500);
-    expect(hangs.before(family, 999)).toBeUndefined();
-    // the first recorded stays the one named
-    expect(hangs.before(family, 1000)?.id).toBe('a.test.js::first');
+    expect(hangs.before(family, 499)).toBeUndefined();
+    expect(hangs.before(family, 999)).toEqual({ id: 'a.test.js::second', scope: 'each', count: 1 });
+    // the first recorded stays the one named; a test recorded twice counts once
+    hangs.record('a.test.js::first', family, 1200);
+    expect(hangs.before(family, 2000)).toEqual({ id: 'a.test.js::first', scope: 'each', count: 2 });
   });
 
   it('gives a sibling rerunTimeoutMs at most, and leaves a declared timeout and a shorter limit as they are', () => {
-    const after = { id: 'a.test.js::adds 1', scope: 'each' as const };
+    const after = { id: 'a.test.js::adds 1', scope: 'each' as const, count: 1 };
     const short = siblingLimit(whole, after, 10_000, false);
     expect(short).toEqual({
       ms: 10_000,
       why: 'the limit a test gets once another case of the same test.each, a.test.js::adds 1, ran past its limit first in this run: the runner option "rerunTimeoutMs"',
-      sibling: { after: 'a.test.js::adds 1', scope: 'each', wholeMs: 30_000 },
+      sibling: { after: 'a.test.js::adds 1', scope: 'each', wholeMs: 30_000, rerunMs: 10_000 },
     });
     expect(stoppedMessage(short)).toMatch(
       /raise the runner option "rerunTimeoutMs" \(10000 now; at 30000 or above, the test gets its whole limit of 30000 ms\)\.$/,
@@ -50,6 +53,25 @@ describe('the limit of the siblings of a test that ran past its limit', () => {
     expect(siblingLimit(whole, undefined, 10_000, false)).toBe(whole);
     expect(siblingLimit(whole, { ...after, scope: 'file' }, 10_000, false).why).toMatch(
       /once another test of the same file, a\.test\.js::adds 1, ran past/,
+    );
+  });
+
+  it('gives a fifth of rerunTimeoutMs, 1 s at least, once two of the family ran past their limits', () => {
+    const twice = { id: 'a.test.js::adds 1', scope: 'each' as const, count: 2 };
+    const short = siblingLimit(whole, twice, 10_000, false);
+    expect(short).toEqual({
+      ms: 2000,
+      why: 'the limit a test gets once 2 tests of the same test.each, the first a.test.js::adds 1, ran past their limits in this run: a fifth of the runner option "rerunTimeoutMs", 1 s at least',
+      sibling: { after: 'a.test.js::adds 1', scope: 'each', wholeMs: 30_000, rerunMs: 10_000, repeated: 2 },
+    });
+    expect(stoppedMessage(short)).toMatch(
+      /raise the runner option "rerunTimeoutMs" \(10000 now\), or run it alone: it then gets its whole limit of 30000 ms\.$/,
+    );
+    expect(siblingLimit(whole, { ...twice, count: 5 }, 3000, false).ms).toBe(1000);
+    expect(siblingLimit(whole, { ...twice, count: 5 }, 500, false).ms).toBe(500);
+    expect(siblingLimit(whole, twice, 10_000, true)).toBe(whole);
+    expect(siblingLimit(whole, { ...twice, scope: 'file', count: 3 }, 10_000, false).why).toMatch(
+      /once 3 tests of the same file, the first a\.test\.js::adds 1, ran past their limits/,
     );
   });
 });

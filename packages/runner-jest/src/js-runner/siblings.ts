@@ -27,34 +27,48 @@ export function familyOf(
 export interface Hung {
   id: string;
   scope: 'each' | 'file';
+  /** How many tests of that family (the `test.each`, or the file) ran past their limits so far. */
+  count: number;
 }
 
 /**
- * The tests of one run that ran past their limit, the first of each family. A test that starts
- * after one of its family did gets the shorter sibling limit: when one case of a `test.each`
- * hangs, the others often hang too, and each would cost the whole limit again.
+ * The tests of one run that ran past their limit, by family. A test that starts after one of its
+ * family did gets the shorter sibling limit: when one case of a `test.each` hangs, the others
+ * often hang too, and each would cost the whole limit again.
  */
 export class HangMemory {
-  private readonly eaches = new Map<string, { id: string; at: number }>();
-  private readonly files = new Map<string, { id: string; at: number }>();
+  private readonly eaches = new Map<string, Array<{ id: string; at: number }>>();
+  private readonly files = new Map<string, Array<{ id: string; at: number }>>();
 
   record(id: string, family: Family, at: number): void {
-    if (family.each !== undefined && !this.eaches.has(family.each)) this.eaches.set(family.each, { id, at });
-    if (!this.files.has(family.file)) this.files.set(family.file, { id, at });
+    const add = (map: Map<string, Array<{ id: string; at: number }>>, key: string): void => {
+      const seen = map.get(key) ?? [];
+      if (!seen.some((h) => h.id === id)) map.set(key, [...seen, { id, at }]);
+    };
+    if (family.each !== undefined) add(this.eaches, family.each);
+    add(this.files, family.file);
   }
 
   /** The first of the family that ran past its limit at or before `since` (a test running beside it keeps its limit). */
   before(family: Family, since: number): Hung | undefined {
-    const each = family.each === undefined ? undefined : this.eaches.get(family.each);
-    if (each && each.at <= since) return { id: each.id, scope: 'each' };
-    const file = this.files.get(family.file);
-    return file && file.at <= since ? { id: file.id, scope: 'file' } : undefined;
+    const known = (hangs: Array<{ id: string; at: number }> | undefined) =>
+      (hangs ?? []).filter((h) => h.at <= since);
+    const each = known(family.each === undefined ? undefined : this.eaches.get(family.each));
+    if (each.length > 0) return { id: each[0]!.id, scope: 'each', count: each.length };
+    const file = known(this.files.get(family.file));
+    return file.length > 0 ? { id: file[0]!.id, scope: 'file', count: file.length } : undefined;
   }
 }
 
+/** The shortest limit of a sibling once a family has hung twice. */
+const REPEATED_MIN_MS = 1000;
+
 /**
  * A test's limit once `after` of its family ran past its own: the runner option
- * `rerunTimeoutMs` at most. A test that declares its own timeout keeps the limit it has.
+ * `rerunTimeoutMs` at most, and a fifth of it (1 s at least) once two of the family did, the
+ * first at its whole limit and another at this shorter one: by then the rest of a `test.each` that
+ * blocks its worker would hang too, and a file of them would cost far more than twice its limit.
+ * A test that declares its own timeout keeps the limit it has.
  */
 export function siblingLimit(
   limit: Limit,
@@ -63,6 +77,16 @@ export function siblingLimit(
   declared: boolean,
 ): Limit {
   if (!after || declared || rerunTimeoutMs >= limit.ms) return limit;
+  const family = after.scope === 'each' ? 'of the same test.each' : 'of the same file';
+  const sibling = { after: after.id, scope: after.scope, wholeMs: limit.ms, rerunMs: rerunTimeoutMs };
+  if (after.count >= 2) {
+    const ms = Math.min(rerunTimeoutMs, Math.max(REPEATED_MIN_MS, Math.round(rerunTimeoutMs / 5)));
+    return {
+      ms,
+      why: `the limit a test gets once ${after.count} tests ${family}, the first ${after.id}, ran past their limits in this run: a fifth of the runner option "rerunTimeoutMs", 1 s at least`,
+      sibling: { ...sibling, repeated: after.count },
+    };
+  }
   const first =
     after.scope === 'each'
       ? `another case of the same test.each, ${after.id}, ran past its limit first`
@@ -70,6 +94,6 @@ export function siblingLimit(
   return {
     ms: rerunTimeoutMs,
     why: `the limit a test gets once ${first} in this run: the runner option "rerunTimeoutMs"`,
-    sibling: { after: after.id, scope: after.scope, wholeMs: limit.ms },
+    sibling,
   };
 }
