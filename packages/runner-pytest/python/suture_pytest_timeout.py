@@ -64,6 +64,10 @@ def file_of(nodeid):
     return nodeid.partition("::")[0]
 
 
+# the shortest limit of a sibling once its family has hung twice
+REPEATED_MIN_S = 1.0
+
+
 class Timeouts:
     def __init__(self, log, root, default_s, per_test, rerun_s=None, hung=()):
         self._log = log
@@ -80,7 +84,7 @@ class Timeouts:
         self._sleeping_until = float("inf")  # the deadline the watchdog sleeps until
         self._seen = None  # the last watch the watchdog read
         self._rerun_s = rerun_s
-        # the first test of each test function and of each file that reached its limit
+        # the tests of each test function and of each file that reached their limit, first first
         self._hung_functions = {}
         self._hung_files = {}
         for nodeid in hung:
@@ -97,7 +101,8 @@ class Timeouts:
 
     def limit(self, item):
         """(seconds, source, sibling) for this test, or (None, None, None) when it has no limit.
-        sibling: (scope, nodeid) of the test whose hang gave this one the re-run limit."""
+        sibling: (scope, nodeid, repeated) of the test whose hang gave this one the re-run limit;
+        repeated: how many of its family had hung, when that made the limit a fifth of it."""
         declared = _declared(item)
         ours = self._per_test.get(item.nodeid, self._default_s)
         if declared is not None and (ours is None or declared > ours):
@@ -106,21 +111,29 @@ class Timeouts:
             return None, None, None
         sibling = None if declared is not None else self._sibling(item.nodeid)
         if sibling is not None and self._rerun_s < ours:
-            return self._rerun_s, "sibling", sibling
+            # once two of the family hung (the first at its whole limit, one more at this one),
+            # the rest would likely hang too: a fifth of rerunTimeoutMs, 1 s at least, where shorter
+            repeated_s = max(REPEATED_MIN_S, self._rerun_s / 5)
+            if sibling[2] >= 2 and repeated_s < self._rerun_s:
+                return repeated_s, "sibling", sibling
+            return self._rerun_s, "sibling", (sibling[0], sibling[1], None)
         return ours, "derived" if item.nodeid in self._per_test else "default", None
 
     def _sibling(self, nodeid):
+        """(scope, first nodeid, how many of the family hung) of the test's family, or None."""
         if self._rerun_s is None:
             return None
-        first = self._hung_functions.get(function_of(nodeid))
-        if first is not None:
-            return ("function", first)
-        first = self._hung_files.get(file_of(nodeid))
-        return None if first is None else ("file", first)
+        hung = self._hung_functions.get(function_of(nodeid))
+        if hung:
+            return ("function", hung[0], len(hung))
+        hung = self._hung_files.get(file_of(nodeid))
+        return ("file", hung[0], len(hung)) if hung else None
 
     def _remember(self, nodeid):
-        self._hung_functions.setdefault(function_of(nodeid), nodeid)
-        self._hung_files.setdefault(file_of(nodeid), nodeid)
+        for family, key in ((self._hung_functions, function_of(nodeid)), (self._hung_files, file_of(nodeid))):
+            hung = family.setdefault(key, [])
+            if nodeid not in hung:
+                hung.append(nodeid)
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
@@ -261,6 +274,8 @@ class Timeouts:
         }
         if sibling is not None:
             info["sibling"] = {"scope": sibling[0], "nodeid": sibling[1]}
+            if sibling[2] is not None:
+                info["sibling"]["repeated"] = sibling[2]
         return info
 
     def _shown(self, filename):

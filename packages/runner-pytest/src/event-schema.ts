@@ -26,7 +26,17 @@ const TimeoutSchema = z.object({
    * For `sibling`: the first test of the same test function (a parametrized case) or of the same
    * file that reached its limit in this run, which gave this one the re-run limit.
    */
-  sibling: z.object({ scope: z.enum(['function', 'file']), nodeid: z.string() }).optional(),
+  sibling: z
+    .object({
+      scope: z.enum(['function', 'file']),
+      nodeid: z.string(),
+      /**
+       * Set when this many tests of the family had reached their limits before it started, which
+       * made its limit a fifth of `rerunTimeoutMs` (1 s at least).
+       */
+      repeated: z.number().int().positive().optional(),
+    })
+    .optional(),
   /** The test did not stop at the limit: the watchdog ended its pytest process. */
   hard: z.boolean(),
   where: z.object({ file: z.string(), line: z.number(), function: z.string() }).nullable(),

@@ -173,6 +173,7 @@ export class EventFold {
         source: info.source,
         stoppedProcess: info.hard,
         ...(info.sibling ? { after: info.sibling.nodeid } : {}),
+        ...(info.sibling?.repeated ? { repeated: info.sibling.repeated } : {}),
       },
     };
     return t;

@@ -104,6 +104,10 @@ export function describeTimeout(
     if (info.source === 'declared') {
       return `ran past ${limit}, the limit the project declares for it (@pytest.mark.timeout or pytest-timeout's "timeout" setting)${where}. If it needs longer, raise that value.${stopped}`;
     }
+    if (info.source === 'sibling' && info.sibling?.repeated) {
+      const family = info.sibling.scope === 'function' ? 'of the same test' : 'of the same file';
+      return `ran past ${limit}, the limit a test gets once ${info.sibling.repeated} tests ${family}, the first ${info.sibling.nodeid}, ran past their limits in this run (a fifth of the runner option "rerunTimeoutMs", 1 s at least)${where}. If it needs longer, raise the runner option "rerunTimeoutMs" (${options.rerunTimeoutMs} now), or run it alone: it then gets its whole limit.${stopped}`;
+    }
     if (info.source === 'sibling' && info.sibling) {
       const first =
         info.sibling.scope === 'function'

@@ -65,10 +65,10 @@ const REPEATED_MIN_MS = 1000;
 
 /**
  * A test's limit once `after` of its family ran past its own: the runner option
- * `rerunTimeoutMs` at most, and a fifth of it (1 s at least) once two of the family did, the
- * first at its whole limit and another at this shorter one: by then the rest of a `test.each` that
- * blocks its worker would hang too, and a file of them would cost far more than twice its limit.
- * A test that declares its own timeout keeps the limit it has.
+ * `rerunTimeoutMs` at most, and a fifth of it, 1 s at least (where that is shorter), once two of
+ * the family did, the first at its whole limit and another at this shorter one: by then the rest
+ * of a `test.each` that blocks its worker would hang too, and a file of them would cost far more
+ * than twice its limit. A test that declares its own timeout keeps the limit it has.
  */
 export function siblingLimit(
   limit: Limit,
@@ -79,8 +79,9 @@ export function siblingLimit(
   if (!after || declared || rerunTimeoutMs >= limit.ms) return limit;
   const family = after.scope === 'each' ? 'of the same test.each' : 'of the same file';
   const sibling = { after: after.id, scope: after.scope, wholeMs: limit.ms, rerunMs: rerunTimeoutMs };
-  if (after.count >= 2) {
-    const ms = Math.min(rerunTimeoutMs, Math.max(REPEATED_MIN_MS, Math.round(rerunTimeoutMs / 5)));
+  const repeatedMs = Math.max(REPEATED_MIN_MS, Math.round(rerunTimeoutMs / 5));
+  if (after.count >= 2 && repeatedMs < rerunTimeoutMs) {
+    const ms = repeatedMs;
     return {
       ms,
       why: `the limit a test gets once ${after.count} tests ${family}, the first ${after.id}, ran past their limits in this run: a fifth of the runner option "rerunTimeoutMs", 1 s at least`,

@@ -33,6 +33,23 @@ describe('the limit of the siblings of a test that reached its limit', () => {
     expect(result.tests.filter((t) => /per-test limit of 3 s/.test(t.message ?? ''))).toHaveLength(1);
   });
 
+  it('gives the cases after a second hang a fifth of rerunTimeoutMs, 1 s at least, where that is shorter', async () => {
+    const root = await copyOf(here, 'cases');
+    const result = await runIn(pytest({ testTimeoutMs: 3000, rerunTimeoutMs: 2500 }), root);
+    const ids = Array.from({ length: 9 }, (_, n) => `tests/test_cases.py::test_hangs[${n}]`);
+    expect(statusById(result)).toEqual(Object.fromEntries(ids.map((id) => [id, 'timeout'])));
+    const [first, second, ...rest] = ids.map((id) => timeout(result, id));
+    expect(first).toMatchObject({ limitMs: 3000, source: 'default' });
+    expect(second).toMatchObject({ limitMs: 2500, source: 'sibling', after: ids[0] });
+    expect(second).not.toHaveProperty('repeated');
+    rest.forEach((t, i) => {
+      expect(t).toMatchObject({ limitMs: 1000, source: 'sibling', after: ids[0], repeated: i + 2 });
+      expect(t.message).toBe(
+        `ran past 1 s, the limit a test gets once ${i + 2} tests of the same test, the first tests/test_cases.py::test_hangs[0], ran past their limits in this run (a fifth of the runner option "rerunTimeoutMs", 1 s at least); it was at tests/test_cases.py:9 in test_hangs. If it needs longer, raise the runner option "rerunTimeoutMs" (2500 now), or run it alone: it then gets its whole limit.`,
+      );
+    });
+  });
+
   it('gives a re-run of a test stopped at a sibling’s limit its whole limit again, unless a sibling hangs in the re-run too', async () => {
     const root = await copyOf(here, 'cases');
     // one runner instance, as in a gate: the re-runs read what the earlier runs saw
