@@ -4,7 +4,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Fixer, Logger } from '@suture/core';
 import type { SutureTool } from './tools.js';
 
-const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+/** The message of a thrown value (as `@suture/core/host`'s, which this module must not load before the handshake). */
+export const errorMessage = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
 
 const version = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -37,7 +39,7 @@ function holdUntil(transport: Transport, ready: Promise<void>): void {
           queue = (queue ?? settled)
             .then(() => handler(message, extra))
             .catch((error: unknown) =>
-              transport.onerror?.(error instanceof Error ? error : new Error(String(error))),
+              transport.onerror?.(error instanceof Error ? error : new Error(errorMessage(error))),
             );
         });
     },
@@ -159,8 +161,7 @@ export function createSutureServer(options: SutureServerOptions): SutureServer {
     };
 
   // The tool handlers and the `tools` capability must exist before the server connects; the
-  // tools themselves are registered when they have loaded (a client that listed them earlier is
-  // told the list changed).
+  // tools themselves are registered once they have loaded.
   server
     .registerTool('suture_loading', { description: 'suture is loading' }, () => ({ content: [] }))
     .remove();

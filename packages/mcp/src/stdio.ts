@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createSutureServer, type SutureServerOptions } from './server.js';
+import { createSutureServer, errorMessage, type SutureServerOptions } from './server.js';
 
 /**
  * Serves suture over stdio until the client goes away (stdin ends) or the process is asked to
@@ -37,9 +37,7 @@ export async function serveStdio(
   await server.connect(transport);
   options.logger.info(`suture mcp: serving ${options.configFile ?? options.cwd ?? process.cwd()} on stdio`);
   ready.catch((error: unknown) => {
-    options.logger.error(
-      `suture mcp: could not load the tools: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    options.logger.error(`suture mcp: could not load the tools: ${errorMessage(error)}`);
     stop('the tools could not be loaded');
   });
   try {

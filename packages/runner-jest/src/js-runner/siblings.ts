@@ -81,9 +81,8 @@ export function siblingLimit(
   const sibling = { after: after.id, scope: after.scope, wholeMs: limit.ms, rerunMs: rerunTimeoutMs };
   const repeatedMs = Math.max(REPEATED_MIN_MS, Math.round(rerunTimeoutMs / 5));
   if (after.count >= 2 && repeatedMs < rerunTimeoutMs) {
-    const ms = repeatedMs;
     return {
-      ms,
+      ms: repeatedMs,
       why: `the limit a test gets once ${after.count} tests ${family}, the first ${after.id}, ran past their limits in this run: a fifth of the runner option "rerunTimeoutMs", 1 s at least`,
       sibling: { ...sibling, repeated: after.count },
     };
